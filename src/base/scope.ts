@@ -1,0 +1,28 @@
+import { Flags } from '@oclif/core'
+import { usageError } from '../errors.js'
+import type { Scope } from '../snapshot/types.js'
+
+/** Flags choosing which nodes a command looks at; NAME is the command's argument. */
+export const scopeFlags = {
+  set: Flags.string({ description: 'every node of this ChainNodeSet' }),
+  all: Flags.boolean({ description: 'every node in the namespace' }),
+  'all-namespaces': Flags.boolean({ char: 'A', description: 'every node in every namespace' }),
+}
+
+export interface ScopeInput {
+  name?: string
+  set?: string
+  all?: boolean
+  'all-namespaces'?: boolean
+}
+
+export function resolveScope(input: ScopeInput, namespace: string | undefined, nameRequired = false): Scope {
+  const chosen = [input.name, input.set, input.all, input['all-namespaces']].filter(Boolean).length
+  if (chosen > 1) throw usageError('give only one of NAME, --set, --all and -A', 'see --help')
+  if (nameRequired && !input.name) throw usageError('missing NAME of the ChainNode', 'pass the ChainNode name, e.g. chainnode describe fullnode-0 -n NAMESPACE')
+  if (input.name) return { kind: 'node', namespace, name: input.name }
+  if (input.set) return { kind: 'set', namespace, name: input.set }
+  if (input['all-namespaces']) return { kind: 'all' }
+  if (input.all) return { kind: 'namespace', namespace }
+  throw usageError('no node given', 'pass NAME, --set NAME, --all (the namespace) or -A (all namespaces)')
+}

@@ -1,0 +1,178 @@
+import { incompleteError, usageError } from '../errors.js'
+import { CHAINNODE_API } from '../snapshot/index.js'
+import { allContainerStatuses, mainContainerName, podReady, podRestarts } from '../snapshot/node-layout.js'
+import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot, type TableRow } from '../snapshot/types.js'
+import { ApiError, type KubeClient } from './kube-client.js'
+import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, OPERATOR_NAMESPACE_TARGETS, listPath, type ListTarget } from './targets.js'
+
+/** Which pods get their logs read; 'auto' reads all for a few nodes and only unhealthy pods for a fleet. */
+export type LogMode = 'all' | 'unhealthy' | 'none' | 'auto'
+/** Above this many nodes, 'auto' reads only the logs of unhealthy pods so a fleet run stays fast. */
+export const FLEET_LOG_THRESHOLD = 20
+
+export interface CollectOptions {
+  scope: Scope
+  logs: LogOptions & { mode: LogMode }
+  cliVersion: string
+  contextName: string
+}
+
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
+const CHAINNODES = `/apis/${CHAINNODE_API}`
+
+/**
+ * Read everything about the nodes in scope in one pass. List-type reads happen once per namespace
+ * and are shared by every node in it, so a fleet costs a constant number of lists plus its logs.
+ */
+export async function collectSnapshot(client: KubeClient, options: CollectOptions): Promise<Snapshot> {
+  const started = Date.now()
+  const errors: CollectionError[] = []
+  const { nodes, rows, sets } = await findChainNodes(client, options.scope)
+  const namespaces = [...new Set([...nodes.map((n) => n.metadata.namespace!), ...(options.scope.namespace ? [options.scope.namespace] : [])])]
+
+  const read = readerFor(client, errors)
+  const [perNamespace, clusterWide] = await Promise.all([
+    Promise.all(namespaces.flatMap((ns) => NAMESPACE_TARGETS.map((target) => read(target, ns)))),
+    Promise.all(CLUSTER_TARGETS.map((target) => read(target))),
+  ])
+  let objects = [...perNamespace.flat(), ...clusterWide.flat()]
+  if (!objects.some((o) => o.kind === 'Deployment')) objects.push(...(await findOperatorByImage(client, errors)))
+
+  const operatorNamespaces = [...new Set(objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.namespace!))]
+  const operatorReads = operatorNamespaces.flatMap((ns) =>
+    OPERATOR_NAMESPACE_TARGETS.filter((t) => !(namespaces.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind))).map((t) => read(t, ns)),
+  )
+  objects.push(...(await Promise.all(operatorReads)).flat())
+  objects = keepRelevant([...nodes, ...sets, ...objects], nodes)
+
+  const logs = await collectLogs(client, logRequests(objects, nodes, options.logs.mode), options.logs, errors)
+  return {
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    collectedAt: new Date().toISOString(),
+    cliVersion: options.cliVersion,
+    source: { context: options.contextName, server: client.server },
+    scope: options.scope,
+    objects,
+    chainNodeRows: rows,
+    logs,
+    probes: [],
+    collectionErrors: errors,
+    stats: { requests: client.requestCount, durationMs: Date.now() - started },
+    redactions: 0,
+  }
+}
+
+function readerFor(client: KubeClient, errors: CollectionError[]) {
+  return async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
+    const path = listPath(target, namespace)
+    try {
+      const list = await client.getJSON<{ items?: KubeObject[]; apiVersion?: string }>(path)
+      const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
+      return (list.items ?? []).map((item) => ({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      if (target.optional && error.reason === 'not-found') return []
+      errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
+      return []
+    }
+  }
+}
+
+interface FoundNodes {
+  nodes: KubeObject[]
+  rows: TableRow[]
+  sets: KubeObject[]
+}
+
+async function findChainNodes(client: KubeClient, scope: Scope): Promise<FoundNodes> {
+  const ns = scope.namespace ?? 'default'
+  try {
+    if (scope.kind === 'node') return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
+    const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
+    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object`, TABLE_ACCEPT))
+    if (scope.kind !== 'set') return found
+    const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
+    const owned = (node: KubeObject) =>
+      node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
+    const nodes = found.nodes.filter(owned)
+    return { nodes, rows: found.rows.filter((row) => nodes.some((n) => n.metadata.name === row.name)), sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' }] }
+  } catch (error) {
+    throw explainLookupFailure(error, scope, ns)
+  }
+}
+
+function fromTable(table: { columnDefinitions?: { name: string; type: string; priority?: number }[]; rows?: { cells: unknown[]; object?: KubeObject }[] }): FoundNodes {
+  const columns = (table.columnDefinitions ?? []).map((c) => ({ name: c.name, type: c.type, priority: c.priority ?? 0 }))
+  const nodes: KubeObject[] = []
+  const rows: TableRow[] = []
+  for (const row of table.rows ?? []) {
+    if (!row.object) continue
+    const node = { ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' }
+    nodes.push(node)
+    rows.push({ namespace: node.metadata.namespace!, name: node.metadata.name, columns, cells: row.cells })
+  }
+  return { nodes, rows, sets: [] }
+}
+
+function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
+  if (!(error instanceof ApiError)) return error as Error
+  const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
+  if (error.reason === 'not-found') {
+    if (/could not find the requested resource/.test(error.message)) {
+      return usageError('the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster', 'is this the cluster that runs the cosmopilot operator? check --context')
+    }
+    return usageError(`${what} not found in namespace "${ns}"`, `list them with: kubectl get chainnodes -n ${ns} (or pass -n)`)
+  }
+  if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
+  if (error.reason === 'unauthorized') return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context')
+  return incompleteError(error.message, error.reason === 'tls' ? 'check the cluster CA in the kubeconfig' : 'check that the cluster is reachable (kubectl cluster-info)')
+}
+
+async function findOperatorByImage(client: KubeClient, errors: CollectionError[]): Promise<KubeObject[]> {
+  // Installs without the chart's labels: fall back to the manager container's image.
+  const all = await readerFor(client, errors)({ ...CLUSTER_TARGETS.find((t) => t.kind === 'Deployment')!, labelSelector: undefined })
+  return all.filter((d) => (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')))
+}
+
+/** Drop what no rule reads (genesis ConfigMaps can be megabytes) and Events about unrelated objects. */
+function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] {
+  const nodeNames = new Set(nodes.map((n) => `${n.metadata.namespace}/${n.metadata.name}`))
+  const related = (ns: string | undefined, name: string) =>
+    [...nodeNames].some((key) => {
+      const [nodeNs, nodeName] = key.split('/')
+      return nodeNs === ns && (name === nodeName || name.startsWith(`${nodeName}-`))
+    })
+  return objects.filter((obj) => {
+    if (obj.kind === 'ConfigMap') return related(obj.metadata.namespace, obj.metadata.name) || obj.metadata.name.endsWith('-signer')
+    return true
+  })
+}
+
+function logRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
+  if (requested === 'none') return []
+  const mode = requested === 'auto' ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
+  const requests: LogRequest[] = []
+  const pods = objects.filter((o) => o.kind === 'Pod')
+  for (const node of nodes) {
+    const pod = pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name)
+    if (!pod) continue
+    if (mode === 'unhealthy' && podReady(pod) && podRestarts(pod) === 0 && node.status?.phase === 'Running') continue
+    const main = mainContainerName(node, pod)
+    for (const status of allContainerStatuses(pod)) {
+      const restarted = (status.restartCount ?? 0) > 0
+      requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: false, main: status.name === main })
+      if (restarted) requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: true, main: status.name === main })
+    }
+  }
+  const operators = objects.filter((o) => o.kind === 'Deployment')
+  for (const pod of pods) {
+    const ownedByOperator = operators.some(
+      (d) => d.metadata.namespace === pod.metadata.namespace && pod.metadata.name.startsWith(`${d.metadata.name}-`),
+    )
+    if (ownedByOperator && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager')) {
+      requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: 'manager', previous: false, main: false })
+    }
+  }
+  return requests
+}

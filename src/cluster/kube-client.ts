@@ -1,0 +1,210 @@
+import https from 'node:https'
+import type { IncomingMessage } from 'node:http'
+import type { Credentials } from './auth.js'
+
+/** Why a read failed, in the words the report uses. */
+export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
+
+export class ApiError extends Error {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+    readonly status?: number,
+    readonly path?: string,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export interface ClientOptions {
+  server: string
+  credentials: Credentials
+  timeoutMs: number
+  concurrency: number
+  /** Called once per HTTP request sent, for --debug accounting. */
+  onRequest?: (method: string, path: string) => void
+}
+
+export interface TextResult {
+  text: string
+  truncated: boolean
+}
+
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH|altnames/i
+const MAX_RETRIES_429 = 3
+const MAX_RETRY_AFTER_MS = 10_000
+
+/**
+ * A small read-mostly client for the API server. We speak HTTP ourselves instead of loading
+ * @kubernetes/client-node on every run: that library costs ~0.5 s to import, more than the
+ * whole manual kubectl procedure this tool is meant to beat.
+ */
+export class KubeClient {
+  requestCount = 0
+  private readonly agent: https.Agent
+  private active = 0
+  private readonly waiting: (() => void)[] = []
+
+  constructor(private readonly options: ClientOptions) {
+    const { ca, cert, key, rejectUnauthorized, servername } = options.credentials
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: options.concurrency, ca, cert, key, rejectUnauthorized, servername })
+  }
+
+  get server(): string {
+    return this.options.server
+  }
+
+  close(): void {
+    this.agent.destroy()
+  }
+
+  async getJSON<T = unknown>(path: string, accept = 'application/json'): Promise<T> {
+    const { text } = await this.request(path, { accept })
+    try {
+      return JSON.parse(text) as T
+    } catch {
+      throw new ApiError('error', `the server answered ${path} with something that is not JSON`, undefined, path)
+    }
+  }
+
+  /** Read a text body, stopping after maxBytes so a huge log never sits whole in memory. */
+  getText(path: string, maxBytes: number): Promise<TextResult> {
+    return this.request(path, { accept: '*/*', maxBytes })
+  }
+
+  /**
+   * Follow a streaming body (logs with follow=true): no overall timeout, only the connection one.
+   * Resolves when the server ends the stream or `signal` aborts.
+   */
+  stream(path: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<void> {
+    this.requestCount++
+    this.options.onRequest?.('GET', path)
+    return new Promise((resolve, reject) => {
+      const req = https.request(new URL(path, this.options.server), {
+        agent: this.agent,
+        signal,
+        headers: { ...this.options.credentials.headers, Accept: '*/*', 'User-Agent': 'kubectl-chainnode' },
+      })
+      req.setTimeout(this.options.timeoutMs, () => req.destroy(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)))
+      req.on('error', (error) => (signal.aborted ? resolve() : reject(toApiError(error, path))))
+      req.on('response', (res) => {
+        req.setTimeout(0)
+        const status = res.statusCode ?? 0
+        if (status >= 300) {
+          readBody(res, 64 * 1024).then(({ text }) => reject(statusError(status, text, path)), reject)
+          return
+        }
+        res.setEncoding('utf8')
+        res.on('data', onChunk)
+        res.on('end', resolve)
+        res.on('error', (error) => (signal.aborted ? resolve() : reject(toApiError(error, path))))
+      })
+      req.end()
+    })
+  }
+
+  private async slot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    this.active++
+    try {
+      return await work()
+    } finally {
+      this.active--
+      this.waiting.shift()?.()
+    }
+  }
+
+  private async request(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.slot(() => this.once(path, opts))
+      if ('retryAfterMs' in result) {
+        if (attempt >= MAX_RETRIES_429) throw new ApiError('error', `the server kept answering 429 Too Many Requests for ${path}`, 429, path)
+        await new Promise((resolve) => setTimeout(resolve, result.retryAfterMs))
+        continue
+      }
+      return result
+    }
+  }
+
+  private once(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult | { retryAfterMs: number }> {
+    this.requestCount++
+    this.options.onRequest?.('GET', path)
+    const url = new URL(path, this.options.server)
+    return new Promise((resolve, reject) => {
+      const req = https.request(url, {
+        method: 'GET',
+        agent: this.agent,
+        headers: { ...this.options.credentials.headers, Accept: opts.accept, 'User-Agent': 'kubectl-chainnode' },
+      })
+      const timer = setTimeout(() => {
+        req.destroy(new ApiError('timeout', `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path))
+      }, this.options.timeoutMs)
+      const fail = (error: unknown) => {
+        clearTimeout(timer)
+        reject(toApiError(error, path))
+      }
+      req.on('error', fail)
+      req.on('response', (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0
+        if (status === 429) {
+          clearTimeout(timer)
+          res.resume()
+          const seconds = Number(res.headers['retry-after'])
+          resolve({ retryAfterMs: Math.min(Number.isFinite(seconds) ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS) })
+          return
+        }
+        readBody(res, status < 300 ? opts.maxBytes : 64 * 1024).then(({ text, truncated }) => {
+          clearTimeout(timer)
+          if (status >= 300) reject(statusError(status, text, path))
+          else resolve({ text, truncated })
+        }, fail)
+      })
+      req.end()
+    })
+  }
+}
+
+function readBody(res: IncomingMessage, maxBytes?: number): Promise<TextResult> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let truncated = false
+    res.on('data', (chunk: Buffer) => {
+      if (maxBytes !== undefined && size + chunk.length > maxBytes) {
+        chunks.push(chunk.subarray(0, maxBytes - size))
+        size = maxBytes
+        truncated = true
+        res.destroy()
+        resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated })
+        return
+      }
+      chunks.push(chunk)
+      size += chunk.length
+    })
+    res.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated }))
+    res.on('error', (error) => (truncated ? undefined : reject(error)))
+  })
+}
+
+function statusError(status: number, body: string, path: string): ApiError {
+  let message = body.trim().split('\n')[0]
+  try {
+    message = JSON.parse(body).message ?? message
+  } catch {
+    // not a Status object: keep the first line of the body
+  }
+  const reason: FailureReason = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not-found' : 'error'
+  return new ApiError(reason, message || `HTTP ${status}`, status, path)
+}
+
+function toApiError(error: unknown, path: string): ApiError {
+  if (error instanceof ApiError) return error
+  const err = error as NodeJS.ErrnoException
+  const code = err.code ?? ''
+  if (TLS_CODES.test(code) || TLS_CODES.test(err.message ?? '')) return new ApiError('tls', `TLS failure talking to the API server: ${err.message}`, undefined, path)
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE'].includes(code)) {
+    return new ApiError('unreachable', `cannot reach the API server: ${err.message}`, undefined, path)
+  }
+  return new ApiError('error', err.message ?? String(error), undefined, path)
+}

@@ -1,0 +1,56 @@
+import type { CollectionError, LogRecord } from '../snapshot/types.js'
+import { ApiError, type KubeClient } from './kube-client.js'
+
+export interface LogOptions {
+  tailLines: number
+  sinceSeconds?: number
+  maxBytes: number
+}
+
+export interface LogRequest {
+  namespace: string
+  pod: string
+  container: string
+  previous: boolean
+  main: boolean
+}
+
+/** Lines longer than this are cut: a single minified JSON line must not drown the evidence. */
+export const MAX_LINE_CHARS = 4096
+
+export function logPath(request: Omit<LogRequest, 'main'>, options: LogOptions): string {
+  const query = new URLSearchParams({ container: request.container, timestamps: 'true', tailLines: String(options.tailLines), limitBytes: String(options.maxBytes) })
+  if (request.previous) query.set('previous', 'true')
+  if (options.sinceSeconds) query.set('sinceSeconds', String(options.sinceSeconds))
+  return `/api/v1/namespaces/${request.namespace}/pods/${request.pod}/log?${query}`
+}
+
+export async function collectLogs(client: KubeClient, requests: LogRequest[], options: LogOptions, errors: CollectionError[]): Promise<LogRecord[]> {
+  return Promise.all(
+    requests.map(async (request): Promise<LogRecord> => {
+      const base = { namespace: request.namespace, pod: request.pod, container: request.container, previous: request.previous }
+      try {
+        const { text, truncated } = await client.getText(logPath(request, options), options.maxBytes)
+        return { ...base, text: cleanLog(text), truncated }
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error
+        // A container that has not started or never restarted has no log to give: that is not a failure of the run.
+        if (error.status === 400 || error.reason === 'not-found') return { ...base, text: '', truncated: false, error: error.message }
+        errors.push({ what: `logs of ${request.pod}/${request.container}${request.previous ? ' (previous)' : ''}`, namespace: request.namespace, reason: error.reason, message: error.message })
+        return { ...base, text: '', truncated: false, error: error.message }
+      }
+    }),
+  )
+}
+
+/** Make arbitrary container output safe to print: no control characters, no megabyte lines. */
+export function cleanLog(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      // eslint-disable-next-line no-control-regex
+      const clean = line.replace(/\r$/, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/g, '�')
+      return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)}… [${clean.length - MAX_LINE_CHARS} more characters]` : clean
+    })
+    .join('\n')
+}

@@ -1,0 +1,47 @@
+/** What we list per namespace that holds nodes, and cluster-wide: data, not code (troubleshoot's targets). */
+export interface ListTarget {
+  kind: string
+  /** API path prefix; namespaced targets get /namespaces/{ns} inserted before the plural. */
+  group: string
+  plural: string
+  namespaced: boolean
+  /** A missing API (CRD not installed) is normal for optional kinds and is not reported as a failure. */
+  optional?: boolean
+  labelSelector?: string
+}
+
+const core = '/api/v1'
+const apis = (groupVersion: string) => `/apis/${groupVersion}`
+
+export const NAMESPACE_TARGETS: ListTarget[] = [
+  { kind: 'Pod', group: core, plural: 'pods', namespaced: true },
+  { kind: 'Event', group: core, plural: 'events', namespaced: true },
+  { kind: 'ConfigMap', group: core, plural: 'configmaps', namespaced: true },
+  { kind: 'PersistentVolumeClaim', group: core, plural: 'persistentvolumeclaims', namespaced: true },
+  { kind: 'Service', group: core, plural: 'services', namespaced: true },
+  { kind: 'Endpoints', group: core, plural: 'endpoints', namespaced: true },
+  { kind: 'StatefulSet', group: apis('apps/v1'), plural: 'statefulsets', namespaced: true },
+  { kind: 'NetworkPolicy', group: apis('networking.k8s.io/v1'), plural: 'networkpolicies', namespaced: true },
+  { kind: 'VolumeSnapshot', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshots', namespaced: true, optional: true },
+  { kind: 'ChainNodeSet', group: apis('cosmopilot.voluzi.com/v1'), plural: 'chainnodesets', namespaced: true, optional: true },
+]
+
+export const CLUSTER_TARGETS: ListTarget[] = [
+  { kind: 'StorageClass', group: apis('storage.k8s.io/v1'), plural: 'storageclasses', namespaced: false },
+  { kind: 'VolumeSnapshotClass', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshotclasses', namespaced: false, optional: true },
+  { kind: 'ValidatingWebhookConfiguration', group: apis('admissionregistration.k8s.io/v1'), plural: 'validatingwebhookconfigurations', namespaced: false },
+  { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: 'app.kubernetes.io/name=cosmopilot' },
+]
+
+/** Read in each namespace where an operator release runs. */
+export const OPERATOR_NAMESPACE_TARGETS: ListTarget[] = [
+  { kind: 'Pod', group: core, plural: 'pods', namespaced: true },
+  { kind: 'Lease', group: apis('coordination.k8s.io/v1'), plural: 'leases', namespaced: true },
+  { kind: 'Event', group: core, plural: 'events', namespaced: true },
+  { kind: 'Certificate', group: apis('cert-manager.io/v1'), plural: 'certificates', namespaced: true, optional: true },
+]
+
+export function listPath(target: ListTarget, namespace?: string): string {
+  const base = target.namespaced && namespace ? `${target.group}/namespaces/${namespace}/${target.plural}` : `${target.group}/${target.plural}`
+  return target.labelSelector ? `${base}?labelSelector=${encodeURIComponent(target.labelSelector)}` : base
+}

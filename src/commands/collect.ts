@@ -1,0 +1,31 @@
+import { Args, Flags } from '@oclif/core'
+import { scopeFlags } from '../base/scope.js'
+import { SnapshotCommand } from '../base/snapshot-command.js'
+import { usageError } from '../errors.js'
+import { writeBundle } from '../snapshot/bundle.js'
+
+export default class Collect extends SnapshotCommand {
+  static summary = 'Save everything about nodes into a support bundle that doctor and the other commands can read offline'
+  static description = 'Secret objects are never read; tokens, keys and mnemonics in logs, env values and annotations are masked unless --no-redact is given. The layout is documented in the README.'
+  static examples = ['<%= config.bin %> collect fullnode-0 -n cosmos --out incident.tgz', '<%= config.bin %> collect --all -n cosmos --out ./bundle-dir', '<%= config.bin %> doctor --bundle incident.tgz']
+  static args = { name: Args.string({ description: 'ChainNode name' }) }
+  static flags = {
+    ...scopeFlags,
+    ...SnapshotCommand.snapshotFlags,
+    out: Flags.string({ description: 'FILE.tgz or a new directory', required: true }),
+  }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Collect)
+    await this.setupOutput(flags)
+    if (flags.bundle) throw usageError('collect reads a live cluster; --bundle is for the other commands', 'drop --bundle')
+    if (flags.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
+    const [snapshot] = await this.snapshots({ ...flags, name: args.name })
+    await writeBundle(flags.out, snapshot, !flags['no-redact'])
+    const nodes = snapshot.chainNodeRows.length
+    process.stderr.write(
+      `wrote ${flags.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
+    )
+    if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+  }
+}

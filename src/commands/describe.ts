@@ -1,0 +1,25 @@
+import { Args } from '@oclif/core'
+import { SnapshotCommand } from '../base/snapshot-command.js'
+import { describeChainNode, describePod } from '../render/describe.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+
+export default class Describe extends SnapshotCommand {
+  static summary = 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does'
+  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe fullnode-0 --bundle incident.tgz']
+  static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
+  static flags = { ...SnapshotCommand.snapshotFlags }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Describe)
+    await this.setupOutput(flags)
+    const [snapshot] = await this.snapshots({ ...flags, name: args.name }, true, 'none')
+    const index = new SnapshotIndex(snapshot)
+    const now = Date.now()
+    const sections = index.chainNodes().flatMap((node) => {
+      const pod = index.podOf(node)
+      return [describeChainNode(index, node, now), '', pod ? describePod(index, pod, now) : `Pod ${node.metadata.name}: <none> (no Pod controlled by this ChainNode)`]
+    })
+    this.print(sections.join('\n'))
+    if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+  }
+}

@@ -1,0 +1,31 @@
+import { Args } from '@oclif/core'
+import { outputFlag } from '../base/command.js'
+import { scopeFlags } from '../base/scope.js'
+import { SnapshotCommand } from '../base/snapshot-command.js'
+import { renderStatusText, statusRows } from '../render/status.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+
+export default class Status extends SnapshotCommand {
+  static summary = "Show nodes with the server's columns plus pod phase, readiness, restarts and config-hash state"
+  static examples = ['<%= config.bin %> status fullnode-0 -n cosmos', '<%= config.bin %> status --all -n cosmos', '<%= config.bin %> status -A -o json']
+  static args = { name: Args.string({ description: 'ChainNode name' }) }
+  static flags = { ...scopeFlags, ...SnapshotCommand.snapshotFlags, output: outputFlag(['text', 'json']) }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Status)
+    await this.setupOutput(flags)
+    const snapshots = await this.snapshots({ ...flags, name: args.name }, false, 'none')
+    const clusters = snapshots.map((snapshot) => ({ snapshot, index: new SnapshotIndex(snapshot) }))
+    if (flags.output === 'json') {
+      const nodes = clusters.flatMap(({ snapshot, index }) => statusRows(index).map((row) => ({ context: snapshot.source.context, ...row })))
+      this.print(JSON.stringify({ schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors: snapshots.flatMap((s) => s.collectionErrors) }, null, 2))
+    } else {
+      for (const { snapshot, index } of clusters) {
+        if (clusters.length > 1) this.print(this.palette.paint('heading', `Cluster ${snapshot.source.context}`))
+        const rows = statusRows(index)
+        this.print(rows.length ? renderStatusText(index, rows, index.snapshot.scope.kind === 'all') : 'No ChainNodes found.')
+      }
+    }
+    if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
+  }
+}

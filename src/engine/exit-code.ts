@@ -1,0 +1,12 @@
+import { ExitCode } from '../errors.js'
+import { severityRank, type Severity } from '../rules/define-rule.js'
+import type { Report } from './run-rules.js'
+
+export type FailOn = Severity | 'never'
+
+/** 1 when a finding reaches --fail-on, else 3 when the run could not read everything it needed, else 0. */
+export function exitCodeFor(report: Report, failOn: FailOn): ExitCode {
+  if (failOn !== 'never' && report.findings.some((f) => severityRank(f.severity) >= severityRank(failOn))) return ExitCode.Findings
+  if (report.collectionErrors.length > 0 || report.ruleErrors.length > 0) return ExitCode.Incomplete
+  return ExitCode.Clean
+}

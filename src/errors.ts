@@ -1,0 +1,34 @@
+/** The exit-code contract, in one place (README "Exit codes" mirrors it). */
+export const ExitCode = {
+  Clean: 0,
+  Findings: 1,
+  Usage: 2,
+  Incomplete: 3,
+} as const
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
+
+/**
+ * An error whose message is meant for the user: one line saying what is wrong,
+ * and a hint saying what to do. Anything else that escapes is a bug of the tool.
+ */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.Usage,
+    readonly hint?: string,
+  ) {
+    super(message)
+    this.name = 'UserError'
+  }
+}
+
+/** Input the user gave us is wrong (bad flag value, unknown node, unreadable bundle). */
+export const usageError = (message: string, hint?: string) => new UserError(message, ExitCode.Usage, hint)
+
+/** The cluster could not be read well enough to establish health. */
+export const incompleteError = (message: string, hint?: string) => new UserError(message, ExitCode.Incomplete, hint)
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}

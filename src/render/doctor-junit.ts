@@ -1,0 +1,54 @@
+import type { DoctorResult } from '../engine/doctor-result.js'
+import type { FailOn } from '../engine/exit-code.js'
+import { severityRank, type Finding } from '../rules/define-rule.js'
+
+const xml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+
+const body = (f: Finding) => [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')
+
+/** One suite per node, one test case per rule checked; findings at or above --fail-on are failures. */
+export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string {
+  const suites: string[] = []
+  let tests = 0
+  let failures = 0
+  let errors = 0
+  for (const cluster of result.clusters) {
+    for (const { node, rulesChecked } of cluster.report.nodes) {
+      const suiteName = `${result.clusters.length > 1 ? `${cluster.context}/` : ''}${node.namespace}/${node.name}`
+      const cases: string[] = []
+      let suiteFailures = 0
+      let suiteErrors = 0
+      for (const ruleId of rulesChecked) {
+        const found = cluster.report.findings.filter((f) => f.ruleId === ruleId && f.node.namespace === node.namespace && f.node.name === node.name)
+        const ruleError = cluster.report.ruleErrors.find((e) => e.ruleId === ruleId && e.node.namespace === node.namespace && e.node.name === node.name)
+        const failing = found.filter((f) => failOn !== 'never' && severityRank(f.severity) >= severityRank(failOn))
+        const inner = [
+          ...failing.map((f) => `<failure message="${xml(f.summary)}" type="${f.severity}">${xml(body(f))}</failure>`),
+          ...(ruleError ? [`<error message="${xml(ruleError.message)}" type="rule-error"/>`] : []),
+          ...found.filter((f) => !failing.includes(f)).map((f) => `<system-out>${xml(`${f.severity}: ${f.summary}\n${body(f)}`)}</system-out>`),
+        ]
+        suiteFailures += failing.length ? 1 : 0
+        suiteErrors += ruleError ? 1 : 0
+        cases.push(`    <testcase classname="${xml(suiteName)}" name="${xml(ruleId)}">${inner.length ? `\n      ${inner.join('\n      ')}\n    ` : ''}</testcase>`)
+      }
+      tests += cases.length
+      failures += suiteFailures
+      errors += suiteErrors
+      suites.push(`  <testsuite name="${xml(suiteName)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" timestamp="${cluster.collectedAt}">\n${cases.join('\n')}\n  </testsuite>`)
+    }
+    if (cluster.report.collectionErrors.length > 0) {
+      const message = cluster.report.collectionErrors.map((e) => `${e.what} (${e.reason}): ${e.message}`).join('\n')
+      suites.push(`  <testsuite name="${xml(cluster.context)}/collection" tests="1" failures="0" errors="1">\n    <testcase classname="${xml(cluster.context)}" name="collection"><error message="incomplete: ${cluster.report.collectionErrors.length} read(s) failed" type="incomplete">${xml(message)}</error></testcase>\n  </testsuite>`)
+      tests++
+      errors++
+    }
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="kubectl-chainnode doctor" tests="${tests}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`
+}

@@ -1,0 +1,36 @@
+import type { DoctorResult } from '../engine/doctor-result.js'
+import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
+
+/** Markdown meant to be pasted into an incident ticket or a runbook as is. */
+export function renderDoctorMarkdown(result: DoctorResult): string {
+  const counts = countBySeverity(result)
+  const out: string[] = ['# kubectl chainnode doctor', '']
+  out.push(`**${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info** — ${result.rulesChecked.length} rules checked.`, '')
+  for (const cluster of result.clusters) {
+    out.push(`## Cluster \`${cluster.context}\``, '', `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`, '')
+    out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')
+    for (const { node, phase } of cluster.report.nodes) {
+      out.push(`| ${cell(node.namespace ?? '')} | ${cell(node.name)} | ${cell(phase ?? '')} | ${ICON[worstSeverity(cluster.report, node.namespace, node.name)]} |`)
+    }
+    out.push('')
+    for (const f of cluster.report.findings) {
+      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${f.node.namespace}/${f.node.name}`, '')
+      out.push(`**${f.summary}** (${f.subject.kind}/${f.subject.name})`, '', `- **Cause:** ${f.cause}`, `- **Action:** ${f.action}`, '')
+      if (f.evidence.length) {
+        out.push('<details><summary>Evidence</summary>', '', '```text')
+        for (const e of f.evidence) out.push(`${e.at ? `${e.at}  ` : ''}${e.source}: ${e.text}`)
+        out.push('```', '', '</details>', '')
+      }
+    }
+    if (cluster.report.collectionErrors.length || cluster.report.ruleErrors.length) {
+      out.push('### Incomplete', '')
+      for (const e of cluster.report.collectionErrors) out.push(`- could not ${e.what} (${e.reason}): ${e.message}`)
+      for (const e of cluster.report.ruleErrors) out.push(`- rule \`${e.ruleId}\` failed on ${e.node.namespace}/${e.node.name}: ${e.message}`)
+      out.push('')
+    }
+  }
+  return out.join('\n')
+}

@@ -1,0 +1,26 @@
+import { humanAge } from '../duration.js'
+import { eventCount, eventFirstTime, eventTime } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { columns } from './columns.js'
+
+/** kubectl's age column for an event: "5m", or "5m (x3 over 20m)" for a repeated one. */
+export function eventAge(event: KubeObject, now: number): string {
+  const last = humanAge(now - Date.parse(eventTime(event)))
+  const count = eventCount(event)
+  if (count <= 1) return last
+  return `${last} (x${count} over ${humanAge(now - Date.parse(eventFirstTime(event)))})`
+}
+
+export const eventObject = (event: KubeObject): string => {
+  const involved = event.involvedObject ?? event.regarding ?? {}
+  return `${String(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`
+}
+
+export const eventSource = (event: KubeObject): string => event.source?.component ?? event.reportingComponent ?? event.reportingController ?? ''
+
+export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean): string {
+  return columns(
+    [...(withNamespace ? ['namespace'] : []), 'last seen', 'type', 'reason', 'object', 'message'],
+    events.map((e) => [...(withNamespace ? [e.metadata.namespace ?? ''] : []), eventAge(e, now), e.type ?? '', e.reason ?? '', eventObject(e), String(e.message ?? e.note ?? '').trim()]),
+  )
+}

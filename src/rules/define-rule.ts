@@ -1,0 +1,61 @@
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+
+export type Severity = 'error' | 'warning' | 'info'
+export const SEVERITIES: Severity[] = ['error', 'warning', 'info']
+export const severityRank = (severity: Severity): number => SEVERITIES.length - SEVERITIES.indexOf(severity)
+
+/** Something a rule matched, with where and when it was seen. */
+export interface Evidence {
+  kind: 'event' | 'log' | 'field' | 'probe' | 'missing'
+  /** Where it came from, e.g. "Event on Pod/x", "log of node-utils", "ConfigMap/x config.toml". */
+  source: string
+  text: string
+  at?: string
+}
+
+/** What a rule's check returns: data only; the rule's templates turn it into words. */
+export interface RuleHit<Data> {
+  subject: ObjectRef
+  data: Data
+  evidence: Evidence[]
+  /** Overrides the rule's default severity, e.g. an intentional restart is info. */
+  severity?: Severity
+}
+
+export interface RuleContext {
+  index: SnapshotIndex
+  node: KubeObject
+  pod: KubeObject | undefined
+  now: number
+}
+
+export interface Rule<Data = Record<string, unknown>> {
+  id: string
+  title: string
+  severity: Severity
+  /** The row of the spec's symptom table (or the reference section) this rule implements. */
+  specRow: string
+  check(ctx: RuleContext): RuleHit<Data>[]
+  summary(data: Data): string
+  cause(data: Data): string
+  action(data: Data): string
+}
+
+/** Keeps each rule's data type flowing from check() to its templates. */
+export function defineRule<Data>(rule: Rule<Data>): Rule<Data> {
+  return rule
+}
+
+export interface Finding {
+  ruleId: string
+  severity: Severity
+  subject: ObjectRef
+  /** The ChainNode the finding was found for (the subject may be its Pod, PVC or operator). */
+  node: ObjectRef
+  summary: string
+  cause: string
+  action: string
+  evidence: Evidence[]
+  data: Record<string, unknown>
+}

@@ -1,0 +1,18 @@
+import { refOf } from '../snapshot/index.js'
+import { defineRule } from './define-rule.js'
+import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+
+export default defineRule<{ phase: string; message?: string }>({
+  id: 'node-error',
+  title: 'ChainNode in phase Error (Pod failed to start)',
+  severity: 'error',
+  specRow: 'Reference §2.1: phase Error when a recreated Pod does not start within 5 minutes',
+  check({ index, node }) {
+    if (node.status?.phase !== 'Error') return []
+    const events = matchingEvents(index, node, byReason('NodeError', 'UpgradeFailed'))
+    return [{ subject: refOf(node), data: { phase: 'Error', message: events.at(-1)?.message }, evidence: [field(node, '.status.phase', 'Error'), ...events.map(eventEvidence)] }]
+  },
+  summary: (d) => `node is in phase Error${d.message ? `: ${d.message}` : ''}`,
+  cause: () => 'the main container of a recreated Pod did not start within 5 minutes, or the Pod failed',
+  action: () => 'Describe the Pod and read the previous logs of the main container (chainnode logs NAME --previous).',
+})

@@ -1,0 +1,41 @@
+import { refOf } from '../snapshot/index.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+
+const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 }
+export function quantityBytes(quantity: string | undefined): number | undefined {
+  const match = quantity ? /^(\d+(?:\.\d+)?)([kMGTP]i?)?$/.exec(quantity) : null
+  return match ? Number(match[1]) * UNITS[match[2] ?? ''] : undefined
+}
+
+export default defineRule<{ pvc: string; storageClass?: string; requested?: string; capacity?: string; usage?: string; waiting: boolean }>({
+  id: 'pvc-not-growing',
+  title: 'Data volume does not grow',
+  severity: 'error',
+  specRow: 'PVC does not grow',
+  check({ index, node }) {
+    const pvc = index.dataPvcOf(node)
+    if (!pvc || node.spec?.persistence?.autoResize === false) return []
+    const storageClass = index.storageClassOf(pvc)
+    if (storageClass?.allowVolumeExpansion === true) return []
+    const requested: string | undefined = pvc.spec?.resources?.requests?.storage
+    const capacity: string | undefined = pvc.status?.capacity?.storage
+    const waiting = (quantityBytes(requested) ?? 0) > (quantityBytes(capacity) ?? Number.POSITIVE_INFINITY)
+    const usage: string | undefined = node.status?.dataUsage
+    const threshold = node.spec?.persistence?.autoResizeThreshold ?? 80
+    const nearFull = usage !== undefined && Number.parseInt(usage, 10) > threshold
+    if (!waiting && !nearFull) return []
+    const evidence: Evidence[] = [
+      field(pvc, '.spec.resources.requests.storage', requested),
+      field(pvc, '.status.capacity.storage', capacity),
+      field(node, '.status.dataUsage', usage),
+      storageClass ? field(storageClass, '.allowVolumeExpansion', storageClass.allowVolumeExpansion) : { kind: 'missing', source: 'StorageClass', text: `storage class ${pvc.spec?.storageClassName ?? '(default)'} not found` },
+      ...matchingEvents(index, node, byReason('PvcResized', 'PvcMaxSizeReached')).map(eventEvidence),
+      ...matchingEvents(index, pvc, (e) => /resiz|expan/i.test(`${e.reason} ${e.message}`)).map(eventEvidence),
+    ]
+    return [{ subject: refOf(pvc), severity: waiting ? 'error' : 'warning', data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting }, evidence }]
+  },
+  summary: (d) => (d.waiting ? `PVC ${d.pvc} asks for ${d.requested} but still has ${d.capacity}` : `PVC ${d.pvc} is ${d.usage} full and cannot be expanded`),
+  cause: (d) => `storage class ${d.storageClass ?? '(default)'} lacks allowVolumeExpansion: true`,
+  action: (d) => `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,
+})

@@ -1,0 +1,48 @@
+import { refOf } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { eventEvidence, field, matchingEvents } from './helpers.js'
+
+/** A storage class can restore from a VolumeSnapshot when a VolumeSnapshotClass exists for its CSI driver. */
+export function supportsSnapshots(storageClass: KubeObject | undefined, snapshotClasses: KubeObject[]): boolean {
+  if (!storageClass) return false
+  return snapshotClasses.some((cls) => cls.driver === storageClass.provisioner)
+}
+
+export default defineRule<{ source: string; sourceMissing: boolean; storageClass?: string; noSnapshotSupport: boolean }>({
+  id: 'restore-not-starting',
+  title: 'Restore from snapshot does not start',
+  severity: 'error',
+  specRow: 'Restore does not start',
+  check({ index, node, pod }) {
+    const source: string | undefined = node.spec?.persistence?.restoreFromSnapshot?.name
+    if (!source || (pod && pod.status?.phase === 'Running')) return []
+    const ns = node.metadata.namespace
+    const snapshot = index.get('VolumeSnapshot', ns, source)
+    const pvc = index.dataPvcOf(node)
+    if (pvc?.status?.phase === 'Bound' && snapshot) return []
+    const storageClass = index.storageClassOf(pvc ?? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: '' }, spec: { storageClassName: node.spec?.persistence?.storageClass } })
+    const noSnapshotSupport = !supportsSnapshots(storageClass, index.list('VolumeSnapshotClass'))
+    const snapshotListFailed = index.snapshot.collectionErrors.some((e) => /volumesnapshots/.test(e.what))
+    const sourceMissing = !snapshot && !snapshotListFailed
+    if (!sourceMissing && !noSnapshotSupport && pvc?.status?.phase !== 'Pending') return []
+    const evidence: Evidence[] = [
+      field(node, '.spec.persistence.restoreFromSnapshot.name', source),
+      ...(sourceMissing ? [{ kind: 'missing' as const, source: `VolumeSnapshot ${ns}/${source}`, text: 'the source snapshot does not exist' }] : []),
+      ...(pvc ? [field(pvc, '.status.phase', pvc.status?.phase)] : []),
+      ...(storageClass ? [field(storageClass, '.provisioner', storageClass.provisioner)] : []),
+      ...(noSnapshotSupport ? [{ kind: 'missing' as const, source: 'VolumeSnapshotClass', text: `no VolumeSnapshotClass for driver ${storageClass?.provisioner ?? '(no storage class)'}` }] : []),
+      ...matchingEvents(index, pvc, (e) => e.type === 'Warning').map(eventEvidence),
+    ]
+    return [{ subject: refOf(node), data: { source, sourceMissing, storageClass: storageClass?.metadata.name, noSnapshotSupport }, evidence }]
+  },
+  summary: (d) => `restore from snapshot ${d.source} does not start`,
+  cause: (d) =>
+    [d.sourceMissing ? `the source snapshot ${d.source} is missing` : '', d.noSnapshotSupport ? `storage class ${d.storageClass ?? '(default)'} lacks snapshot data source support` : '']
+      .filter(Boolean)
+      .join('; ') || 'the data volume is not provisioned from the snapshot',
+  action: (d) =>
+    [d.sourceMissing ? 'Make sure the source snapshot (or tarball) exists in the node namespace' : '', d.noSnapshotSupport ? 'use a storage class whose CSI driver supports the snapshot data source (a VolumeSnapshotClass exists for it)' : '']
+      .filter(Boolean)
+      .join('; ') + '.',
+})

@@ -1,0 +1,65 @@
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+
+/** What the cluster holds about the remote signer serving a node. */
+export interface SignerContext {
+  name: string
+  discoveryService?: KubeObject
+  endpointAddresses: number
+  statefulSet?: KubeObject
+  pods: KubeObject[]
+}
+
+/** Signer targets carry the label cosmosigner-target=<signer>; its discovery Service is <signer>-privval. */
+export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): SignerContext | undefined {
+  const name = pod?.metadata.labels?.['cosmosigner-target'] ?? node.metadata.labels?.['cosmosigner-target']
+  if (!name) return undefined
+  const ns = node.metadata.namespace
+  const discoveryService = index.get('Service', ns, `${name}-privval`)
+  const endpoints = index.get('Endpoints', ns, `${name}-privval`)
+  const endpointAddresses = (endpoints?.subsets ?? []).reduce(
+    (sum: number, subset: { addresses?: unknown[]; notReadyAddresses?: unknown[] }) => sum + (subset.addresses?.length ?? 0) + (subset.notReadyAddresses?.length ?? 0),
+    0,
+  )
+  const pods = index.list('Pod', ns).filter((p) => p.metadata.labels?.['app.kubernetes.io/instance'] === name || (p.metadata.name.startsWith(`${name}-`) && /^\d+$/.test(p.metadata.name.slice(name.length + 1))))
+  return { name, discoveryService, endpointAddresses, statefulSet: index.get('StatefulSet', ns, name), pods }
+}
+
+export const SIGNER_PORT = 26659
+
+/**
+ * NetworkPolicies that select the node pod for ingress and allow TCP 26659 from none of the signer pods
+ * (a policy that allows the port only from other peers still blocks the signer).
+ */
+export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, signerPods: KubeObject[]): KubeObject[] {
+  const labels = pod.metadata.labels ?? {}
+  return index.list('NetworkPolicy', pod.metadata.namespace).filter((policy) => {
+    const spec = policy.spec ?? {}
+    const selects = Object.entries(spec.podSelector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value)
+    const governsIngress = (spec.policyTypes ?? ['Ingress']).includes('Ingress')
+    if (!selects || !governsIngress) return false
+    const rules: IngressRule[] = spec.ingress ?? []
+    const allows = rules.some(
+      (rule) =>
+        fromSigner(rule, signerPods) &&
+        (!rule.ports ||
+        rule.ports.length === 0 ||
+        rule.ports.some((p) => (p.protocol ?? 'TCP') === 'TCP' && (p.port === undefined || p.port === SIGNER_PORT || p.port === 'privvalidator' || (typeof p.port === 'number' && p.endPort !== undefined && p.port <= SIGNER_PORT && SIGNER_PORT <= p.endPort)))),
+    )
+    return !allows
+  })
+}
+
+interface IngressRule {
+  ports?: { port?: number | string; endPort?: number; protocol?: string }[]
+  from?: { podSelector?: { matchLabels?: Record<string, string> }; ipBlock?: unknown; namespaceSelector?: unknown }[]
+}
+
+function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
+  if (!rule.from || rule.from.length === 0) return true
+  return rule.from.some((peer) => {
+    if (peer.ipBlock || (peer.namespaceSelector && !peer.podSelector)) return true
+    const wanted = Object.entries(peer.podSelector?.matchLabels ?? {})
+    return signerPods.length === 0 ? wanted.length === 0 : signerPods.some((sp) => wanted.every(([key, value]) => sp.metadata.labels?.[key] === value))
+  })
+}

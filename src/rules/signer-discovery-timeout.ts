@@ -1,0 +1,62 @@
+import { refOf } from '../snapshot/index.js'
+import { DISCOVERY_GATE, containerStatus } from '../snapshot/node-layout.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { eventEvidence, field, grepLogs, matchingEvents, missing } from './helpers.js'
+import { SIGNER_PORT, policiesBlockingSigner, signerOf } from './signer-context.js'
+
+export default defineRule<{ signer?: string; noEndpoints: boolean; blockedBy: string[]; signerPodsReady: number; signerPods: number; dnsTrouble: boolean; oldNodeUtils: boolean }>({
+  id: 'signer-discovery-timeout',
+  title: 'wait-cosmosigner-discovery times out',
+  severity: 'error',
+  specRow: '`wait-cosmosigner-discovery` times out',
+  check({ index, node, pod }) {
+    const gate = containerStatus(pod, DISCOVERY_GATE)
+    if (!pod || !gate) return []
+    const terminated = gate.state?.terminated ?? gate.lastState?.terminated
+    const failed = (terminated && terminated.exitCode !== 0) || gate.state?.waiting?.reason === 'CrashLoopBackOff'
+    const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6)
+    if (!failed) return []
+    const signer = signerOf(index, node, pod)
+    const blocked = policiesBlockingSigner(index, pod, signer?.pods ?? [])
+    const ready = signer?.pods.filter((p) => p.status?.phase === 'Running').length ?? 0
+    const text = `${terminated?.message ?? ''} ${gateLogs.map((l) => l.text).join(' ')}`
+    const evidence: Evidence[] = [
+      field(pod, `initContainer ${DISCOVERY_GATE}`, terminated ? `terminated exit ${terminated.exitCode}` : gate.state?.waiting?.reason),
+      ...(terminated?.message ? [{ kind: 'field' as const, source: `Pod/${pod.metadata.name} ${DISCOVERY_GATE} termination message`, text: String(terminated.message).trim().split('\n')[0], at: terminated.finishedAt as string | undefined }] : []),
+      ...gateLogs,
+      ...(signer && !signer.discoveryService ? [missing(`Service ${signer.name}-privval`, 'the discovery Service does not exist')] : []),
+      ...(signer?.discoveryService ? [field(signer.discoveryService, 'endpoints', signer.endpointAddresses)] : []),
+      ...(signer?.statefulSet ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${signer.statefulSet.spec?.replicas ?? 0}`)] : []),
+      ...blocked.map((policy) => field(policy, 'ingress', `does not allow TCP ${SIGNER_PORT} from the signer`)),
+      ...matchingEvents(index, pod, (e) => e.type === 'Warning').slice(-3).map(eventEvidence),
+    ]
+    return [
+      {
+        subject: refOf(pod),
+        data: {
+          signer: signer?.name,
+          noEndpoints: Boolean(signer) && signer!.endpointAddresses === 0,
+          blockedBy: blocked.map((p) => p.metadata.name),
+          signerPodsReady: ready,
+          signerPods: signer?.pods.length ?? 0,
+          dnsTrouble: /NXDOMAIN|no such host|pod-local DNS: (?!ok)/i.test(text),
+          oldNodeUtils: /unknown subcommand|configuration file does not exist/i.test(text),
+        },
+        evidence,
+      },
+    ]
+  },
+  summary: (d) => `the signer discovery gate timed out${d.signer ? ` waiting for ${d.signer}` : ''}`,
+  cause: (d) =>
+    [
+      d.oldNodeUtils ? 'the node-utils image does not know the gate command (too old for this operator line)' : '',
+      d.noEndpoints ? `the discovery Service ${d.signer}-privval has no endpoints` : '',
+      d.signer && d.signerPodsReady === 0 ? `no signer Pod of ${d.signer} is running (${d.signerPods} found)` : '',
+      d.blockedBy.length ? `NetworkPolicy ${d.blockedBy.join(', ')} blocks TCP 26659 between the signer and the node` : '',
+      d.dnsTrouble ? 'the gate logs report DNS problems' : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || 'no signer connected to the node within 25 seconds',
+  action: () =>
+    'Inspect the gate logs for DNS diagnostics (kubectl chainnode logs NAME -c gate), the discovery Service endpoints, the signer leader logs, and NetworkPolicy enforcement on TCP 26659.',
+})

@@ -1,0 +1,44 @@
+import { annotation, eventCount, refOf } from '../snapshot/index.js'
+import { allContainerStatuses } from '../snapshot/node-layout.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+
+export default defineRule<{ corrupted: number; checks: number; oomKilled: boolean }>({
+  id: 'snapshot-verify-failing',
+  title: 'Snapshot integrity check fails repeatedly',
+  severity: 'warning',
+  specRow: 'Snapshot integrity check fails repeatedly',
+  check({ index, node }) {
+    if (!node.spec?.persistence?.snapshots?.verify) return []
+    const snapshots = index.volumeSnapshotsOf(node)
+    const corrupted = snapshots.filter((snap) => snap.metadata.annotations?.[annotation('snapshot-integrity-status')] === 'corrupted')
+    const checkEvents = matchingEvents(index, node, byReason('IntegrityCheckStart'))
+    const checks = checkEvents.reduce((sum, e) => sum + eventCount(e), 0)
+    const checkPods = index.list('Pod', node.metadata.namespace).filter((pod) => /-ichk(-|$)/.test(pod.metadata.name) && pod.metadata.name.startsWith(node.metadata.name))
+    const failedPods = checkPods.filter((pod) => pod.status?.phase === 'Failed' || allContainerStatuses(pod).some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0))
+    const oomKilled = checkPods.some((pod) => allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')))
+    const deletedAfterCheck = matchingEvents(index, node, byReason('SnapshotDeleted'))
+    if (corrupted.length === 0 && failedPods.length === 0 && checks < 3) return []
+    if (corrupted.length === 0 && failedPods.length === 0 && deletedAfterCheck.length === 0) return []
+    const evidence: Evidence[] = [
+      ...corrupted.map((snap) => field(snap, `annotations["${annotation('snapshot-integrity-status')}"]`, 'corrupted')),
+      ...checkEvents.map(eventEvidence),
+      ...deletedAfterCheck.map(eventEvidence),
+      ...failedPods.flatMap((pod) =>
+        allContainerStatuses(pod)
+          .filter((s) => s.state?.terminated)
+          .map((s) => field(pod, `container ${s.name} terminated`, `${s.state?.terminated?.reason ?? 'Error'} (exit ${s.state?.terminated?.exitCode})`)),
+      ),
+    ]
+    return [{ subject: refOf(node), data: { corrupted: corrupted.length, checks, oomKilled }, evidence }]
+  },
+  summary: (d) => `snapshot integrity check failing (${d.corrupted} corrupted, ${d.checks} checks started)`,
+  cause: (d) =>
+    d.oomKilled
+      ? 'the verification Pod ran out of memory: too few resources for the verification Pod'
+      : 'corrupted data in the snapshots, or too few resources for the verification Pod',
+  action: (d) =>
+    d.oomKilled
+      ? 'Give the integrity check more memory (.spec.persistence.snapshots resources) and let a new snapshot be verified.'
+      : 'Check the node data for corruption and the resources of the verification Pod (.spec.persistence.snapshots resources); failed snapshots are deleted and retaken.',
+})

@@ -1,0 +1,50 @@
+import { containerEnv, refOf } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { eventEvidence, field, matchingEvents } from './helpers.js'
+import { operatorLogs } from './operator-logs.js'
+
+const CERT_TROUBLE = /serving-certs|tls\.crt|x509|certificate|failed calling webhook/i
+
+/** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
+export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {
+  return (
+    all.find((cfg) => cfg.metadata.name === `${operator.metadata.name}-validating-webhook-cfg`) ??
+    all.find((cfg) => (cfg.webhooks ?? []).some((hook: { clientConfig?: { service?: { namespace?: string } } }) => hook.clientConfig?.service?.namespace === operator.metadata.namespace))
+  )
+}
+
+export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: boolean; certManagerMissing: boolean; logMentions: number }>({
+  id: 'webhook-certificates',
+  title: 'Admission webhooks have no valid serving certificates',
+  severity: 'error',
+  specRow: 'Creating ChainNode/ChainNodeSet fails with a webhook error, or nothing happens and manager logs mention certificates',
+  check({ index, node }) {
+    const operator = index.operatorFor(node)
+    if (!operator) return []
+    const manager = (operator.spec?.template?.spec?.containers ?? []).find((c: { name: string }) => c.name === 'manager')
+    if (containerEnv(manager, 'DISABLE_WEBHOOKS') === 'true') return []
+    const webhook = webhookConfigOf(operator, index.list('ValidatingWebhookConfiguration'))
+    const emptyCaBundle = Boolean(webhook && (webhook.webhooks ?? []).some((hook: { clientConfig?: { caBundle?: string } }) => !hook.clientConfig?.caBundle))
+    const injectFrom = webhook?.metadata.annotations?.['cert-manager.io/inject-ca-from']
+    const certificates = index.list('Certificate', operator.metadata.namespace)
+    const certManagerMissing = Boolean(injectFrom) && !certificates.some((cert) => `${cert.metadata.namespace}/${cert.metadata.name}` === injectFrom)
+    const logs = operatorLogs(index, operator, CERT_TROUBLE)
+    const webhookEvents = matchingEvents(index, node, (e) => /failed calling webhook|x509/i.test(e.message))
+    if (!emptyCaBundle && logs.length === 0 && webhookEvents.length === 0) return []
+    const evidence: Evidence[] = [
+      ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : '(set)')] : []),
+      ...(injectFrom ? [field(webhook!, 'annotations["cert-manager.io/inject-ca-from"]', injectFrom)] : []),
+      ...(certManagerMissing ? [{ kind: 'missing' as const, source: `Certificate ${injectFrom}`, text: 'the certificate the CA is injected from does not exist (is cert-manager installed?)' }] : []),
+      ...logs,
+      ...webhookEvents.map(eventEvidence),
+    ]
+    return [{ subject: refOf(operator), data: { operator: `${operator.metadata.namespace}/${operator.metadata.name}`, webhook: webhook?.metadata.name, emptyCaBundle, certManagerMissing, logMentions: logs.length }, evidence }]
+  },
+  summary: (d) => `operator ${d.operator}: webhook ${d.webhook ?? '(configuration)'} has no valid serving certificate`,
+  cause: (d) =>
+    d.certManagerMissing || d.emptyCaBundle
+      ? 'certificates missing: the certificate manager did not issue or inject the webhook serving certificate'
+      : 'the manager logs report certificate errors for its webhook server',
+  action: () => 'Install the certificate manager before the operator, or disable the webhooks with the install-time value webHooksEnabled=false.',
+})

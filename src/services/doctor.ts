@@ -1,0 +1,38 @@
+import type { DoctorResult } from '../engine/doctor-result.js'
+import { runRules } from '../engine/run-rules.js'
+import { usageError } from '../errors.js'
+import { RULES } from '../rules/index.js'
+import type { Rule } from '../rules/define-rule.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import type { Snapshot } from '../snapshot/types.js'
+
+export interface RuleFilter {
+  only?: string[]
+  skip?: string[]
+}
+
+export function selectRules(filter: RuleFilter): readonly Rule<never>[] {
+  const known = new Set(RULES.map((r) => r.id))
+  for (const id of [...(filter.only ?? []), ...(filter.skip ?? [])]) {
+    if (!known.has(id)) throw usageError(`unknown rule "${id}"`, 'list the rules with: chainnode rules')
+  }
+  return RULES.filter((rule) => (!filter.only?.length || filter.only.includes(rule.id)) && !filter.skip?.includes(rule.id))
+}
+
+/** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */
+export function diagnose(snapshots: Snapshot[], filter: RuleFilter, bundle?: string): DoctorResult {
+  const rules = selectRules(filter)
+  return {
+    rulesChecked: rules.map((r) => r.id),
+    clusters: snapshots.map((snapshot) => ({
+      context: snapshot.source.context,
+      server: snapshot.source.server,
+      bundle,
+      collectedAt: snapshot.collectedAt,
+      scope: snapshot.scope,
+      requests: snapshot.stats.requests,
+      durationMs: snapshot.stats.durationMs,
+      report: runRules(new SnapshotIndex(snapshot), rules),
+    })),
+  }
+}

@@ -1,0 +1,50 @@
+import type { Connection } from '../base/kube-command.js'
+import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { readBundle } from '../snapshot/bundle.js'
+import { redactSnapshot } from '../snapshot/redact.js'
+import type { Scope, Snapshot } from '../snapshot/types.js'
+
+export interface SnapshotRequest {
+  scope: Scope
+  cliVersion: string
+  redact: boolean
+  tailLines: number
+  sinceSeconds?: number
+  maxLogBytes: number
+  logs?: LogMode
+}
+
+export async function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
+  const snapshot = await collectSnapshot(connection.client, {
+    scope: request.scope,
+    cliVersion: request.cliVersion,
+    contextName: connection.context.contextName,
+    logs: {
+      mode: request.logs ?? 'auto',
+      tailLines: request.tailLines,
+      sinceSeconds: request.sinceSeconds,
+      maxBytes: request.maxLogBytes,
+    },
+  })
+  return request.redact ? redactSnapshot(snapshot) : snapshot
+}
+
+/** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
+export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>): Promise<Snapshot> {
+  const snapshot = await readBundle(file)
+  const narrowed = narrowToScope(snapshot, request.scope)
+  return request.redact ? redactSnapshot(narrowed) : narrowed
+}
+
+function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
+  if (scope.kind === 'all' || (scope.kind === 'namespace' && !scope.namespace)) return snapshot
+  const keep = (ns: string | undefined, name: string, labels?: Record<string, string>) =>
+    (!scope.namespace || ns === scope.namespace) && (scope.kind === 'namespace' || (scope.kind === 'node' ? name === scope.name : labels?.nodeset === scope.name))
+  const dropNode = (obj: { kind: string; metadata: { namespace?: string; name: string; labels?: Record<string, string> } }) =>
+    obj.kind === 'ChainNode' && !keep(obj.metadata.namespace, obj.metadata.name, obj.metadata.labels)
+  return {
+    ...snapshot,
+    objects: snapshot.objects.filter((obj) => !dropNode(obj)),
+    chainNodeRows: snapshot.chainNodeRows.filter((row) => snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === row.name && o.metadata.namespace === row.namespace && !dropNode(o))),
+  }
+}

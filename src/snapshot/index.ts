@@ -1,0 +1,179 @@
+import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
+
+export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'
+export const ANNOTATION_DOMAIN = 'cosmopilot.voluzi.com'
+export const annotation = (key: string) => `${ANNOTATION_DOMAIN}/${key}`
+
+export const refOf = (obj: KubeObject): ObjectRef => ({ kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name })
+export const keyOf = (kind: string, namespace: string | undefined, name: string) => `${kind}/${namespace ?? ''}/${name}`
+
+/** When an Event last happened, null-safe across core/v1 and events.k8s.io/v1 shapes. */
+export function eventTime(event: KubeObject): string {
+  return (
+    event.series?.lastObservedTime ??
+    event.lastTimestamp ??
+    event.eventTime ??
+    event.firstTimestamp ??
+    event.metadata.creationTimestamp ??
+    '1970-01-01T00:00:00Z'
+  )
+}
+
+export function eventFirstTime(event: KubeObject): string {
+  return event.firstTimestamp ?? event.eventTime ?? event.metadata.creationTimestamp ?? eventTime(event)
+}
+
+export function eventCount(event: KubeObject): number {
+  return Math.max(event.count ?? 0, event.series?.count ?? 0, 1)
+}
+
+/** Sorted newest last, the order kubectl's `--sort-by=.lastTimestamp` intends but with nulls handled. */
+export function sortEvents(events: KubeObject[]): KubeObject[] {
+  return [...events].sort(
+    (a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0),
+  )
+}
+
+/** Read-only lookups over one snapshot; rules and renderers use this instead of walking raw lists. */
+export class SnapshotIndex {
+  private readonly byKind = new Map<string, KubeObject[]>()
+  private readonly byKey = new Map<string, KubeObject>()
+  private readonly eventsByUid = new Map<string, KubeObject[]>()
+  private readonly eventsByName = new Map<string, KubeObject[]>()
+
+  constructor(readonly snapshot: Snapshot) {
+    for (const obj of snapshot.objects) {
+      const list = this.byKind.get(obj.kind) ?? []
+      list.push(obj)
+      this.byKind.set(obj.kind, list)
+      this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
+      if (obj.kind === 'Event') this.indexEvent(obj)
+    }
+  }
+
+  private indexEvent(event: KubeObject): void {
+    const involved = event.involvedObject ?? event.regarding ?? {}
+    if (involved.uid) this.eventsByUid.set(involved.uid, [...(this.eventsByUid.get(involved.uid) ?? []), event])
+    const key = keyOf(involved.kind ?? '', involved.namespace ?? event.metadata.namespace, involved.name ?? '')
+    this.eventsByName.set(key, [...(this.eventsByName.get(key) ?? []), event])
+  }
+
+  list(kind: string, namespace?: string): KubeObject[] {
+    const all = this.byKind.get(kind) ?? []
+    return namespace === undefined ? all : all.filter((obj) => obj.metadata.namespace === namespace)
+  }
+
+  get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.byKey.get(keyOf(kind, namespace, name))
+  }
+
+  chainNodes(): KubeObject[] {
+    return [...this.list('ChainNode')].sort((a, b) => keyOf('', a.metadata.namespace, a.metadata.name).localeCompare(keyOf('', b.metadata.namespace, b.metadata.name)))
+  }
+
+  tableRow(node: KubeObject): TableRow | undefined {
+    return this.snapshot.chainNodeRows.find((row) => row.namespace === node.metadata.namespace && row.name === node.metadata.name)
+  }
+
+  /** The node Pod: same name as the ChainNode and controlled by it (the operator sets no label to find it by). */
+  podOf(node: KubeObject): KubeObject | undefined {
+    const pod = this.get('Pod', node.metadata.namespace, node.metadata.name)
+    if (!pod) return undefined
+    const owners = pod.metadata.ownerReferences ?? []
+    const owned = owners.some((ref) => ref.kind === 'ChainNode' && (ref.uid === node.metadata.uid || !node.metadata.uid))
+    return owned || owners.length === 0 ? pod : undefined
+  }
+
+  /** Events about an object, matched by uid where recorded, else by kind, namespace and name. */
+  eventsFor(obj: KubeObject | undefined): KubeObject[] {
+    if (!obj) return []
+    const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
+    const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
+      const uid = (event.involvedObject ?? event.regarding)?.uid
+      return !uid || !obj.metadata.uid || uid === obj.metadata.uid
+    })
+    return sortEvents([...new Set([...byUid, ...byName])])
+  }
+
+  logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {
+    return this.snapshot.logs.find((log) => log.namespace === namespace && log.pod === pod && log.container === container && log.previous === previous)
+  }
+
+  ownerSetOf(node: KubeObject): KubeObject | undefined {
+    const ref = node.metadata.ownerReferences?.find((owner) => owner.kind === 'ChainNodeSet')
+    const name = ref?.name ?? node.metadata.labels?.nodeset
+    return name ? this.get('ChainNodeSet', node.metadata.namespace, name) : undefined
+  }
+
+  configMapOf(node: KubeObject): KubeObject | undefined {
+    return this.get('ConfigMap', node.metadata.namespace, node.metadata.name)
+  }
+
+  dataPvcOf(node: KubeObject): KubeObject | undefined {
+    return this.get('PersistentVolumeClaim', node.metadata.namespace, node.metadata.name)
+  }
+
+  storageClassOf(pvc: KubeObject | undefined): KubeObject | undefined {
+    const name = pvc?.spec?.storageClassName
+    return name ? this.get('StorageClass', undefined, name) : this.list('StorageClass').find(isDefaultStorageClass)
+  }
+
+  volumeSnapshotsOf(node: KubeObject): KubeObject[] {
+    const { name, namespace } = node.metadata
+    return this.list('VolumeSnapshot', namespace).filter(
+      (snap) => snap.metadata.labels?.['chain-node'] === name || snap.spec?.source?.persistentVolumeClaimName === name,
+    )
+  }
+
+  /** The operator release that reconciles this node: its WORKER_NAME equals the node's worker-name label. */
+  operatorFor(node: KubeObject): KubeObject | undefined {
+    const worker = node.metadata.labels?.['worker-name'] ?? ''
+    return this.list('Deployment').find((deployment) => operatorWorkerName(deployment) === worker)
+  }
+
+  operatorPods(deployment: KubeObject): KubeObject[] {
+    const selector: Record<string, string> = deployment.spec?.selector?.matchLabels ?? {}
+    return this.list('Pod', deployment.metadata.namespace).filter(
+      (pod) => Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => pod.metadata.labels?.[key] === value),
+    )
+  }
+
+  /** All pods in the namespace matched by a label selector (matchLabels and matchExpressions). */
+  podsSelectedBy(namespace: string | undefined, selector: LabelSelector | undefined): KubeObject[] {
+    return this.list('Pod', namespace).filter((pod) => selectorMatches(selector, pod.metadata.labels ?? {}))
+  }
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>
+  matchExpressions?: { key: string; operator: string; values?: string[] }[]
+}
+
+export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false
+  for (const expr of selector.matchExpressions ?? []) {
+    const has = expr.key in labels
+    const value = labels[expr.key]
+    const values = expr.values ?? []
+    if (expr.operator === 'In' && !(has && values.includes(value))) return false
+    if (expr.operator === 'NotIn' && has && values.includes(value)) return false
+    if (expr.operator === 'Exists' && !has) return false
+    if (expr.operator === 'DoesNotExist' && has) return false
+  }
+  return true
+}
+
+export function isDefaultStorageClass(sc: KubeObject): boolean {
+  return sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true'
+}
+
+export function containerEnv(container: { env?: { name: string; value?: string }[] } | undefined, name: string): string | undefined {
+  return container?.env?.find((entry) => entry.name === name)?.value
+}
+
+export function operatorWorkerName(deployment: KubeObject): string {
+  const containers: { name: string; env?: { name: string; value?: string }[] }[] = deployment.spec?.template?.spec?.containers ?? []
+  const manager = containers.find((c) => c.name === 'manager') ?? containers[0]
+  return containerEnv(manager, 'WORKER_NAME') ?? ''
+}

@@ -1,0 +1,113 @@
+import { containerEnv } from './index.js'
+import type { KubeObject } from './types.js'
+
+export const NODE_UTILS = 'node-utils'
+export const DISCOVERY_GATE = 'wait-cosmosigner-discovery'
+export const LEGACY_SIGNER_CONTAINERS = ['tmkms', 'vault-token-renewer'] as const
+
+/** Operator release lines we know how to read: 5.0.0 names the main container `app`; 3.x names it after the binary. */
+export type OperatorLine = '5.x' | '3.x' | 'unknown'
+
+interface Container {
+  name: string
+  image?: string
+  args?: string[]
+  command?: string[]
+  env?: { name: string; value?: string }[]
+  ports?: { name?: string; containerPort: number }[]
+}
+
+export const podContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.containers ?? []
+export const podInitContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.initContainers ?? []
+
+/** The container running the chain binary: `app` on the 5.0.0 line, `.spec.app.app` (e.g. gaiad) before. */
+export function mainContainerName(node: KubeObject | undefined, pod: KubeObject | undefined): string | undefined {
+  const names = podContainers(pod).map((c) => c.name)
+  if (names.includes('app')) return 'app'
+  const binary: string | undefined = node?.spec?.app?.app
+  if (binary && names.includes(binary)) return binary
+  return names.find((name) => !(LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(name)) ?? (binary || (pod ? undefined : 'app'))
+}
+
+export function detectOperatorLine(node: KubeObject | undefined, pod: KubeObject | undefined): OperatorLine {
+  if (!pod) return 'unknown'
+  const gate = podInitContainers(pod).find((c) => c.name === DISCOVERY_GATE)
+  const gateCommand = gate?.args?.[0] ?? gate?.command?.[0]
+  if (gateCommand === 'wait-for-signer') return '5.x'
+  if (gateCommand === 'wait-for-dns') return '3.x'
+  const nodeUtils = podInitContainers(pod).find((c) => c.name === NODE_UTILS) ?? podContainers(pod).find((c) => c.name === NODE_UTILS)
+  if (containerEnv(nodeUtils, 'TMKMS_PROXY') !== undefined) return '3.x'
+  const main = mainContainerName(node, pod)
+  if (main === 'app') return '5.x'
+  if (main && main === node?.spec?.app?.app) return '3.x'
+  return 'unknown'
+}
+
+export interface ContainerStatus {
+  name: string
+  ready?: boolean
+  restartCount?: number
+  image?: string
+  started?: boolean
+  state?: Record<string, Record<string, unknown> | undefined>
+  lastState?: Record<string, Record<string, unknown> | undefined>
+}
+
+export function containerStatus(pod: KubeObject | undefined, name: string): ContainerStatus | undefined {
+  const all: ContainerStatus[] = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
+  return all.find((status) => status.name === name)
+}
+
+export function allContainerStatuses(pod: KubeObject | undefined): ContainerStatus[] {
+  return [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
+}
+
+/** The image a container runs: the status image when reported (it reflects what was pulled), else the spec. */
+export function containerImage(pod: KubeObject | undefined, name: string): string | undefined {
+  const spec = [...podInitContainers(pod), ...podContainers(pod)].find((c) => c.name === name)
+  return spec?.image ?? containerStatus(pod, name)?.image
+}
+
+/** `kubectl get pod` STATUS column logic, reduced to what rules need. */
+export function podReason(pod: KubeObject | undefined): string {
+  if (!pod) return 'Missing'
+  if (pod.metadata.deletionTimestamp) return 'Terminating'
+  for (const status of pod.status?.initContainerStatuses ?? []) {
+    const terminated = status.state?.terminated
+    if (terminated && terminated.exitCode !== 0) return `Init:${terminated.reason ?? 'Error'}`
+    const waiting = status.state?.waiting
+    if (waiting?.reason && waiting.reason !== 'PodInitializing') return `Init:${waiting.reason}`
+  }
+  for (const status of pod.status?.containerStatuses ?? []) {
+    if (status.state?.waiting?.reason) return status.state.waiting.reason
+    if (status.state?.terminated?.reason) return status.state.terminated.reason
+  }
+  return pod.status?.phase ?? 'Unknown'
+}
+
+export function podReady(pod: KubeObject | undefined): boolean {
+  return (pod?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True')
+}
+
+/** Restart count across containers, counting only those kubelet restarts in place. */
+export function podRestarts(pod: KubeObject | undefined): number {
+  return allContainerStatuses(pod).reduce((sum, status) => sum + (status.restartCount ?? 0), 0)
+}
+
+/** Version in an image reference: the tag, or undefined for digests and untagged images. */
+export function imageTag(image: string | undefined): string | undefined {
+  if (!image || image.includes('@')) return undefined
+  const lastSlash = image.lastIndexOf('/')
+  const colon = image.indexOf(':', lastSlash + 1)
+  return colon === -1 ? undefined : image.slice(colon + 1)
+}
+
+/** Compare a tag against a minimum semver; 'unknown' for tags that are not versions (latest, edge, sha). */
+export function versionAtLeast(tag: string | undefined, minimum: string): boolean | 'unknown' {
+  const parse = (text: string) => /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(text)?.slice(1, 4).map(Number)
+  const have = tag ? parse(tag) : undefined
+  const want = parse(minimum)!
+  if (!have) return 'unknown'
+  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i] > want[i]
+  return true
+}

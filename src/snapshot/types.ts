@@ -1,0 +1,91 @@
+import type { FailureReason } from '../cluster/kube-client.js'
+
+/** Bumped when a bundle written by this version could not be read by an older one. */
+export const SNAPSHOT_FORMAT_VERSION = 1
+
+export interface ObjectMeta {
+  name: string
+  namespace?: string
+  uid?: string
+  generation?: number
+  creationTimestamp?: string
+  deletionTimestamp?: string
+  labels?: Record<string, string>
+  annotations?: Record<string, string>
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[]
+}
+
+/** Any Kubernetes object as the API server returned it (apiVersion and kind always set). */
+export interface KubeObject {
+  apiVersion: string
+  kind: string
+  metadata: ObjectMeta
+  // Kubernetes objects are open-ended; rules read the fields they need defensively.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [field: string]: any
+}
+
+export interface ObjectRef {
+  kind: string
+  namespace?: string
+  name: string
+}
+
+/** One row of the server-side Table for a ChainNode: exactly what `kubectl get -o wide` prints. */
+export interface TableRow {
+  namespace: string
+  name: string
+  columns: { name: string; type: string; priority: number }[]
+  cells: unknown[]
+}
+
+export interface LogRecord {
+  namespace: string
+  pod: string
+  container: string
+  previous: boolean
+  text: string
+  truncated: boolean
+  error?: string
+}
+
+export interface CollectionError {
+  /** What could not be read, e.g. "list events in sc-healthy". */
+  what: string
+  namespace?: string
+  reason: FailureReason
+  message: string
+}
+
+/** The result of an active check (port-forward to pprof, signer probes), recorded like any other read. */
+export interface ProbeRecord {
+  kind: 'pprof' | 'signer-http' | 'signer-gate'
+  namespace: string
+  pod: string
+  target: string
+  ok: boolean
+  detail: string
+  at: string
+}
+
+export type ScopeKind = 'node' | 'set' | 'namespace' | 'all'
+export interface Scope {
+  kind: ScopeKind
+  namespace?: string
+  name?: string
+}
+
+export interface Snapshot {
+  formatVersion: number
+  collectedAt: string
+  cliVersion: string
+  source: { context: string; server: string }
+  scope: Scope
+  objects: KubeObject[]
+  chainNodeRows: TableRow[]
+  logs: LogRecord[]
+  probes: ProbeRecord[]
+  collectionErrors: CollectionError[]
+  stats: { requests: number; durationMs: number }
+  redactions: number
+}
