@@ -9,7 +9,7 @@ export default defineRule<{ container: string; image?: string; reason: string; h
   id: 'image-pull',
   title: 'Pod cannot pull its image',
   severity: 'error',
-  specRow: 'Pod in ImagePullBackOff or ErrImagePull',
+  specRow: 'Pod in `ImagePullBackOff` or `ErrImagePull`',
   check({ index, node, pod }) {
     if (!pod) return []
     return allContainerStatuses(pod)

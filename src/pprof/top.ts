@@ -1,0 +1,513 @@
+import { ProfileUsageError } from './errors.js'
+import { scale } from './measurement.js'
+import { effectiveFunctionNames, pruneFrames } from './symbols.js'
+import type { Profile } from './types.js'
+
+/*
+ * `go tool pprof -top` at the default granularity (functions), following
+ * google/pprof: driver.aggregate, report.newTrimmedGraph, graph.newGraph,
+ * report.TextItems and report.selectOutputUnit. One node per function
+ * name; inlined frames are nodes of their own; cum counts a node once per
+ * sample; nodes whose |cum| is under nodeFraction of the total are dropped,
+ * which leaves flat and cum of the kept nodes unchanged but re-routes
+ * call edges, and edges decide the "(inline)" marks.
+ */
+
+export interface TopOptions {
+  /** Sample type name (e.g. "alloc_space") or index; default as pprof picks it. */
+  sampleIndex?: string | number
+  /** pprof -nodefraction; default 0.005. 0 keeps every node. */
+  nodeFraction?: number
+  /** pprof -edgefraction; default 0.001. Only affects the inline marks. */
+  edgeFraction?: number
+  /** pprof -nodecount; default 0 (all nodes, as -top does). */
+  nodeCount?: number
+  /** pprof -cum: sort by cumulative value. */
+  cum?: boolean
+}
+
+export type InlineMark = 'inline' | 'partial-inline' | null
+
+export interface TopRow {
+  flat: number
+  /** |flat| / total * 100 */
+  flatPct: number
+  /** Running sum of flat in row order, as a percentage of total. */
+  sumPct: number
+  cum: number
+  cumPct: number
+  name: string
+  inline: InlineMark
+}
+
+export interface TopResult {
+  /** The sample type shown, e.g. "inuse_space" or "cpu". */
+  sampleType: string
+  /** Unit of the sample type in the profile, e.g. "bytes", "nanoseconds", "count". */
+  unit: string
+  sampleIndex: number
+  /** The unit pprof picks for every value of this report ("MB", "s", "count", ...). */
+  outputUnit: string
+  /** Sum of |value| over all samples. */
+  total: number
+  rows: TopRow[]
+  /** "Showing nodes accounting for X, P% of total": X is the shown rows' flat sum. */
+  showing: { value: number; pct: number }
+  /** Nodes under the node-fraction cutoff; cumThreshold is the value pprof prints. */
+  dropped: { nodes: number; cumThreshold: number }
+  /** Nodes left after the node-fraction cut, before -nodecount. */
+  nodesAfterTrim: number
+  header: TopHeader
+}
+
+/** Profile facts pprof prints above the table. */
+export interface TopHeader {
+  file: string
+  buildId: string
+  comments: string[]
+  docUrl: string
+  timeNanos: number
+  durationNanos: number
+}
+
+export interface SampleTypeChoice {
+  index: number
+  type: string
+  unit: string
+  /** True for the one `top` uses when no sample index is given. */
+  isDefault: boolean
+}
+
+/** The sample types a profile offers, for `--sample-index` help and errors. */
+export function sampleTypes(profile: Profile): SampleTypeChoice[] {
+  const def = profile.sampleTypes.length === 0 ? -1 : defaultSampleIndex(profile)
+  return profile.sampleTypes.map((t, index) => ({ index, type: t.type, unit: t.unit, isDefault: index === def }))
+}
+
+function defaultSampleIndex(profile: Profile): number {
+  const dst = profile.defaultSampleType
+  if (dst !== '') {
+    const i = profile.sampleTypes.findIndex((t) => t.type === dst)
+    if (i >= 0) return i
+  }
+  return profile.sampleTypes.length - 1
+}
+
+/** profile.SampleIndexByName, with errors that list the choices. */
+export function resolveSampleIndex(profile: Profile, sampleIndex: string | number | undefined): number {
+  const types = profile.sampleTypes.map((t) => t.type)
+  if (types.length === 0) {
+    throw new ProfileUsageError('no-sample-types', 'the profile has no sample types (it holds no samples)', [])
+  }
+  if (sampleIndex === undefined || sampleIndex === '') return defaultSampleIndex(profile)
+  const text = String(sampleIndex)
+  if (/^[+-]?\d+$/.test(text)) {
+    const i = Number(text)
+    if (i < 0 || i >= types.length) {
+      throw new ProfileUsageError(
+        'sample-index-out-of-range',
+        `sample index ${text} is outside the range [0..${types.length - 1}]; the profile has: ${types.join(', ')}`,
+        types,
+      )
+    }
+    return i
+  }
+  // pprof accepts the legacy names inuse_space/inuse_objects for space/objects.
+  const noInuse = text.startsWith('inuse_') ? text.slice('inuse_'.length) : text
+  const i = types.findIndex((t) => t === text || t === noInuse)
+  if (i >= 0) return i
+  throw new ProfileUsageError(
+    'unknown-sample-index',
+    `unknown sample index "${text}"; the profile has: ${types.join(', ')} (or 0..${types.length - 1})`,
+    types,
+  )
+}
+
+/** Computes the rows of `go tool pprof -top` for a profile. */
+export function topTable(profile: Profile, options: TopOptions = {}): TopResult {
+  const sampleIndex = resolveSampleIndex(profile, options.sampleIndex)
+  const nodeFraction = options.nodeFraction ?? 0.005
+  const edgeFraction = options.edgeFraction ?? 0.001
+  const sampleType = profile.sampleTypes[sampleIndex]!
+  const g = buildNodes(profile)
+  const { samples } = profile
+  const nt = profile.sampleTypes.length
+  const values = samples.values
+  const starts = g.sampleStart
+  const stacks = samples.locationIndex
+  const { locNodeStart, locNodes } = g
+  const n = g.names.length
+
+  // Pass 1: flat and cum of every node (graph.newGraph without a kept set).
+  const cum = new Float64Array(n)
+  const flat = new Float64Array(n)
+  const stamp = new Int32Array(n).fill(-1)
+  let total = 0
+  for (let s = 0; s < samples.count; s++) {
+    const w = values[s * nt + sampleIndex]!
+    if (w === 0) continue
+    total += Math.abs(w)
+    const a = starts[s]!
+    const b = samples.locationStart[s + 1]!
+    if (a === b) continue
+    for (let i = b - 1; i >= a; i--) {
+      const loc = stacks[i]!
+      for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) {
+        const node = locNodes[j]!
+        if (stamp[node] !== s) {
+          stamp[node] = s
+          cum[node]! += w
+        }
+      }
+    }
+    flat[locNodes[locNodeStart[stacks[a]!]!]!]! += w
+  }
+
+  // report.newTrimmedGraph: cutoffs come from the graph's flat sum, while
+  // the "Dropped" line prints total * fraction.
+  let present: number[] = []
+  let flatSum = 0
+  for (let i = 0; i < n; i++) {
+    if (cum[i] !== 0 || flat[i] !== 0) {
+      present.push(i)
+      flatSum += flat[i]!
+    }
+  }
+  const nodeCutoff = Math.abs(Math.trunc(flatSum * nodeFraction))
+  const edgeCutoff = Math.abs(Math.trunc(flatSum * edgeFraction))
+  let droppedNodes = 0
+  if (nodeCutoff > 0) {
+    const kept = present.filter((i) => Math.abs(cum[i]!) >= nodeCutoff)
+    droppedNodes = present.length - kept.length
+    present = kept
+  }
+  const nodesAfterTrim = present.length
+  const order = (ids: number[]): number[] => sortNodes(ids, g, flat, cum, options.cum === true)
+  present = order(present)
+  const nodeCount = options.nodeCount ?? 0
+  if (nodeCount > 0 && present.length > nodeCount) present = order(present.slice(0, nodeCount))
+
+  const marks = inlineMarks(profile, g, present, sampleIndex, edgeCutoff)
+
+  let running = 0
+  let shown = 0
+  const pct = (v: number): number => (total !== 0 ? Math.abs(v / total) * 100 : 0)
+  const rows: TopRow[] = present.map((i) => {
+    running += flat[i]!
+    shown += flat[i]!
+    return {
+      flat: flat[i]!,
+      flatPct: pct(flat[i]!),
+      sumPct: pct(running),
+      cum: cum[i]!,
+      cumPct: pct(cum[i]!),
+      name: g.names[i]!,
+      inline: marks[i] ?? null,
+    }
+  })
+
+  const mapping0 = profile.mappings[0]
+  return {
+    sampleType: sampleType.type,
+    unit: sampleType.unit,
+    sampleIndex,
+    outputUnit: selectOutputUnit(rows, total, sampleType.unit),
+    total,
+    rows,
+    showing: { value: shown, pct: pct(shown) },
+    dropped: { nodes: droppedNodes, cumThreshold: Math.abs(Math.trunc(total * nodeFraction)) },
+    nodesAfterTrim,
+    header: {
+      file: mapping0?.file ?? '',
+      buildId: mapping0?.buildId ?? '',
+      comments: profile.comments,
+      docUrl: profile.docUrl,
+      timeNanos: profile.timeNanos,
+      durationNanos: profile.durationNanos,
+    },
+  }
+}
+
+interface NodeTable {
+  names: string[]
+  /** fmt.Sprint(NodeInfo) for the final tie-break between equal names. */
+  infos: string[]
+  /** Nodes of location l: locNodes[locNodeStart[l] .. locNodeStart[l+1]), innermost first. */
+  locNodeStart: Uint32Array
+  locNodes: Int32Array
+  /** Per-sample start into locationIndex after drop_frames pruning. */
+  sampleStart: Uint32Array
+}
+
+/**
+ * graph.CreateNodes after driver.aggregate(functions): a node is a
+ * function name; an unnamed function or a line-less location becomes a
+ * node for its binary ("[file]") instead.
+ */
+function buildNodes(profile: Profile): NodeTable {
+  const names: string[] = []
+  const infos: string[] = []
+  const byKey = new Map<string, number>()
+  const fnNames = effectiveFunctionNames(profile.functions)
+  const pruned = pruneFrames(profile, fnNames)
+  const node = (key: string, name: string, info: string): number => {
+    let id = byKey.get(key)
+    if (id === undefined) {
+      id = names.length
+      byKey.set(key, id)
+      names.push(name)
+      infos.push(info)
+    }
+    return id
+  }
+  const fnNode = new Int32Array(profile.functions.length).fill(-1)
+  for (let f = 0; f < fnNames.length; f++) {
+    const name = fnNames[f]!
+    if (name !== '') fnNode[f] = node(`n${name}`, name, `{${name}  0  0 0 0 }`)
+  }
+  const locNodeStart = new Uint32Array(profile.locations.length + 1)
+  const out: number[] = []
+  profile.locations.forEach((loc, l) => {
+    locNodeStart[l] = out.length
+    const mapping = loc.mappingIndex >= 0 ? profile.mappings[loc.mappingIndex] : undefined
+    const objfile = mapping?.file ?? ''
+    const objNode = (startLine: number): number =>
+      node(
+        `o${startLine}\u0000${objfile}`,
+        objfile === '' ? '<unknown>' : `[${goBase(objfile)}]`,
+        `{  0  ${startLine} 0 0 ${objfile}}`,
+      )
+    const first = pruned.lineStart?.[l] ?? 0
+    if (loc.lines.length - first <= 0) {
+      out.push(objNode(0))
+    }
+    for (let i = first; i < loc.lines.length; i++) {
+      const f = loc.lines[i]!.functionIndex
+      const id = f >= 0 ? fnNode[f]! : -1
+      out.push(id >= 0 ? id : objNode(f >= 0 ? profile.functions[f]!.startLine : 0))
+    }
+  })
+  locNodeStart[profile.locations.length] = out.length
+  return {
+    names,
+    infos,
+    locNodeStart,
+    locNodes: Int32Array.from(out),
+    sampleStart: pruned.sampleStart ?? profile.samples.locationStart,
+  }
+}
+
+/** path/filepath.Base */
+function goBase(path: string): string {
+  const trimmed = path.replace(/\/+$/, '')
+  if (trimmed === '') return path === '' ? '.' : '/'
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1)
+}
+
+/** Go compares strings by UTF-8 bytes, i.e. by code point, not UTF-16 unit. */
+function goCompare(a: string, b: string): number {
+  if (a === b) return 0
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i)
+    let y = b.charCodeAt(i)
+    if (x === y) continue
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000
+    }
+    return x < y ? -1 : 1
+  }
+  return a.length - b.length
+}
+
+/** graph.Nodes.Sort with FlatNameOrder or CumNameOrder. */
+function sortNodes(ids: number[], g: NodeTable, flat: Float64Array, cum: Float64Array, byCum: boolean): number[] {
+  const first = byCum ? cum : flat
+  const second = byCum ? flat : cum
+  return ids.sort((l, r) => {
+    const a = Math.abs(first[l]!)
+    const b = Math.abs(first[r]!)
+    if (a !== b) return b - a
+    // pprof stops at the name: nodes with equal names (distinct unnamed
+    // functions of one binary) come out in an arbitrary order there.
+    const c = goCompare(g.names[l]!, g.names[r]!)
+    if (c !== 0) return c
+    const d = Math.abs(second[r]!) - Math.abs(second[l]!)
+    return d !== 0 ? d : goCompare(g.infos[l]!, g.infos[r]!)
+  })
+}
+
+/**
+ * report.TextItems marks a node "(inline)" when all its incoming edges are
+ * inline calls and "(partial-inline)" when only some are. Edges are built
+ * over the kept nodes only (skipping dropped frames), deduplicated per
+ * sample, and edges lighter than edgeCutoff are removed first.
+ */
+function inlineMarks(
+  profile: Profile,
+  g: NodeTable,
+  kept: number[],
+  sampleIndex: number,
+  edgeCutoff: number,
+): InlineMark[] {
+  const { samples } = profile
+  const nt = profile.sampleTypes.length
+  const values = samples.values
+  const stacks = samples.locationIndex
+  const ends = samples.locationStart
+  const starts = g.sampleStart
+  const { locNodeStart, locNodes } = g
+  const isKept = new Uint8Array(g.names.length)
+  for (const i of kept) isKept[i] = 1
+  // Only nodes that occur as inlined (non-outermost) lines can get a mark;
+  // edges into all other nodes are plain calls and need no bookkeeping.
+  const canInline = new Uint8Array(g.names.length)
+  for (let loc = 0; loc + 1 < locNodeStart.length; loc++) {
+    for (let j = locNodeStart[loc]!; j < locNodeStart[loc + 1]! - 1; j++) canInline[locNodes[j]!] = 1
+  }
+  const edges = new EdgeTable(g.names.length)
+  // Stacks repeat: remember, per frame slot, the last parent and its edge.
+  const memoParent = new Int32Array(locNodes.length).fill(-1)
+  const memoEdge = new Int32Array(locNodes.length)
+
+  for (let s = 0; s < samples.count; s++) {
+    const w = values[s * nt + sampleIndex]!
+    if (w === 0) continue
+    let parent = -1
+    for (let i = ends[s + 1]! - 1, a = starts[s]!; i >= a; i--) {
+      const loc = stacks[i]!
+      const lo = locNodeStart[loc]!
+      const outer = locNodeStart[loc + 1]! - 1
+      for (let j = outer; j >= lo; j--) {
+        const node = locNodes[j]!
+        if (isKept[node] === 0) continue
+        if (parent >= 0 && node !== parent && canInline[node] === 1) {
+          let e: number
+          if (memoParent[j] === parent) e = memoEdge[j]!
+          else {
+            e = edges.find(parent, node)
+            memoParent[j] = parent
+            memoEdge[j] = e
+          }
+          edges.add(e, w, j !== outer, s)
+        }
+        parent = node
+      }
+    }
+  }
+
+  const inline = new Uint8Array(g.names.length)
+  const direct = new Uint8Array(g.names.length)
+  for (let e = 0; e < edges.size; e++) {
+    if (Math.abs(edges.weight[e]!) < edgeCutoff) continue
+    const dst = edges.dstOf[e]!
+    if (edges.inline[e] === 1) inline[dst] = 1
+    else direct[dst] = 1
+  }
+  const marks: InlineMark[] = []
+  for (const i of kept) marks[i] = inline[i] === 1 ? (direct[i] === 1 ? 'partial-inline' : 'inline') : null
+  return marks
+}
+
+/** Open-addressing map from (src, dst) node pairs to edge records. */
+class EdgeTable {
+  size = 0
+  private slots: Int32Array
+  private srcKey: Int32Array
+  private dstKey: Int32Array
+  srcOf: Int32Array
+  dstOf: Int32Array
+  weight: Float64Array
+  inline: Uint8Array
+  private seen: Int32Array
+
+  constructor(nodes: number) {
+    const cap = 1 << Math.max(10, Math.ceil(Math.log2(Math.max(nodes, 1) * 4)))
+    this.slots = new Int32Array(cap).fill(-1)
+    this.srcKey = new Int32Array(cap)
+    this.dstKey = new Int32Array(cap)
+    const edgesCap = cap >>> 1
+    this.srcOf = new Int32Array(edgesCap)
+    this.dstOf = new Int32Array(edgesCap)
+    this.weight = new Float64Array(edgesCap)
+    this.inline = new Uint8Array(edgesCap)
+    this.seen = new Int32Array(edgesCap)
+  }
+
+  /** The edge for a (src, dst) pair, created empty on first use. */
+  find(src: number, dst: number): number {
+    const mask = this.slots.length - 1
+    let h = (Math.imul(src, 0x9e3779b1) ^ Math.imul(dst, 0x85ebca77)) & mask
+    for (;;) {
+      const e = this.slots[h]!
+      if (e === -1) break
+      if (this.srcKey[h] === src && this.dstKey[h] === dst) return e
+      h = (h + 1) & mask
+    }
+    const e = this.size++
+    this.slots[h] = e
+    this.srcKey[h] = src
+    this.dstKey[h] = dst
+    this.srcOf[e] = src
+    this.dstOf[e] = dst
+    this.weight[e] = 0
+    this.inline[e] = 1
+    this.seen[e] = -1
+    if (this.size * 2 >= this.slots.length) this.rehash()
+    return e
+  }
+
+  /** graph.Node.AddToEdgeDiv, once per sample per pair: inline only if every call was. */
+  add(e: number, w: number, inline: boolean, sample: number): void {
+    if (this.seen[e] === sample) return
+    this.seen[e] = sample
+    this.weight[e]! += w
+    if (!inline) this.inline[e] = 0
+  }
+
+  private rehash(): void {
+    const cap = this.slots.length * 2
+    const mask = cap - 1
+    this.slots = new Int32Array(cap).fill(-1)
+    this.srcKey = new Int32Array(cap)
+    this.dstKey = new Int32Array(cap)
+    for (let e = 0; e < this.size; e++) {
+      const src = this.srcOf[e]!
+      const dst = this.dstOf[e]!
+      let h = (Math.imul(src, 0x9e3779b1) ^ Math.imul(dst, 0x85ebca77)) & mask
+      while (this.slots[h] !== -1) h = (h + 1) & mask
+      this.slots[h] = e
+      this.srcKey[h] = src
+      this.dstKey[h] = dst
+    }
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(cap >>> 1)
+      b.set(a)
+      return b
+    }
+    this.srcOf = grow(this.srcOf)
+    this.dstOf = grow(this.dstOf)
+    this.weight = grow(this.weight)
+    this.inline = grow(this.inline)
+    this.seen = grow(this.seen)
+  }
+}
+
+/** report.selectOutputUnit: one unit for the whole report. */
+function selectOutputUnit(rows: TopRow[], total: number, sampleUnit: string): string {
+  if (rows.length === 0) return 'minimum'
+  let minValue = 0
+  for (const r of rows) {
+    let v = Math.abs(r.flat)
+    if (v === 0) v = Math.abs(r.cum)
+    if (v > 0 && (minValue === 0 || v < minValue)) minValue = v
+  }
+  const maxValue = total
+  if (minValue === 0) minValue = maxValue
+  const minUnit = scale(minValue, sampleUnit, 'minimum')[1]
+  const maxUnit = scale(maxValue, sampleUnit, 'minimum')[1]
+  let unit = minUnit
+  if (minUnit !== maxUnit && minValue * 100 < maxValue) unit = scale(100 * minValue, sampleUnit, 'minimum')[1]
+  return unit !== '' ? unit : sampleUnit
+}

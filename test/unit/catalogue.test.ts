@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { RULES } from '../../src/rules/index.js'
+import { ROOT } from '../helpers/cli.js'
+
+const SPEC_RULES = [
+  'webhook-certificates',
+  'config-change-restart',
+  'image-pull',
+  'not-syncing',
+  'snapshot-verify-failing',
+  'restore-not-starting',
+  'pvc-not-growing',
+  'profiling-unavailable',
+  'signer-discovery-timeout',
+  'signer-pubkey',
+  'legacy-signing-refused',
+  'leader-election',
+]
+
+describe('rule catalogue', () => {
+  it('has every rule id the spec symptom table requires, once', () => {
+    const ids = RULES.map((r) => r.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of SPEC_RULES) expect(ids).toContain(id)
+  })
+
+  it.each(RULES.map((r) => [r.id, r] as const))('%s has a file named after it and a docs page', (id, rule) => {
+    expect(id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+    expect(existsSync(path.join(ROOT, 'src', 'rules', `${id}.ts`))).toBe(true)
+    const page = path.join(ROOT, 'docs', 'rules', `${id}.md`)
+    expect(existsSync(page)).toBe(true)
+    expect(readFileSync(page, 'utf8')).toMatch(new RegExp(`^# ${id}\\n`))
+    expect(rule.title.length).toBeGreaterThan(5)
+    expect(rule.specRow.length).toBeGreaterThan(5)
+  })
+
+  it('maps every row of the spec symptom table to a rule', () => {
+    const spec = readFileSync(path.join(ROOT, '..', 'shared', 'spec', 'operator-diagnostics.md'), 'utf8')
+    const table = spec.slice(spec.indexOf('| Symptom |'), spec.indexOf('## 8. Limits'))
+    const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Symptom') && !line.startsWith('| Limit') && !line.startsWith('|---'))
+    const symptoms = rows.map((row) => row.split('|')[1].trim())
+    expect(symptoms.length).toBe(12)
+    for (const symptom of symptoms) expect(RULES.some((rule) => rule.specRow === symptom)).toBe(true)
+  })
+})
