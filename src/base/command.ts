@@ -5,8 +5,7 @@ import { colorWanted, makePalette, plainPalette, type Palette } from '../palette
 export type OutputFormat = 'text' | 'json' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
-export const outputFlag = (formats: OutputFormat[]) =>
-  Flags.string({ char: 'o', description: 'output format', options: formats, default: 'text' })
+export const outputFlag = (formats: OutputFormat[]) => Flags.string({ char: 'o', description: 'output format', options: formats, default: 'text' })
 
 /**
  * The base of every command: colour, --debug, and the single place where errors become one line
@@ -52,6 +51,10 @@ export abstract class BaseCommand extends Command {
 
 function exitCodeOf(error: Error & { oclif?: { exit?: number } }): number | undefined {
   if (error instanceof UserError) return error.exitCode
+  // A file that is not a profile, or a sample index it lacks, is bad input.
+  if (error.name === 'ProfileFormatError' || error.name === 'ProfileUsageError') return ExitCode.Usage
+  // Pod port 6666 did not give a profile: what was asked could not be read.
+  if (error.name === 'CaptureError') return ExitCode.Incomplete
   if (error instanceof Errors.ExitError) return error.oclif.exit
   // oclif's own parse errors (unknown flag, bad option value, missing argument) are usage errors.
   if (error instanceof Errors.CLIError || error.name === 'CLIError' || /Parse|Flag|Arg/.test(error.constructor.name)) return ExitCode.Usage

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { credentialsFor } from '../cluster/auth.js'
+import { credentialsFor, type Credentials } from '../cluster/auth.js'
 import { KubeClient } from '../cluster/kube-client.js'
 import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../duration.js'
@@ -8,6 +8,7 @@ import { BaseCommand } from './command.js'
 export interface Connection {
   client: KubeClient
   context: ResolvedContext
+  credentials: Credentials
 }
 
 export interface KubeFlags {
@@ -32,15 +33,16 @@ export abstract class KubeCommand extends BaseCommand {
   protected async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
     const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
     const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace })
+    const credentials = await credentialsFor(context)
     const client = new KubeClient({
       server: context.cluster.server,
-      credentials: await credentialsFor(context),
+      credentials,
       timeoutMs,
       concurrency: 16,
       onRequest: (method, path) => this.debugLine(`${method} ${path}`),
     })
     this.connections.push(client)
-    return { client, context }
+    return { client, context, credentials }
   }
 
   protected async finally(error: Error | undefined): Promise<unknown> {

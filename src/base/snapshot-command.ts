@@ -29,11 +29,19 @@ export abstract class SnapshotCommand extends KubeCommand {
       const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
       const snapshot = await bundleSnapshot(flags.bundle, { scope, redact })
       if (scope.kind === 'node' && !snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === scope.name)) {
-        throw usageError(`chainnode "${scope.name}" is not in bundle ${flags.bundle}`, `it holds: ${snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`).join(', ') || 'no nodes'}`)
+        throw usageError(
+          `chainnode "${scope.name}" is not in bundle ${flags.bundle}`,
+          `it holds: ${snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`).join(', ') || 'no nodes'}`,
+        )
       }
       return [snapshot]
     }
-    const contexts = flags.context ? flags.context.split(',').map((c) => c.trim()).filter(Boolean) : [undefined]
+    const contexts = flags.context
+      ? flags.context
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [undefined]
     const cliVersion = this.config.version
     const spinner = await progress('reading the cluster')
     try {

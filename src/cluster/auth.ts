@@ -60,7 +60,13 @@ async function runExecPlugin(exec: ExecConfig, creds: Credentials): Promise<Part
   })
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(command, exec.args ?? [], { env, timeout: 30_000, maxBuffer: 1 << 20 }, (error, out, err) => {
-      if (error) reject(incompleteError(`credential plugin ${exec.command} failed: ${(err || error.message).trim().split('\n')[0]}`, 'check the exec plugin of the kubeconfig user'))
+      if (error)
+        reject(
+          incompleteError(
+            `credential plugin ${exec.command} failed: ${(err || error.message).trim().split('\n')[0]}`,
+            'check the exec plugin of the kubeconfig user',
+          ),
+        )
       else resolve(out)
     })
   })

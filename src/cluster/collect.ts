@@ -88,7 +88,8 @@ interface FoundNodes {
 async function findChainNodes(client: KubeClient, scope: Scope): Promise<FoundNodes> {
   const ns = scope.namespace ?? 'default'
   try {
-    if (scope.kind === 'node') return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
+    if (scope.kind === 'node')
+      return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
     const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
     const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object`, TABLE_ACCEPT))
     if (scope.kind !== 'set') return found
@@ -96,13 +97,20 @@ async function findChainNodes(client: KubeClient, scope: Scope): Promise<FoundNo
     const owned = (node: KubeObject) =>
       node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
     const nodes = found.nodes.filter(owned)
-    return { nodes, rows: found.rows.filter((row) => nodes.some((n) => n.metadata.name === row.name)), sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' }] }
+    return {
+      nodes,
+      rows: found.rows.filter((row) => nodes.some((n) => n.metadata.name === row.name)),
+      sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' }],
+    }
   } catch (error) {
     throw explainLookupFailure(error, scope, ns)
   }
 }
 
-function fromTable(table: { columnDefinitions?: { name: string; type: string; priority?: number }[]; rows?: { cells: unknown[]; object?: KubeObject }[] }): FoundNodes {
+function fromTable(table: {
+  columnDefinitions?: { name: string; type: string; priority?: number }[]
+  rows?: { cells: unknown[]; object?: KubeObject }[]
+}): FoundNodes {
   const columns = (table.columnDefinitions ?? []).map((c) => ({ name: c.name, type: c.type, priority: c.priority ?? 0 }))
   const nodes: KubeObject[] = []
   const rows: TableRow[] = []
@@ -120,19 +128,28 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
   if (error.reason === 'not-found') {
     if (/could not find the requested resource/.test(error.message)) {
-      return usageError('the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster', 'is this the cluster that runs the cosmopilot operator? check --context')
+      return usageError(
+        'the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster',
+        'is this the cluster that runs the cosmopilot operator? check --context',
+      )
     }
     return usageError(`${what} not found in namespace "${ns}"`, `list them with: kubectl get chainnodes -n ${ns} (or pass -n)`)
   }
   if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
-  if (error.reason === 'unauthorized') return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context')
-  return incompleteError(error.message, error.reason === 'tls' ? 'check the cluster CA in the kubeconfig' : 'check that the cluster is reachable (kubectl cluster-info)')
+  if (error.reason === 'unauthorized')
+    return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context')
+  return incompleteError(
+    error.message,
+    error.reason === 'tls' ? 'check the cluster CA in the kubeconfig' : 'check that the cluster is reachable (kubectl cluster-info)',
+  )
 }
 
 async function findOperatorByImage(client: KubeClient, errors: CollectionError[]): Promise<KubeObject[]> {
   // Installs without the chart's labels: fall back to the manager container's image.
   const all = await readerFor(client, errors)({ ...CLUSTER_TARGETS.find((t) => t.kind === 'Deployment')!, labelSelector: undefined })
-  return all.filter((d) => (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')))
+  return all.filter((d) =>
+    (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')),
+  )
 }
 
 /** Drop what no rule reads (genesis ConfigMaps can be megabytes) and Events about unrelated objects. */
@@ -162,14 +179,13 @@ function logRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogM
     for (const status of allContainerStatuses(pod)) {
       const restarted = (status.restartCount ?? 0) > 0
       requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: false, main: status.name === main })
-      if (restarted) requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: true, main: status.name === main })
+      if (restarted)
+        requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: true, main: status.name === main })
     }
   }
   const operators = objects.filter((o) => o.kind === 'Deployment')
   for (const pod of pods) {
-    const ownedByOperator = operators.some(
-      (d) => d.metadata.namespace === pod.metadata.namespace && pod.metadata.name.startsWith(`${d.metadata.name}-`),
-    )
+    const ownedByOperator = operators.some((d) => d.metadata.namespace === pod.metadata.namespace && pod.metadata.name.startsWith(`${d.metadata.name}-`))
     if (ownedByOperator && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager')) {
       requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: 'manager', previous: false, main: false })
     }

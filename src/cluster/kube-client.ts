@@ -86,7 +86,9 @@ export class KubeClient {
         signal,
         headers: { ...this.options.credentials.headers, Accept: '*/*', 'User-Agent': 'kubectl-chainnode' },
       })
-      req.setTimeout(this.options.timeoutMs, () => req.destroy(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)))
+      req.setTimeout(this.options.timeoutMs, () =>
+        req.destroy(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
+      )
       req.on('error', (error) => (signal.aborted ? resolve() : reject(toApiError(error, path))))
       req.on('response', (res) => {
         req.setTimeout(0)
@@ -202,7 +204,8 @@ function toApiError(error: unknown, path: string): ApiError {
   if (error instanceof ApiError) return error
   const err = error as NodeJS.ErrnoException
   const code = err.code ?? ''
-  if (TLS_CODES.test(code) || TLS_CODES.test(err.message ?? '')) return new ApiError('tls', `TLS failure talking to the API server: ${err.message}`, undefined, path)
+  if (TLS_CODES.test(code) || TLS_CODES.test(err.message ?? ''))
+    return new ApiError('tls', `TLS failure talking to the API server: ${err.message}`, undefined, path)
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE'].includes(code)) {
     return new ApiError('unreachable', `cannot reach the API server: ${err.message}`, undefined, path)
   }

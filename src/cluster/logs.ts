@@ -19,7 +19,12 @@ export interface LogRequest {
 export const MAX_LINE_CHARS = 4096
 
 export function logPath(request: Omit<LogRequest, 'main'>, options: LogOptions): string {
-  const query = new URLSearchParams({ container: request.container, timestamps: 'true', tailLines: String(options.tailLines), limitBytes: String(options.maxBytes) })
+  const query = new URLSearchParams({
+    container: request.container,
+    timestamps: 'true',
+    tailLines: String(options.tailLines),
+    limitBytes: String(options.maxBytes),
+  })
   if (request.previous) query.set('previous', 'true')
   if (options.sinceSeconds) query.set('sinceSeconds', String(options.sinceSeconds))
   return `/api/v1/namespaces/${request.namespace}/pods/${request.pod}/log?${query}`
@@ -36,7 +41,12 @@ export async function collectLogs(client: KubeClient, requests: LogRequest[], op
         if (!(error instanceof ApiError)) throw error
         // A container that has not started or never restarted has no log to give: that is not a failure of the run.
         if (error.status === 400 || error.reason === 'not-found') return { ...base, text: '', truncated: false, error: error.message }
-        errors.push({ what: `logs of ${request.pod}/${request.container}${request.previous ? ' (previous)' : ''}`, namespace: request.namespace, reason: error.reason, message: error.message })
+        errors.push({
+          what: `logs of ${request.pod}/${request.container}${request.previous ? ' (previous)' : ''}`,
+          namespace: request.namespace,
+          reason: error.reason,
+          message: error.message,
+        })
         return { ...base, text: '', truncated: false, error: error.message }
       }
     }),

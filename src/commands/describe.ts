@@ -17,7 +17,11 @@ export default class Describe extends SnapshotCommand {
     const now = Date.now()
     const sections = index.chainNodes().flatMap((node) => {
       const pod = index.podOf(node)
-      return [describeChainNode(index, node, now), '', pod ? describePod(index, pod, now) : `Pod ${node.metadata.name}: <none> (no Pod controlled by this ChainNode)`]
+      return [
+        describeChainNode(index, node, now),
+        '',
+        pod ? describePod(index, pod, now) : `Pod ${node.metadata.name}: <none> (no Pod controlled by this ChainNode)`,
+      ]
     })
     this.print(sections.join('\n'))
     if (snapshot.collectionErrors.length > 0) process.exitCode = 3

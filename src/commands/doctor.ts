@@ -45,7 +45,12 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3
     this.print(rendered)
     const reports = result.clusters.map((c) => c.report)
     process.exitCode = exitCodeFor(
-      { findings: reports.flatMap((r) => r.findings), ruleErrors: reports.flatMap((r) => r.ruleErrors), collectionErrors: reports.flatMap((r) => r.collectionErrors), nodes: [] },
+      {
+        findings: reports.flatMap((r) => r.findings),
+        ruleErrors: reports.flatMap((r) => r.ruleErrors),
+        collectionErrors: reports.flatMap((r) => r.collectionErrors),
+        nodes: [],
+      },
       failOn,
     )
   }

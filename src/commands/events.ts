@@ -10,7 +10,11 @@ import { SnapshotIndex } from '../snapshot/index.js'
 export default class Events extends SnapshotCommand {
   static summary = 'Events about nodes and everything they own, newest last, repeats collapsed'
   static description = 'Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).'
-  static examples = ['<%= config.bin %> events fullnode-0 -n cosmos', '<%= config.bin %> events fullnode-0 --for pod/fullnode-0', '<%= config.bin %> events --all -o json']
+  static examples = [
+    '<%= config.bin %> events fullnode-0 -n cosmos',
+    '<%= config.bin %> events fullnode-0 --for pod/fullnode-0',
+    '<%= config.bin %> events --all -o json',
+  ]
   static args = { name: Args.string({ description: 'ChainNode name' }) }
   static flags = {
     ...scopeFlags,

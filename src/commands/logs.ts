@@ -8,8 +8,14 @@ import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Logs extends SnapshotCommand {
   static summary = 'Logs of a node: the chain binary, node-utils, the signer gate, or the operator'
-  static description = '`-c app` is the chain binary whatever its container is called (app on the 5.0.0 line, the binary name before); `-c gate` is wait-cosmosigner-discovery.'
-  static examples = ['<%= config.bin %> logs fullnode-0 -n cosmos', '<%= config.bin %> logs fullnode-0 -c node-utils --grep profil', '<%= config.bin %> logs fullnode-0 -c all --previous', '<%= config.bin %> logs fullnode-0 -c operator --since 10m']
+  static description =
+    '`-c app` is the chain binary whatever its container is called (app on the 5.0.0 line, the binary name before); `-c gate` is wait-cosmosigner-discovery.'
+  static examples = [
+    '<%= config.bin %> logs fullnode-0 -n cosmos',
+    '<%= config.bin %> logs fullnode-0 -c node-utils --grep profil',
+    '<%= config.bin %> logs fullnode-0 -c all --previous',
+    '<%= config.bin %> logs fullnode-0 -c operator --since 10m',
+  ]
   static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
   static flags = {
     ...SnapshotCommand.snapshotFlags,
@@ -38,7 +44,9 @@ export default class Logs extends SnapshotCommand {
       for (const source of sources) {
         const record = index.logsFor(source.namespace, source.pod, source.container, query.previous)
         const lines = formatLines(record?.text ?? '', source, query)
-        this.print(lines.slice(-(query.tailLines ?? lines.length)).join('\n') || `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle)`)
+        this.print(
+          lines.slice(-(query.tailLines ?? lines.length)).join('\n') || `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle)`,
+        )
       }
       return
     }

@@ -22,7 +22,12 @@ export function sniffProfileKind(firstBytes: Uint8Array): ProfileKind {
   if (b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b) return 'pprof-gzip'
   if (startsWithAscii(b, 'go 1.')) return 'go-trace'
   if (isText(b)) {
-    const head = Buffer.from(b).toString('utf8').replace(/^\uFEFF/, '').trimStart().slice(0, 1024).toLowerCase()
+    const head = Buffer.from(b)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .slice(0, 1024)
+      .toLowerCase()
     if (/^<(!doctype html|html|head|body|title|!--|\?xml)/.test(head) || (head.startsWith('<') && head.includes('<html'))) {
       return 'html'
     }
@@ -48,7 +53,21 @@ function isText(b: Uint8Array): boolean {
 
 /** Field number -> wire type(s) allowed at the top level of profile.proto. */
 const TOP_LEVEL_WIRE: Record<number, readonly number[]> = {
-  1: [2], 2: [2], 3: [2], 4: [2], 5: [2], 6: [2], 7: [0], 8: [0], 9: [0], 10: [0], 11: [2], 12: [0], 13: [0, 2], 14: [0], 15: [0],
+  1: [2],
+  2: [2],
+  3: [2],
+  4: [2],
+  5: [2],
+  6: [2],
+  7: [0],
+  8: [0],
+  9: [0],
+  10: [0],
+  11: [2],
+  12: [0],
+  13: [0, 2],
+  14: [0],
+  15: [0],
 }
 
 /** Walks the top-level fields present in the prefix; all must fit profile.proto. */
@@ -110,10 +129,7 @@ export function decodeProfile(bytes: Uint8Array, options: DecodeOptions = {}): P
     if (!(err instanceof ProfileFormatError) || err.code === 'invalid-profile') throw err
     const hex = Array.from(data.subarray(0, 8), (c) => c.toString(16).padStart(2, '0')).join(' ')
     const gz = compressed ? ' (gzip-compressed)' : ''
-    throw new ProfileFormatError(
-      'not-pprof',
-      `not a pprof profile: the data${gz} is neither gzip nor profile protobuf (it starts with ${hex})`,
-    )
+    throw new ProfileFormatError('not-pprof', `not a pprof profile: the data${gz} is neither gzip nor profile protobuf (it starts with ${hex})`)
   }
 }
 
@@ -123,10 +139,7 @@ function gunzip(bytes: Uint8Array): Uint8Array {
   } catch (err) {
     const e = err as NodeJS.ErrnoException
     if (e.code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(e.message)) {
-      throw new ProfileFormatError(
-        'truncated-gzip',
-        `truncated profile: the gzip data ends early (${bytes.length} bytes); the download was probably cut short`,
-      )
+      throw new ProfileFormatError('truncated-gzip', `truncated profile: the gzip data ends early (${bytes.length} bytes); the download was probably cut short`)
     }
     throw new ProfileFormatError('corrupt-gzip', `corrupt profile: the gzip data cannot be decompressed (${e.message})`)
   }
@@ -136,10 +149,7 @@ function rejectNonProfile(kind: ProfileKind, data: Uint8Array, compressed: boole
   const gz = compressed ? ' (gzip-compressed)' : ''
   switch (kind) {
     case 'go-trace':
-      throw new ProfileFormatError(
-        'go-trace',
-        `this is an execution trace, not a pprof profile; open it with go tool trace ${source ?? 'FILE'}`,
-      )
+      throw new ProfileFormatError('go-trace', `this is an execution trace, not a pprof profile; open it with go tool trace ${source ?? 'FILE'}`)
     case 'html': {
       const text = Buffer.from(data.subarray(0, 64 * 1024)).toString('utf8')
       const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim().replace(/\s+/g, ' ')

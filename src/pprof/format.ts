@@ -14,9 +14,7 @@ export function renderTop(result: TopResult, options: RenderTopOptions = {}): st
   const shown = options.rows === undefined ? result.rows : result.rows.slice(0, Math.max(0, options.rows))
   const showingValue = shown === result.rows ? result.showing.value : shown.reduce((s, r) => s + r.flat, 0)
   const lines = [...profileLabels(result, fmt, options.timeZone)]
-  lines.push(
-    `Showing nodes accounting for ${fmt(showingValue)}, ${percentage(showingValue, result.total).trim()} of ${fmt(result.total)} total`,
-  )
+  lines.push(`Showing nodes accounting for ${fmt(showingValue)}, ${percentage(showingValue, result.total).trim()} of ${fmt(result.total)} total`)
   if (result.total !== 0) {
     const d = result.dropped.nodes
     if (d > 0) lines.push(`Dropped ${d} ${d > 1 ? 'nodes' : 'node'} (cum <= ${fmt(result.dropped.cumThreshold)})`)

@@ -1,13 +1,5 @@
 import { ProfileFormatError } from './errors.js'
-import type {
-  Profile,
-  ProfileFunction,
-  ProfileLine,
-  ProfileLocation,
-  ProfileMapping,
-  SampleTable,
-  ValueType,
-} from './types.js'
+import type { Profile, ProfileFunction, ProfileLine, ProfileLocation, ProfileMapping, SampleTable, ValueType } from './types.js'
 
 /*
  * A focused reader for uncompressed profile.proto (field numbers from
@@ -607,8 +599,7 @@ export function readProfileProto(buf: Uint8Array): Profile {
     keepFrames: str(sc.keepFrames),
     timeNanos: sc.timeNanos,
     durationNanos: sc.durationNanos,
-    periodType:
-      sc.periodType.length === 2 ? { type: str(sc.periodType[0]!), unit: str(sc.periodType[1]!) } : undefined,
+    periodType: sc.periodType.length === 2 ? { type: str(sc.periodType[0]!), unit: str(sc.periodType[1]!) } : undefined,
     period: sc.period,
     comments: sc.comments.map(str),
     docUrl: str(sc.docUrl),

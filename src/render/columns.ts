@@ -4,7 +4,23 @@ import Table from 'cli-table3'
 export function columns(headers: string[], rows: string[][]): string {
   const table = new Table({
     head: headers.map((h) => h.toUpperCase()),
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '   ' },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '   ',
+    },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   })
   table.push(...rows)
@@ -17,7 +33,8 @@ export function columns(headers: string[], rows: string[][]): string {
 
 /** A describe-style block: "Key:   value" lines aligned at one column, nested by two spaces. */
 export function describeBlock(pairs: [string, string | undefined][], indent = 0): string {
-  const width = Math.max(...pairs.map(([key]) => key.length + 1)) + 2
+  // kubectl aligns a describe section at one column; 14 fits its top-level labels ("Annotations:  ").
+  const width = Math.max(14 - indent, ...pairs.map(([key]) => key.length + 3))
   const pad = ' '.repeat(indent)
   return pairs.map(([key, value]) => `${pad}${`${key}:`.padEnd(width)}${value === undefined || value === '' ? '<none>' : value}`).join('\n')
 }

@@ -18,11 +18,17 @@ function mapLines(map: Record<string, string> | undefined, label: string): strin
 function nested(value: unknown, indent: number): string[] {
   const pad = ' '.repeat(indent)
   if (Array.isArray(value)) {
-    return value.flatMap((item) => (item && typeof item === 'object' ? nested(item, indent + 2).map((line, i) => (i === 0 ? `${pad}- ${line.trimStart()}` : line)) : [`${pad}- ${String(item)}`]))
+    return value.flatMap((item) =>
+      item && typeof item === 'object'
+        ? nested(item, indent + 2).map((line, i) => (i === 0 ? `${pad}- ${line.trimStart()}` : line))
+        : [`${pad}- ${String(item)}`],
+    )
   }
   if (value && typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
-      inner !== null && typeof inner === 'object' ? [`${pad}${titleCase(key)}:`, ...nested(inner, indent + 2)] : [`${pad}${titleCase(key)}:  ${inner === '' || inner === undefined || inner === null ? '<none>' : String(inner)}`],
+      inner !== null && typeof inner === 'object'
+        ? [`${pad}${titleCase(key)}:`, ...nested(inner, indent + 2)]
+        : [`${pad}${titleCase(key)}:  ${inner === '' || inner === undefined || inner === null ? '<none>' : String(inner)}`],
     )
   }
   return [`${pad}${String(value)}`]
@@ -60,7 +66,11 @@ export function describeChainNode(index: SnapshotIndex, node: KubeObject, now: n
   ].join('\n')
 }
 
-function containerLines(statuses: ContainerStatus[], specs: { name: string; image?: string; ports?: { containerPort: number; name?: string }[] }[], now: number): string[] {
+function containerLines(
+  statuses: ContainerStatus[],
+  specs: { name: string; image?: string; ports?: { containerPort: number; name?: string }[] }[],
+  now: number,
+): string[] {
   return specs.flatMap((spec) => {
     const status = statuses.find((s) => s.name === spec.name)
     const [stateName, state] = Object.entries(status?.state ?? {})[0] ?? ['Waiting', {}]
@@ -74,9 +84,16 @@ function containerLines(statuses: ContainerStatus[], specs: { name: string; imag
           ['Ports', (spec.ports ?? []).map((p) => `${p.containerPort}/TCP${p.name ? ` (${p.name})` : ''}`).join(', ')],
           ['State', `${titleCase(stateName)}${(state as { reason?: string })?.reason ? `: ${(state as { reason?: string }).reason}` : ''}`],
           ...(started ? ([['  Started', `${started} (${humanAge(now - Date.parse(started))} ago)`]] as [string, string][]) : []),
-          ...((state as { exitCode?: number })?.exitCode !== undefined ? ([['  Exit Code', String((state as { exitCode: number }).exitCode)]] as [string, string][]) : []),
+          ...((state as { exitCode?: number })?.exitCode !== undefined
+            ? ([['  Exit Code', String((state as { exitCode: number }).exitCode)]] as [string, string][])
+            : []),
           ...((state as { message?: string })?.message ? ([['  Message', String((state as { message: string }).message).trim()]] as [string, string][]) : []),
-          ...(lastName ? ([['Last State', `${titleCase(lastName)}${(last as { reason?: string })?.reason ? `: ${(last as { reason?: string }).reason}` : ''}`]] as [string, string][]) : []),
+          ...(lastName
+            ? ([['Last State', `${titleCase(lastName)}${(last as { reason?: string })?.reason ? `: ${(last as { reason?: string }).reason}` : ''}`]] as [
+                string,
+                string,
+              ][])
+            : []),
           ['Ready', String(status?.ready ?? false)],
           ['Restart Count', String(status?.restartCount ?? 0)],
         ],
@@ -109,7 +126,7 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
     ...containerLines(statuses, pod.spec?.containers ?? [], now),
     'Conditions:',
     '  Type              Status',
-    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${c.type.padEnd(18)}${c.status}`),
+    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${c.type.padEnd(Math.max(18, c.type.length + 2))}${c.status}`),
     ...eventsSection(index.eventsFor(pod), now),
   ].join('\n')
 }

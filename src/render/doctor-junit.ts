@@ -11,7 +11,8 @@ const xml = (text: string) =>
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
 
-const body = (f: Finding) => [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')
+const body = (f: Finding) =>
+  [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')
 
 /** One suite per node, one test case per rule checked; findings at or above --fail-on are failures. */
 export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string {
@@ -36,16 +37,22 @@ export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string 
         ]
         suiteFailures += failing.length ? 1 : 0
         suiteErrors += ruleError ? 1 : 0
-        cases.push(`    <testcase classname="${xml(suiteName)}" name="${xml(ruleId)}">${inner.length ? `\n      ${inner.join('\n      ')}\n    ` : ''}</testcase>`)
+        cases.push(
+          `    <testcase classname="${xml(suiteName)}" name="${xml(ruleId)}">${inner.length ? `\n      ${inner.join('\n      ')}\n    ` : ''}</testcase>`,
+        )
       }
       tests += cases.length
       failures += suiteFailures
       errors += suiteErrors
-      suites.push(`  <testsuite name="${xml(suiteName)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" timestamp="${cluster.collectedAt}">\n${cases.join('\n')}\n  </testsuite>`)
+      suites.push(
+        `  <testsuite name="${xml(suiteName)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" timestamp="${cluster.collectedAt}">\n${cases.join('\n')}\n  </testsuite>`,
+      )
     }
     if (cluster.report.collectionErrors.length > 0) {
       const message = cluster.report.collectionErrors.map((e) => `${e.what} (${e.reason}): ${e.message}`).join('\n')
-      suites.push(`  <testsuite name="${xml(cluster.context)}/collection" tests="1" failures="0" errors="1">\n    <testcase classname="${xml(cluster.context)}" name="collection"><error message="incomplete: ${cluster.report.collectionErrors.length} read(s) failed" type="incomplete">${xml(message)}</error></testcase>\n  </testsuite>`)
+      suites.push(
+        `  <testsuite name="${xml(cluster.context)}/collection" tests="1" failures="0" errors="1">\n    <testcase classname="${xml(cluster.context)}" name="collection"><error message="incomplete: ${cluster.report.collectionErrors.length} read(s) failed" type="incomplete">${xml(message)}</error></testcase>\n  </testsuite>`,
+      )
       tests++
       errors++
     }

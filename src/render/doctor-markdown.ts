@@ -10,10 +10,17 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
   const out: string[] = ['# kubectl chainnode doctor', '']
   out.push(`**${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info** — ${result.rulesChecked.length} rules checked.`, '')
   for (const cluster of result.clusters) {
-    out.push(`## Cluster \`${cluster.context}\``, '', `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`, '')
+    out.push(
+      `## Cluster \`${cluster.context}\``,
+      '',
+      `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`,
+      '',
+    )
     out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')
     for (const { node, phase } of cluster.report.nodes) {
-      out.push(`| ${cell(node.namespace ?? '')} | ${cell(node.name)} | ${cell(phase ?? '')} | ${ICON[worstSeverity(cluster.report, node.namespace, node.name)]} |`)
+      out.push(
+        `| ${cell(node.namespace ?? '')} | ${cell(node.name)} | ${cell(phase ?? '')} | ${ICON[worstSeverity(cluster.report, node.namespace, node.name)]} |`,
+      )
     }
     out.push('')
     for (const f of cluster.report.findings) {

@@ -21,6 +21,13 @@ export const eventSource = (event: KubeObject): string => event.source?.componen
 export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean): string {
   return columns(
     [...(withNamespace ? ['namespace'] : []), 'last seen', 'type', 'reason', 'object', 'message'],
-    events.map((e) => [...(withNamespace ? [e.metadata.namespace ?? ''] : []), eventAge(e, now), e.type ?? '', e.reason ?? '', eventObject(e), String(e.message ?? e.note ?? '').trim()]),
+    events.map((e) => [
+      ...(withNamespace ? [e.metadata.namespace ?? ''] : []),
+      eventAge(e, now),
+      e.type ?? '',
+      e.reason ?? '',
+      eventObject(e),
+      String(e.message ?? e.note ?? '').trim(),
+    ]),
   )
 }

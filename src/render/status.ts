@@ -19,7 +19,8 @@ export interface StatusRow {
 /** Format a server Table cell the way kubectl does: dates become ages, absent values print empty. */
 export function formatCell(value: unknown, type: string, now: number): string {
   if (value === null || value === undefined) return ''
-  if (type === 'date' && typeof value === 'string') return humanAge(now - Date.parse(value))
+  // The server already renders CRD date columns as ages ("31s"); older servers send timestamps.
+  if (type === 'date' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return humanAge(now - Date.parse(value))
   return String(value)
 }
 
@@ -28,7 +29,12 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
   return index.chainNodes().map((node) => {
     const row = index.tableRow(node)
     const pod = index.podOf(node)
-    const statuses = allContainerStatuses(pod).filter((s) => (pod?.spec?.containers ?? []).some((c: { name: string }) => c.name === s.name))
+    // kubectl's READY counts regular containers and restartable (sidecar) init containers.
+    const counted = [
+      ...(pod?.spec?.containers ?? []),
+      ...(pod?.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always'),
+    ]
+    const statuses = allContainerStatuses(pod).filter((s) => counted.some((c: { name: string }) => c.name === s.name))
     return {
       namespace: node.metadata.namespace ?? '',
       name: node.metadata.name,
@@ -36,7 +42,10 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
       pod: pod ? podReason(pod) : '<none>',
       ready: pod ? `${statuses.filter((s) => s.ready).length}/${statuses.length}` : '0/0',
       restarts: podRestarts(pod),
-      recreations: index.eventsFor(node).filter((e) => e.reason === 'NodeRestarted').reduce((sum, e) => sum + (e.count ?? 1), 0),
+      recreations: index
+        .eventsFor(node)
+        .filter((e) => e.reason === 'NodeRestarted')
+        .reduce((sum, e) => sum + (e.count ?? 1), 0),
       config: configState(index, node, pod),
     }
   })
@@ -60,6 +69,14 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNa
   const headers = [...(withNamespace ? ['namespace'] : []), ...serverHeaders, 'pod', 'ready', 'restarts', 'recreated', 'config']
   return columns(
     headers,
-    rows.map((r) => [...(withNamespace ? [r.namespace] : []), ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')), r.pod, r.ready, String(r.restarts), String(r.recreations), r.config]),
+    rows.map((r) => [
+      ...(withNamespace ? [r.namespace] : []),
+      ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
+      r.pod,
+      r.ready,
+      String(r.restarts),
+      String(r.recreations),
+      r.config,
+    ]),
   )
 }

@@ -28,15 +28,25 @@ export default defineRule<Data>({
     ]
     const signer = signerOf(index, node, pod)
     const signerImage = signer?.statefulSet?.spec?.template?.spec?.containers?.find((c: { name: string }) => c.name === 'cosmosigner')?.image
-    if (signer?.statefulSet && signerImage) checks.push({ component: 'remote signer', image: signerImage, minimum: minimum.signer, subject: refOf(signer.statefulSet) })
+    if (signer?.statefulSet && signerImage)
+      checks.push({ component: 'remote signer', image: signerImage, minimum: minimum.signer, subject: refOf(signer.statefulSet) })
     return checks.flatMap(({ component, image, minimum: min, subject }) => {
       if (!image) return []
       const ok = versionAtLeast(imageTag(image), min)
       if (ok === true) return []
-      return [{ subject, severity: ok === 'unknown' ? ('info' as const) : undefined, data: { component, image, minimum: min, verdict: ok === 'unknown' ? ('unknown' as const) : ('old' as const), line }, evidence: [field(subject, `${component} image`, image)] }]
+      return [
+        {
+          subject,
+          severity: ok === 'unknown' ? ('info' as const) : undefined,
+          data: { component, image, minimum: min, verdict: ok === 'unknown' ? ('unknown' as const) : ('old' as const), line },
+          evidence: [field(subject, `${component} image`, image)],
+        },
+      ]
     })
   },
-  summary: (d) => (d.verdict === 'old' ? `${d.component} ${d.image} is older than ${d.minimum}` : `${d.component} version of ${d.image} is unknown (not a semver tag)`),
-  cause: (d) => `the ${d.line} operator line requires ${d.component} ${d.minimum} or newer${d.verdict === 'unknown' ? '; moving tags and digests cannot be checked' : ''}`,
+  summary: (d) =>
+    d.verdict === 'old' ? `${d.component} ${d.image} is older than ${d.minimum}` : `${d.component} version of ${d.image} is unknown (not a semver tag)`,
+  cause: (d) =>
+    `the ${d.line} operator line requires ${d.component} ${d.minimum} or newer${d.verdict === 'unknown' ? '; moving tags and digests cannot be checked' : ''}`,
   action: (d) => `Run ${d.component} ${d.minimum} or newer; check image overrides (Helm values, .spec image fields) as well as the defaults.`,
 })

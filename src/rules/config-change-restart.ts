@@ -22,7 +22,14 @@ export default defineRule<{ verdict: Verdict; podHash?: string; configMapHash?: 
     ]
     if (pod && podHash && configMapHash && podHash !== configMapHash) {
       const deferred = operatorLogsAbout(index, node, /delaying pod recreation/)
-      return [{ subject: refOf(node), data: { verdict: deferred.length ? 'deferred' : 'pending', podHash, configMapHash, restarts: restartEvents.length }, evidence: [...hashEvidence, ...deferred], severity: deferred.length ? 'warning' : 'info' }]
+      return [
+        {
+          subject: refOf(node),
+          data: { verdict: deferred.length ? 'deferred' : 'pending', podHash, configMapHash, restarts: restartEvents.length },
+          evidence: [...hashEvidence, ...deferred],
+          severity: deferred.length ? 'warning' : 'info',
+        },
+      ]
     }
     const recent = restartEvents.filter((e) => ageMs(now, e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp) < RECENT_MS)
     if (!pod || recent.length === 0) return []
@@ -34,7 +41,14 @@ export default defineRule<{ verdict: Verdict; podHash?: string; configMapHash?: 
       {
         subject: refOf(node),
         data: { verdict, podHash, configMapHash, restarts: recent.length },
-        evidence: [...hashEvidence, ...recent.map(eventEvidence), ...configLogs, ...specLogs, ...around, field(pod, '.metadata.creationTimestamp', pod.metadata.creationTimestamp)],
+        evidence: [
+          ...hashEvidence,
+          ...recent.map(eventEvidence),
+          ...configLogs,
+          ...specLogs,
+          ...around,
+          field(pod, '.metadata.creationTimestamp', pod.metadata.creationTimestamp),
+        ],
         severity: verdict === 'restarted-unexpected' ? 'warning' : 'info',
       },
     ]

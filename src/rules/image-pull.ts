@@ -16,10 +16,20 @@ export default defineRule<{ container: string; image?: string; reason: string; h
       .filter((status) => PULL_REASONS.includes(String(status.state?.waiting?.reason)))
       .map((status) => {
         const image = containerImage(pod, status.name)
-        const events = matchingEvents(index, pod, (e) => /pull|image/i.test(`${e.reason} ${e.message}`) && (!image || String(e.message).includes(image) || e.reason === 'BackOff' || /ErrImagePull/.test(e.message)))
+        const events = matchingEvents(
+          index,
+          pod,
+          (e) =>
+            /pull|image/i.test(`${e.reason} ${e.message}`) &&
+            (!image || String(e.message).includes(image) || e.reason === 'BackOff' || /ErrImagePull/.test(e.message)),
+        )
         const messages = [status.state?.waiting?.message, ...events.map((e) => e.message)].join(' ')
         const evidence: Evidence[] = [
-          { kind: 'field', source: `Pod/${pod.metadata.name}`, text: `container ${status.name}: waiting ${status.state?.waiting?.reason}${status.state?.waiting?.message ? `: ${status.state.waiting.message}` : ''}` },
+          {
+            kind: 'field',
+            source: `Pod/${pod.metadata.name}`,
+            text: `container ${status.name}: waiting ${status.state?.waiting?.reason}${status.state?.waiting?.message ? `: ${status.state.waiting.message}` : ''}`,
+          },
           ...events.map(eventEvidence),
         ]
         return {
@@ -46,7 +56,9 @@ export default defineRule<{ container: string; image?: string; reason: string; h
   action: (d) =>
     [
       'Verify the image name and tag are correct and reachable from the cluster',
-      d.hasPullSecrets ? 'check that the imagePullSecrets hold valid credentials' : 'for a private registry set imagePullSecrets on the ChainNode (.spec.config.imagePullSecrets)',
+      d.hasPullSecrets
+        ? 'check that the imagePullSecrets hold valid credentials'
+        : 'for a private registry set imagePullSecrets on the ChainNode (.spec.config.imagePullSecrets)',
       'the image must run as a non-root user (restricted Pod Security profile)',
     ].join('; ') + '.',
 })

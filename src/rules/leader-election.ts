@@ -7,7 +7,8 @@ import { operatorLogs } from './operator-logs.js'
 /** controller-runtime's default lease duration; a holder that has not renewed for twice that is gone. */
 const STALE_AFTER_MS = 2 * 15_000
 
-export const leaseName = (worker: string, release = 'cosmopilot') => (worker ? `${worker}.${release}.cosmopilot.voluzi.com` : `${release}.cosmopilot.voluzi.com`)
+export const leaseName = (worker: string, release = 'cosmopilot') =>
+  worker ? `${worker}.${release}.cosmopilot.voluzi.com` : `${release}.cosmopilot.voluzi.com`
 
 type Problem = 'no-lease' | 'holder-gone' | 'stale' | 'no-holder'
 
@@ -40,7 +41,13 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
       ...pods.map((pod) => field(pod, 'Ready', podReady(pod))),
       ...operatorLogs(index, operator, /leader|lease/i, 6),
     ]
-    return [{ subject: refOf(operator), data: { operator: `${operator.metadata.namespace}/${operator.metadata.name}`, lease: name, problem, holder, replicas: pods.length }, evidence }]
+    return [
+      {
+        subject: refOf(operator),
+        data: { operator: `${operator.metadata.namespace}/${operator.metadata.name}`, lease: name, problem, holder, replicas: pods.length },
+        evidence,
+      },
+    ]
   },
   summary: (d) =>
     ({

@@ -10,7 +10,9 @@ export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploa
   specRow: '§5.4 / §9.4: the legacy signer, vault-token-renewer and autoRenewToken are deprecated',
   check({ index, node, pod }) {
     const tmkms = node.spec?.validator?.tmKMS
-    const containers = podContainers(pod).map((c) => c.name).filter((name) => (LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(name))
+    const containers = podContainers(pod)
+      .map((c) => c.name)
+      .filter((name) => (LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(name))
     if (!tmkms && containers.length === 0) return []
     const autoRenewToken = Boolean(tmkms?.provider?.vault?.autoRenewToken ?? tmkms?.autoRenewToken)
     const uploadGenerated = Boolean(tmkms?.provider?.vault?.uploadGenerated ?? tmkms?.uploadGenerated)
@@ -28,9 +30,12 @@ export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploa
   cause: (d) =>
     [
       'the legacy signer, its vault-token-renewer sidecar and autoRenewToken are deprecated and refused after the 5.0.0 line',
-      d.permissionErrors ? `the secrets store refused operations (${d.permissionErrors} log lines): its token must permit the enabled operations${d.uploadGenerated ? ', including key upload (uploadGenerated)' : ''}` : '',
+      d.permissionErrors
+        ? `the secrets store refused operations (${d.permissionErrors} log lines): its token must permit the enabled operations${d.uploadGenerated ? ', including key upload (uploadGenerated)' : ''}`
+        : '',
     ]
       .filter(Boolean)
       .join('; '),
-  action: () => 'Migrate to the remote signer (it renews secrets-store tokens by itself); the migration must be completed on 4.x following the 5.0.0 upgrade guide.',
+  action: () =>
+    'Migrate to the remote signer (it renews secrets-store tokens by itself); the migration must be completed on 4.x following the 5.0.0 upgrade guide.',
 })

@@ -11,7 +11,11 @@ export default defineRule<{ events: number }>({
   severity: 'error',
   specRow: 'Legacy signing-path refusal',
   check({ index, node }) {
-    const events = matchingEvents(index, node, (e) => e.type === 'Warning' && REFUSAL.test(e.message) && /refus|no longer|not supported|remain|migrat/i.test(e.message))
+    const events = matchingEvents(
+      index,
+      node,
+      (e) => e.type === 'Warning' && REFUSAL.test(e.message) && /refus|no longer|not supported|remain|migrat/i.test(e.message),
+    )
     if (events.length === 0) return []
     const logs = operatorLogsAbout(index, node, REFUSAL, 3)
     return [{ subject: refOf(node), data: { events: events.length }, evidence: [...events.map(eventEvidence), ...logs] }]

@@ -10,7 +10,13 @@ export default defineRule<{ phase: string; message?: string }>({
   check({ index, node }) {
     if (node.status?.phase !== 'Error') return []
     const events = matchingEvents(index, node, byReason('NodeError', 'UpgradeFailed'))
-    return [{ subject: refOf(node), data: { phase: 'Error', message: events.at(-1)?.message }, evidence: [field(node, '.status.phase', 'Error'), ...events.map(eventEvidence)] }]
+    return [
+      {
+        subject: refOf(node),
+        data: { phase: 'Error', message: events.at(-1)?.message },
+        evidence: [field(node, '.status.phase', 'Error'), ...events.map(eventEvidence)],
+      },
+    ]
   },
   summary: (d) => `node is in phase Error${d.message ? `: ${d.message}` : ''}`,
   cause: () => 'the main container of a recreated Pod did not start within 5 minutes, or the Pod failed',

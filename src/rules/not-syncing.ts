@@ -3,7 +3,8 @@ import { mainContainerName, podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { configFile, eventEvidence, field, grepLogs, matchingEvents, tomlString } from './helpers.js'
 
-const PEER_TROUBLE = /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0|Ensure peers/i
+const PEER_TROUBLE =
+  /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0|Ensure peers/i
 const CONSENSUS_TROUBLE = /CONSENSUS FAILURE|wrong Block\.Header|AppHash|panic/i
 
 export default defineRule<{ phase: string; peersConfigured: boolean; stateSync: boolean; blockThreshold?: string; notReady: boolean; height?: number }>({
@@ -24,14 +25,20 @@ export default defineRule<{ phase: string; peersConfigured: boolean; stateSync: 
     const seeds = tomlString(config, 'p2p', 'seeds') ?? ''
     const peerLogs = grepLogs(index, pod, main, PEER_TROUBLE)
     const consensusLogs = grepLogs(index, pod, main, CONSENSUS_TROUBLE, 3)
-    const stateSyncEvents = matchingEvents(index, node, (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /state-sync/.test(e.message) && node.spec?.stateSyncRestore)
+    const stateSyncEvents = matchingEvents(
+      index,
+      node,
+      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /state-sync/.test(e.message) && node.spec?.stateSyncRestore,
+    )
     const blockThreshold = node.spec?.config?.blockThreshold
     const evidence: Evidence[] = [
       field(node, '.status.phase', phase),
       field(node, '.status.latestHeight', node.status?.latestHeight),
       ...probeFailures.map(eventEvidence),
       ...syncingLogs.slice(-2),
-      ...(config !== undefined ? [{ kind: 'field' as const, source: `ConfigMap/${node.metadata.name} config.toml`, text: `persistent_peers = "${peers}", seeds = "${seeds}"` }] : []),
+      ...(config !== undefined
+        ? [{ kind: 'field' as const, source: `ConfigMap/${node.metadata.name} config.toml`, text: `persistent_peers = "${peers}", seeds = "${seeds}"` }]
+        : []),
       ...peerLogs,
       ...consensusLogs,
       ...stateSyncEvents.map(eventEvidence),
@@ -54,7 +61,9 @@ export default defineRule<{ phase: string; peersConfigured: boolean; stateSync: 
   summary: (d) => `node is not catching up (phase ${d.phase}, height ${d.height ?? 'unknown'})${d.notReady ? ', pod not Ready' : ''}`,
   cause: (d) =>
     [
-      d.peersConfigured ? 'peers are configured; check the app logs for networking or consensus errors' : 'no persistent_peers and no seeds are configured: without peers there is no sync',
+      d.peersConfigured
+        ? 'peers are configured; check the app logs for networking or consensus errors'
+        : 'no persistent_peers and no seeds are configured: without peers there is no sync',
       d.stateSync ? 'state-sync restore is on: trust height/hash and RPC servers must be reachable' : '',
       d.blockThreshold ? `blockThreshold ${d.blockThreshold} makes node-utils mark a stalled node unhealthy (NotReady)` : '',
     ]

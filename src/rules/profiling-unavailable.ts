@@ -19,7 +19,9 @@ export default defineRule<{ reason: Reason; takenBy?: string }>({
     const probes = index.snapshot.probes.filter((p) => p.kind === 'pprof' && p.pod === pod.metadata.name && p.namespace === pod.metadata.namespace && !p.ok)
     if (warnings.length === 0 && probes.length === 0) return []
     const nodeUtils = [...podInitContainers(pod), ...podContainers(pod)].find((c) => c.name === NODE_UTILS)
-    const other = [...podInitContainers(pod), ...podContainers(pod)].find((c) => c.name !== NODE_UTILS && (c.ports ?? []).some((p) => p.containerPort === PROFILING_PORT))
+    const other = [...podInitContainers(pod), ...podContainers(pod)].find(
+      (c) => c.name !== NODE_UTILS && (c.ports ?? []).some((p) => p.containerPort === PROFILING_PORT),
+    )
     const chainPprof = /pprof_laddr\s*=\s*"[^"]*:6666"/.test(configFile(index, node, 'config.toml') ?? '')
     const primaryOn6666 = containerEnv(nodeUtils, 'PORT') === String(PROFILING_PORT) || (nodeUtils?.ports ?? []).some((p) => p.containerPort === PROFILING_PORT)
     const text = warnings.map((w) => w.text).join('\n')

@@ -29,13 +29,23 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
       field(pvc, '.spec.resources.requests.storage', requested),
       field(pvc, '.status.capacity.storage', capacity),
       field(node, '.status.dataUsage', usage),
-      storageClass ? field(storageClass, '.allowVolumeExpansion', storageClass.allowVolumeExpansion) : { kind: 'missing', source: 'StorageClass', text: `storage class ${pvc.spec?.storageClassName ?? '(default)'} not found` },
+      storageClass
+        ? field(storageClass, '.allowVolumeExpansion', storageClass.allowVolumeExpansion)
+        : { kind: 'missing', source: 'StorageClass', text: `storage class ${pvc.spec?.storageClassName ?? '(default)'} not found` },
       ...matchingEvents(index, node, byReason('PvcResized', 'PvcMaxSizeReached')).map(eventEvidence),
       ...matchingEvents(index, pvc, (e) => /resiz|expan/i.test(`${e.reason} ${e.message}`)).map(eventEvidence),
     ]
-    return [{ subject: refOf(pvc), severity: waiting ? 'error' : 'warning', data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting }, evidence }]
+    return [
+      {
+        subject: refOf(pvc),
+        severity: waiting ? 'error' : 'warning',
+        data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting },
+        evidence,
+      },
+    ]
   },
   summary: (d) => (d.waiting ? `PVC ${d.pvc} asks for ${d.requested} but still has ${d.capacity}` : `PVC ${d.pvc} is ${d.usage} full and cannot be expanded`),
   cause: (d) => `storage class ${d.storageClass ?? '(default)'} lacks allowVolumeExpansion: true`,
-  action: (d) => `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,
+  action: (d) =>
+    `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,
 })

@@ -21,7 +21,9 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
     const snapshot = index.get('VolumeSnapshot', ns, source)
     const pvc = index.dataPvcOf(node)
     if (pvc?.status?.phase === 'Bound' && snapshot) return []
-    const storageClass = index.storageClassOf(pvc ?? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: '' }, spec: { storageClassName: node.spec?.persistence?.storageClass } })
+    const storageClass = index.storageClassOf(
+      pvc ?? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: '' }, spec: { storageClassName: node.spec?.persistence?.storageClass } },
+    )
     const noSnapshotSupport = !supportsSnapshots(storageClass, index.list('VolumeSnapshotClass'))
     const snapshotListFailed = index.snapshot.collectionErrors.some((e) => /volumesnapshots/.test(e.what))
     const sourceMissing = !snapshot && !snapshotListFailed
@@ -31,18 +33,32 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
       ...(sourceMissing ? [{ kind: 'missing' as const, source: `VolumeSnapshot ${ns}/${source}`, text: 'the source snapshot does not exist' }] : []),
       ...(pvc ? [field(pvc, '.status.phase', pvc.status?.phase)] : []),
       ...(storageClass ? [field(storageClass, '.provisioner', storageClass.provisioner)] : []),
-      ...(noSnapshotSupport ? [{ kind: 'missing' as const, source: 'VolumeSnapshotClass', text: `no VolumeSnapshotClass for driver ${storageClass?.provisioner ?? '(no storage class)'}` }] : []),
+      ...(noSnapshotSupport
+        ? [
+            {
+              kind: 'missing' as const,
+              source: 'VolumeSnapshotClass',
+              text: `no VolumeSnapshotClass for driver ${storageClass?.provisioner ?? '(no storage class)'}`,
+            },
+          ]
+        : []),
       ...matchingEvents(index, pvc, (e) => e.type === 'Warning').map(eventEvidence),
     ]
     return [{ subject: refOf(node), data: { source, sourceMissing, storageClass: storageClass?.metadata.name, noSnapshotSupport }, evidence }]
   },
   summary: (d) => `restore from snapshot ${d.source} does not start`,
   cause: (d) =>
-    [d.sourceMissing ? `the source snapshot ${d.source} is missing` : '', d.noSnapshotSupport ? `storage class ${d.storageClass ?? '(default)'} lacks snapshot data source support` : '']
+    [
+      d.sourceMissing ? `the source snapshot ${d.source} is missing` : '',
+      d.noSnapshotSupport ? `storage class ${d.storageClass ?? '(default)'} lacks snapshot data source support` : '',
+    ]
       .filter(Boolean)
       .join('; ') || 'the data volume is not provisioned from the snapshot',
   action: (d) =>
-    [d.sourceMissing ? 'Make sure the source snapshot (or tarball) exists in the node namespace' : '', d.noSnapshotSupport ? 'use a storage class whose CSI driver supports the snapshot data source (a VolumeSnapshotClass exists for it)' : '']
+    [
+      d.sourceMissing ? 'Make sure the source snapshot (or tarball) exists in the node namespace' : '',
+      d.noSnapshotSupport ? 'use a storage class whose CSI driver supports the snapshot data source (a VolumeSnapshotClass exists for it)' : '',
+    ]
       .filter(Boolean)
       .join('; ') + '.',
 })

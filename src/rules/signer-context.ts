@@ -18,10 +18,17 @@ export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject
   const discoveryService = index.get('Service', ns, `${name}-privval`)
   const endpoints = index.get('Endpoints', ns, `${name}-privval`)
   const endpointAddresses = (endpoints?.subsets ?? []).reduce(
-    (sum: number, subset: { addresses?: unknown[]; notReadyAddresses?: unknown[] }) => sum + (subset.addresses?.length ?? 0) + (subset.notReadyAddresses?.length ?? 0),
+    (sum: number, subset: { addresses?: unknown[]; notReadyAddresses?: unknown[] }) =>
+      sum + (subset.addresses?.length ?? 0) + (subset.notReadyAddresses?.length ?? 0),
     0,
   )
-  const pods = index.list('Pod', ns).filter((p) => p.metadata.labels?.['app.kubernetes.io/instance'] === name || (p.metadata.name.startsWith(`${name}-`) && /^\d+$/.test(p.metadata.name.slice(name.length + 1))))
+  const pods = index
+    .list('Pod', ns)
+    .filter(
+      (p) =>
+        p.metadata.labels?.['app.kubernetes.io/instance'] === name ||
+        (p.metadata.name.startsWith(`${name}-`) && /^\d+$/.test(p.metadata.name.slice(name.length + 1))),
+    )
   return { name, discoveryService, endpointAddresses, statefulSet: index.get('StatefulSet', ns, name), pods }
 }
 
@@ -43,8 +50,15 @@ export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, si
       (rule) =>
         fromSigner(rule, signerPods) &&
         (!rule.ports ||
-        rule.ports.length === 0 ||
-        rule.ports.some((p) => (p.protocol ?? 'TCP') === 'TCP' && (p.port === undefined || p.port === SIGNER_PORT || p.port === 'privvalidator' || (typeof p.port === 'number' && p.endPort !== undefined && p.port <= SIGNER_PORT && SIGNER_PORT <= p.endPort)))),
+          rule.ports.length === 0 ||
+          rule.ports.some(
+            (p) =>
+              (p.protocol ?? 'TCP') === 'TCP' &&
+              (p.port === undefined ||
+                p.port === SIGNER_PORT ||
+                p.port === 'privvalidator' ||
+                (typeof p.port === 'number' && p.endPort !== undefined && p.port <= SIGNER_PORT && SIGNER_PORT <= p.endPort)),
+          )),
     )
     return !allows
   })

@@ -4,7 +4,15 @@ import { defineRule, type Evidence } from './define-rule.js'
 import { eventEvidence, field, grepLogs, matchingEvents, missing } from './helpers.js'
 import { SIGNER_PORT, policiesBlockingSigner, signerOf } from './signer-context.js'
 
-export default defineRule<{ signer?: string; noEndpoints: boolean; blockedBy: string[]; signerPodsReady: number; signerPods: number; dnsTrouble: boolean; oldNodeUtils: boolean }>({
+export default defineRule<{
+  signer?: string
+  noEndpoints: boolean
+  blockedBy: string[]
+  signerPodsReady: number
+  signerPods: number
+  dnsTrouble: boolean
+  oldNodeUtils: boolean
+}>({
   id: 'signer-discovery-timeout',
   title: 'wait-cosmosigner-discovery times out',
   severity: 'error',
@@ -22,13 +30,26 @@ export default defineRule<{ signer?: string; noEndpoints: boolean; blockedBy: st
     const text = `${terminated?.message ?? ''} ${gateLogs.map((l) => l.text).join(' ')}`
     const evidence: Evidence[] = [
       field(pod, `initContainer ${DISCOVERY_GATE}`, terminated ? `terminated exit ${terminated.exitCode}` : gate.state?.waiting?.reason),
-      ...(terminated?.message ? [{ kind: 'field' as const, source: `Pod/${pod.metadata.name} ${DISCOVERY_GATE} termination message`, text: String(terminated.message).trim().split('\n')[0], at: terminated.finishedAt as string | undefined }] : []),
+      ...(terminated?.message
+        ? [
+            {
+              kind: 'field' as const,
+              source: `Pod/${pod.metadata.name} ${DISCOVERY_GATE} termination message`,
+              text: String(terminated.message).trim().split('\n')[0],
+              at: terminated.finishedAt as string | undefined,
+            },
+          ]
+        : []),
       ...gateLogs,
       ...(signer && !signer.discoveryService ? [missing(`Service ${signer.name}-privval`, 'the discovery Service does not exist')] : []),
       ...(signer?.discoveryService ? [field(signer.discoveryService, 'endpoints', signer.endpointAddresses)] : []),
-      ...(signer?.statefulSet ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${signer.statefulSet.spec?.replicas ?? 0}`)] : []),
+      ...(signer?.statefulSet
+        ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${signer.statefulSet.spec?.replicas ?? 0}`)]
+        : []),
       ...blocked.map((policy) => field(policy, 'ingress', `does not allow TCP ${SIGNER_PORT} from the signer`)),
-      ...matchingEvents(index, pod, (e) => e.type === 'Warning').slice(-3).map(eventEvidence),
+      ...matchingEvents(index, pod, (e) => e.type === 'Warning')
+        .slice(-3)
+        .map(eventEvidence),
     ]
     return [
       {

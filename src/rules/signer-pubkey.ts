@@ -1,11 +1,27 @@
 import { refOf } from '../snapshot/index.js'
-import { DISCOVERY_GATE, NODE_UTILS, containerImage, containerStatus, detectOperatorLine, imageTag, mainContainerName, versionAtLeast } from '../snapshot/node-layout.js'
+import {
+  DISCOVERY_GATE,
+  NODE_UTILS,
+  containerImage,
+  containerStatus,
+  detectOperatorLine,
+  imageTag,
+  mainContainerName,
+  versionAtLeast,
+} from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { byReason, eventEvidence, field, grepLogs, matchingEvents } from './helpers.js'
 import { signerOf } from './signer-context.js'
 import { MINIMUM_VERSIONS } from './versions.js'
 
-export default defineRule<{ occurrences: number; signerImage?: string; signerOk: boolean | 'unknown'; nodeUtilsImage?: string; nodeUtilsOk: boolean | 'unknown'; noEndpoints: boolean }>({
+export default defineRule<{
+  occurrences: number
+  signerImage?: string
+  signerOk: boolean | 'unknown'
+  nodeUtilsImage?: string
+  nodeUtilsOk: boolean | 'unknown'
+  noEndpoints: boolean
+}>({
   id: 'signer-pubkey',
   title: "Node exits repeatedly with can't get pubkey",
   severity: 'error',
@@ -56,5 +72,6 @@ export default defineRule<{ occurrences: number; signerImage?: string; signerOk:
     ]
       .filter(Boolean)
       .join('; ') || 'no signer completed the private-validator handshake in time; needs investigation',
-  action: () => 'Verify the remote signer is version 3.1.0 or newer and node-utils 4.0.0 or newer, including image overrides; then read the signer leader logs.',
+  action: () =>
+    'Verify the remote signer is version 3.1.0 or newer and node-utils 4.0.0 or newer, including image overrides; then read the signer leader logs.',
 })

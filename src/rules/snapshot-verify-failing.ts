@@ -14,9 +14,15 @@ export default defineRule<{ corrupted: number; checks: number; oomKilled: boolea
     const corrupted = snapshots.filter((snap) => snap.metadata.annotations?.[annotation('snapshot-integrity-status')] === 'corrupted')
     const checkEvents = matchingEvents(index, node, byReason('IntegrityCheckStart'))
     const checks = checkEvents.reduce((sum, e) => sum + eventCount(e), 0)
-    const checkPods = index.list('Pod', node.metadata.namespace).filter((pod) => /-ichk(-|$)/.test(pod.metadata.name) && pod.metadata.name.startsWith(node.metadata.name))
-    const failedPods = checkPods.filter((pod) => pod.status?.phase === 'Failed' || allContainerStatuses(pod).some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0))
-    const oomKilled = checkPods.some((pod) => allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')))
+    const checkPods = index
+      .list('Pod', node.metadata.namespace)
+      .filter((pod) => /-ichk(-|$)/.test(pod.metadata.name) && pod.metadata.name.startsWith(node.metadata.name))
+    const failedPods = checkPods.filter(
+      (pod) => pod.status?.phase === 'Failed' || allContainerStatuses(pod).some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0),
+    )
+    const oomKilled = checkPods.some((pod) =>
+      allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')),
+    )
     const deletedAfterCheck = matchingEvents(index, node, byReason('SnapshotDeleted'))
     if (corrupted.length === 0 && failedPods.length === 0 && checks < 3) return []
     if (corrupted.length === 0 && failedPods.length === 0 && deletedAfterCheck.length === 0) return []

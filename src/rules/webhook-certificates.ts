@@ -4,13 +4,19 @@ import { defineRule, type Evidence } from './define-rule.js'
 import { eventEvidence, field, matchingEvents } from './helpers.js'
 import { operatorLogs } from './operator-logs.js'
 
-const CERT_TROUBLE = /serving-certs|tls\.crt|x509|certificate|failed calling webhook/i
+/** Certificate failures only: the manager also logs healthy certificate reloads at info level. */
+const CERT_TROUBLE =
+  /x509|failed calling webhook|(no such file|not found|missing|error|failed|unable|expired|invalid).*(serving-certs|tls\.(crt|key)|certificate)|(serving-certs|tls\.(crt|key)|certificate).*(no such file|not found|missing|error|failed|unable|expired|invalid)/i
 
 /** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
 export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {
   return (
     all.find((cfg) => cfg.metadata.name === `${operator.metadata.name}-validating-webhook-cfg`) ??
-    all.find((cfg) => (cfg.webhooks ?? []).some((hook: { clientConfig?: { service?: { namespace?: string } } }) => hook.clientConfig?.service?.namespace === operator.metadata.namespace))
+    all.find((cfg) =>
+      (cfg.webhooks ?? []).some(
+        (hook: { clientConfig?: { service?: { namespace?: string } } }) => hook.clientConfig?.service?.namespace === operator.metadata.namespace,
+      ),
+    )
   )
 }
 
@@ -35,11 +41,31 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
     const evidence: Evidence[] = [
       ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : '(set)')] : []),
       ...(injectFrom ? [field(webhook!, 'annotations["cert-manager.io/inject-ca-from"]', injectFrom)] : []),
-      ...(certManagerMissing ? [{ kind: 'missing' as const, source: `Certificate ${injectFrom}`, text: 'the certificate the CA is injected from does not exist (is cert-manager installed?)' }] : []),
+      ...(certManagerMissing
+        ? [
+            {
+              kind: 'missing' as const,
+              source: `Certificate ${injectFrom}`,
+              text: 'the certificate the CA is injected from does not exist (is cert-manager installed?)',
+            },
+          ]
+        : []),
       ...logs,
       ...webhookEvents.map(eventEvidence),
     ]
-    return [{ subject: refOf(operator), data: { operator: `${operator.metadata.namespace}/${operator.metadata.name}`, webhook: webhook?.metadata.name, emptyCaBundle, certManagerMissing, logMentions: logs.length }, evidence }]
+    return [
+      {
+        subject: refOf(operator),
+        data: {
+          operator: `${operator.metadata.namespace}/${operator.metadata.name}`,
+          webhook: webhook?.metadata.name,
+          emptyCaBundle,
+          certManagerMissing,
+          logMentions: logs.length,
+        },
+        evidence,
+      },
+    ]
   },
   summary: (d) => `operator ${d.operator}: webhook ${d.webhook ?? '(configuration)'} has no valid serving certificate`,
   cause: (d) =>

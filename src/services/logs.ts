@@ -20,7 +20,11 @@ export function logSources(index: SnapshotIndex, node: KubeObject, choice: strin
   const ns = node.metadata.namespace!
   if (choice === 'operator') {
     const operator = index.operatorFor(node)
-    if (!operator) throw usageError('no operator release found for this node', 'is the cosmopilot operator installed (Deployment labelled app.kubernetes.io/name=cosmopilot)?')
+    if (!operator)
+      throw usageError(
+        'no operator release found for this node',
+        'is the cosmopilot operator installed (Deployment labelled app.kubernetes.io/name=cosmopilot)?',
+      )
     return index.operatorPods(operator).map((p) => ({ namespace: p.metadata.namespace!, pod: p.metadata.name, container: 'manager', label: p.metadata.name }))
   }
   if (!pod) throw usageError(`chainnode "${node.metadata.name}" has no Pod`, `see chainnode describe ${node.metadata.name}`)
@@ -57,13 +61,18 @@ export function formatLines(text: string, source: LogSource, query: LogQuery): s
 }
 
 export async function readLive(client: KubeClient, source: LogSource, query: LogQuery): Promise<string[]> {
-  const path = logPath({ ...source, previous: query.previous }, { tailLines: query.tailLines ?? 100_000, sinceSeconds: query.sinceSeconds, maxBytes: 32 * 1024 * 1024 }).replace('timestamps=true&', '')
+  const path = logPath(
+    { ...source, previous: query.previous },
+    { tailLines: query.tailLines ?? 100_000, sinceSeconds: query.sinceSeconds, maxBytes: 32 * 1024 * 1024 },
+  ).replace('timestamps=true&', '')
   const { text } = await client.getText(path, 32 * 1024 * 1024)
   return formatLines(text, source, query)
 }
 
 export function followLive(client: KubeClient, source: LogSource, query: LogQuery, write: (line: string) => void, signal: AbortSignal): Promise<void> {
-  const path = `${logPath({ ...source, previous: false }, { tailLines: query.tailLines ?? 10, sinceSeconds: query.sinceSeconds, maxBytes: 1 << 30 }).replace('timestamps=true&', '').replace(/&limitBytes=\d+/, '')}&follow=true`
+  const path = `${logPath({ ...source, previous: false }, { tailLines: query.tailLines ?? 10, sinceSeconds: query.sinceSeconds, maxBytes: 1 << 30 })
+    .replace('timestamps=true&', '')
+    .replace(/&limitBytes=\d+/, '')}&follow=true`
   let pending = ''
   return client.stream(
     path,

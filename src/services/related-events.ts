@@ -19,7 +19,9 @@ const KIND_ALIASES: Record<string, string> = {
 /** Objects whose Events belong to a node: the ChainNode, its Pod, PVCs, VolumeSnapshots and ChainNodeSet. */
 export function relatedObjects(index: SnapshotIndex, node: KubeObject): KubeObject[] {
   const ns = node.metadata.namespace
-  const pvcs = index.list('PersistentVolumeClaim', ns).filter((pvc) => pvc.metadata.name === node.metadata.name || pvc.metadata.name.startsWith(`${node.metadata.name}-`))
+  const pvcs = index
+    .list('PersistentVolumeClaim', ns)
+    .filter((pvc) => pvc.metadata.name === node.metadata.name || pvc.metadata.name.startsWith(`${node.metadata.name}-`))
   const set = index.ownerSetOf(node)
   return [node, index.podOf(node), ...pvcs, ...index.volumeSnapshotsOf(node), ...(set ? [set] : [])].filter((obj): obj is KubeObject => Boolean(obj))
 }
@@ -27,7 +29,8 @@ export function relatedObjects(index: SnapshotIndex, node: KubeObject): KubeObje
 /** Events for every node in the snapshot (or one related object), deduplicated, newest last. */
 export function relatedEvents(index: SnapshotIndex, forObject?: string): KubeObject[] {
   const objects = new Map<string, KubeObject>()
-  for (const node of index.chainNodes()) for (const obj of relatedObjects(index, node)) objects.set(`${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`, obj)
+  for (const node of index.chainNodes())
+    for (const obj of relatedObjects(index, node)) objects.set(`${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`, obj)
   let chosen = [...objects.values()]
   if (forObject) {
     const [kind, name] = forObject.split('/')

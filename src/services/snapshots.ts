@@ -39,12 +39,15 @@ export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest
 function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
   if (scope.kind === 'all' || (scope.kind === 'namespace' && !scope.namespace)) return snapshot
   const keep = (ns: string | undefined, name: string, labels?: Record<string, string>) =>
-    (!scope.namespace || ns === scope.namespace) && (scope.kind === 'namespace' || (scope.kind === 'node' ? name === scope.name : labels?.nodeset === scope.name))
+    (!scope.namespace || ns === scope.namespace) &&
+    (scope.kind === 'namespace' || (scope.kind === 'node' ? name === scope.name : labels?.nodeset === scope.name))
   const dropNode = (obj: { kind: string; metadata: { namespace?: string; name: string; labels?: Record<string, string> } }) =>
     obj.kind === 'ChainNode' && !keep(obj.metadata.namespace, obj.metadata.name, obj.metadata.labels)
   return {
     ...snapshot,
     objects: snapshot.objects.filter((obj) => !dropNode(obj)),
-    chainNodeRows: snapshot.chainNodeRows.filter((row) => snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === row.name && o.metadata.namespace === row.namespace && !dropNode(o))),
+    chainNodeRows: snapshot.chainNodeRows.filter((row) =>
+      snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === row.name && o.metadata.namespace === row.namespace && !dropNode(o)),
+    ),
   }
 }

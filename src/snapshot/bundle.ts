@@ -108,7 +108,8 @@ export async function readBundle(source: string): Promise<Snapshot> {
   if (!existsSync(source)) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
   if (statSync(source).isDirectory()) return readTree(source, source)
   const head = readFileSync(source).subarray(0, 2)
-  if (head[0] !== 0x1f || head[1] !== 0x8b) throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
+  if (head[0] !== 0x1f || head[1] !== 0x8b)
+    throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
   const staging = mkdtempSync(path.join(tmpdir(), 'chainnode-read-'))
   try {
     const tar = await import('tar')
@@ -140,7 +141,8 @@ function readTree(root: string, source: string): Snapshot {
     }
   }
   const manifest = read<BundleManifest | undefined>('manifest.json', undefined)
-  if (manifest?.kind !== BUNDLE_KIND) throw usageError(`${source} is not a chainnode bundle (manifest kind is ${JSON.stringify(manifest?.kind)})`, 'pass a bundle written by chainnode collect')
+  if (manifest?.kind !== BUNDLE_KIND)
+    throw usageError(`${source} is not a chainnode bundle (manifest kind is ${JSON.stringify(manifest?.kind)})`, 'pass a bundle written by chainnode collect')
   if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion > SNAPSHOT_FORMAT_VERSION) {
     throw usageError(`bundle format ${manifest.formatVersion} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
   }

@@ -68,7 +68,9 @@ export class SnapshotIndex {
   }
 
   chainNodes(): KubeObject[] {
-    return [...this.list('ChainNode')].sort((a, b) => keyOf('', a.metadata.namespace, a.metadata.name).localeCompare(keyOf('', b.metadata.namespace, b.metadata.name)))
+    return [...this.list('ChainNode')].sort((a, b) =>
+      keyOf('', a.metadata.namespace, a.metadata.name).localeCompare(keyOf('', b.metadata.namespace, b.metadata.name)),
+    )
   }
 
   tableRow(node: KubeObject): TableRow | undefined {

@@ -12,3 +12,17 @@ export async function progress(text: string): Promise<Progress> {
   const spinner = ora({ text, stream: process.stderr }).start()
   return { update: (next) => (spinner.text = next), stop: () => spinner.stop() }
 }
+
+/** A countdown for timed captures; on a terminal only. */
+export async function countdown(text: string, seconds: number): Promise<Progress> {
+  const spinner = await progress(`${text}: ${seconds}s left`)
+  const end = Date.now() + seconds * 1000
+  const timer = setInterval(() => spinner.update(`${text}: ${Math.max(0, Math.ceil((end - Date.now()) / 1000))}s left`), 1000)
+  return {
+    update: spinner.update,
+    stop: () => {
+      clearInterval(timer)
+      spinner.stop()
+    },
+  }
+}

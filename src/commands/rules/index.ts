@@ -10,8 +10,20 @@ export default class Rules extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Rules)
     await this.setupOutput(flags)
-    const catalogue = RULES.map((rule) => ({ id: rule.id, severity: rule.severity, title: rule.title, specRow: rule.specRow, docs: `docs/rules/${rule.id}.md` }))
+    const catalogue = RULES.map((rule) => ({
+      id: rule.id,
+      severity: rule.severity,
+      title: rule.title,
+      specRow: rule.specRow,
+      docs: `docs/rules/${rule.id}.md`,
+    }))
     if (flags.output === 'json') this.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
-    else this.print(columns(['id', 'severity', 'title'], catalogue.map((r) => [r.id, r.severity, r.title])))
+    else
+      this.print(
+        columns(
+          ['id', 'severity', 'title'],
+          catalogue.map((r) => [r.id, r.severity, r.title]),
+        ),
+      )
   }
 }

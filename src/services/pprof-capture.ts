@@ -1,0 +1,108 @@
+import { createWriteStream } from 'node:fs'
+import { open } from 'node:fs/promises'
+import http from 'node:http'
+import { pipeline } from 'node:stream/promises'
+import type { Connection } from '../base/kube-command.js'
+import { openPortForward } from '../cluster/port-forward.js'
+import { writeFileAtomic } from '../fs-atomic.js'
+import { sniffProfileKind } from '../pprof/decode.js'
+
+export const PROFILING_PORT = 6666
+
+/** The node-utils profiling endpoints (spec §4.1): data, not code. */
+export const PROFILE_KINDS = {
+  heap: { path: '/debug/pprof/heap', timed: false, expect: 'pprof' },
+  profile: { path: '/debug/pprof/profile', timed: true, expect: 'pprof' },
+  trace: { path: '/debug/pprof/trace', timed: true, expect: 'go-trace' },
+} as const
+export type ProfileKindName = keyof typeof PROFILE_KINDS
+
+/** Nothing answered on Pod port 6666, or it answered with something that is not a profile. */
+export class CaptureError extends Error {
+  constructor(
+    message: string,
+    readonly unreachable: boolean,
+  ) {
+    super(message)
+    this.name = 'CaptureError'
+  }
+}
+
+export interface CaptureRequest {
+  connection: Connection
+  namespace: string
+  pod: string
+  kind: ProfileKindName
+  seconds?: number
+  localPort?: number
+  file: string
+}
+
+export function defaultProfileName(namespace: string, pod: string, kind: ProfileKindName, now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+  return `${namespace}_${pod}_${kind}_${stamp}.${kind === 'trace' ? 'trace' : 'pb.gz'}`
+}
+
+/** Port-forward to 6666, stream the endpoint's body into `file` atomically, and check what came back. */
+export async function captureProfile(request: CaptureRequest): Promise<{ bytes: number }> {
+  const spec = PROFILE_KINDS[request.kind]
+  const { connection } = request
+  const forward = await openPortForward(connection.client.server, connection.credentials, request.namespace, request.pod, PROFILING_PORT, request.localPort)
+  try {
+    const query = spec.timed ? `?seconds=${request.seconds}` : ''
+    const timeoutMs = ((spec.timed ? (request.seconds ?? 0) : 0) + 30) * 1000
+    let bytes = 0
+    await writeFileAtomic(request.file, async (tmp) => {
+      const response = await get(forward.localPort, `${spec.path}${query}`, timeoutMs, forward.errors)
+      if (response.statusCode !== 200) {
+        const body = await readSome(response)
+        throw new CaptureError(`node-utils answered HTTP ${response.statusCode} for ${spec.path}: ${body.split('\n')[0].trim()}`, response.statusCode === 404)
+      }
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      await pipeline(response, createWriteStream(tmp))
+      if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`, true)
+      await checkContent(tmp, spec.expect, bytes)
+    })
+    return { bytes }
+  } finally {
+    await forward.close()
+  }
+}
+
+function get(port: number, path: string, timeoutMs: number, forwardErrors: string[]): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, resolve)
+    req.setTimeout(timeoutMs, () => req.destroy(new CaptureError(`no answer from Pod port ${PROFILING_PORT} within ${timeoutMs / 1000}s`, true)))
+    req.on('error', (error) => {
+      const why = forwardErrors[0] ?? error.message
+      reject(error instanceof CaptureError ? error : new CaptureError(`nothing answers on Pod port ${PROFILING_PORT}: ${why}`, true))
+    })
+  })
+}
+
+function readSome(response: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ''
+    response.on('data', (chunk) => (text.length < 4096 ? (text += chunk) : undefined))
+    response.on('end', () => resolve(text))
+    response.on('error', () => resolve(text))
+  })
+}
+
+async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: number): Promise<void> {
+  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body', false)
+  const handle = await open(file, 'r')
+  const head = Buffer.alloc(64)
+  await handle.read(head, 0, 64, 0)
+  await handle.close()
+  const kind = sniffProfileKind(head)
+  const ok = expect === 'pprof' ? kind === 'pprof-gzip' || kind === 'pprof-raw' : kind === 'go-trace'
+  if (!ok)
+    throw new CaptureError(
+      `expected ${expect === 'pprof' ? 'a gzipped pprof profile' : 'a Go execution trace'} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`,
+      false,
+    )
+}
