@@ -36,6 +36,8 @@ export default class Logs extends SnapshotCommand {
       sinceSeconds: flags.since ? Math.ceil(parseDuration(flags.since, '--since') / 1000) : undefined,
       grep: flags.grep ? compile(flags.grep) : undefined,
       prefix: flags.container === 'all' || flags.container === 'operator',
+      // Bundles are redacted when read; live text is masked here.
+      redact: !flags['no-redact'] && !flags.bundle,
     }
     const [snapshot] = await this.snapshots({ ...flags, name: args.name, tail: flags.tail }, true, flags.bundle ? 'all' : 'none')
     const index = new SnapshotIndex(snapshot)

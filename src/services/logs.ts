@@ -3,6 +3,7 @@ import { cleanLog, logPath } from '../cluster/logs.js'
 import { usageError } from '../errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { DISCOVERY_GATE, allContainerStatuses, mainContainerName } from '../snapshot/node-layout.js'
+import { Redactor } from '../snapshot/redact.js'
 import type { KubeObject } from '../snapshot/types.js'
 
 export const CONTAINER_CHOICES = ['app', 'node-utils', 'gate', 'operator', 'all'] as const
@@ -51,10 +52,12 @@ export interface LogQuery {
   sinceSeconds?: number
   grep?: RegExp
   prefix: boolean
+  redact: boolean
 }
 
 export function formatLines(text: string, source: LogSource, query: LogQuery): string[] {
-  return cleanLog(text)
+  // Whole-text masking first, so a PEM block spanning lines is caught as one.
+  return cleanLog(query.redact ? new Redactor().text(text) : text)
     .split('\n')
     .filter((line) => line !== '' && (!query.grep || query.grep.test(line)))
     .map((line) => (query.prefix ? `[${source.label}] ${line}` : line))

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Start-up of the CLI against kubectl in the same run: alternate the two, report medians and their ratio.
+// Usage: node bench/startup.mjs [runs]   (default 15 each)
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+
+const runs = Number(process.argv[2] ?? 15)
+const root = path.resolve(import.meta.dirname, '..')
+const kubectl = process.env.KUBECTL ?? 'kubectl'
+const cases = [
+  { name: 'kubectl version --client', cmd: kubectl, args: ['version', '--client'] },
+  { name: 'kubectl-chainnode --version', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['--version'] },
+  { name: 'kubectl-chainnode --help', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['--help'] },
+]
+const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
+import { existsSync } from 'node:fs'
+if (existsSync(bundle)) cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+
+const time = ({ cmd, args }) => {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(cmd, args, { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+  if (result.error) throw result.error
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+for (const c of cases) time(c) // warm the file cache
+const samples = new Map(cases.map((c) => [c.name, []]))
+for (let i = 0; i < runs; i++) for (const c of cases) samples.get(c.name).push(time(c))
+const base = median(samples.get(cases[0].name))
+for (const c of cases) {
+  const m = median(samples.get(c.name))
+  console.log(`${c.name.padEnd(32)} median ${m.toFixed(1).padStart(7)} ms   ratio to kubectl ${(m / base).toFixed(2)}`)
+}

@@ -1,0 +1,156 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { CLI, ROOT, runCli } from '../helpers/cli.js'
+import { schemaErrors } from '../helpers/schema.js'
+import { refreshScenarios } from './scenario-setup.js'
+
+const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
+const kubectl = (...args: string[]) => {
+  const result = spawnSync(path.join(inject('binDir'), 'kubectl'), args, { env: { ...process.env, ...env() }, encoding: 'utf8' })
+  expect(result.status, result.stderr).toBe(0)
+  return result.stdout
+}
+const splitColumns = (line: string) => line.trim().split(/\s{2,}/)
+
+describe('status, describe, events and logs on the real cluster', () => {
+  beforeAll(async () => {
+    await refreshScenarios()
+  })
+
+  it("status shows exactly the server's wide columns that kubectl get shows", async () => {
+    const expected = kubectl('get', 'chainnode', 'fullnode-0', '-n', 'sc-healthy', '-o', 'wide').trim().split('\n')
+    const { code, stdout } = await runCli(['status', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    expect(code).toBe(0)
+    const [header, row] = stdout.trim().split('\n')
+    const kubectlHeader = splitColumns(expected[0])
+    expect(splitColumns(header).slice(0, kubectlHeader.length)).toEqual(kubectlHeader)
+    const mine = splitColumns(row)
+    const theirs = splitColumns(expected[1])
+    // AGE moves while the two commands run; every other cell must be identical.
+    const age = kubectlHeader.indexOf('AGE')
+    expect(mine.slice(0, age)).toEqual(theirs.slice(0, age))
+    expect(splitColumns(header).slice(kubectlHeader.length)).toEqual(['POD', 'READY', 'RESTARTS', 'RECREATED', 'CONFIG'])
+    expect(mine.slice(kubectlHeader.length)).toEqual(['Running', '2/2', '0', '0', 'in-sync'])
+  })
+
+  it('status -o json follows its schema', async () => {
+    const { stdout } = await runCli(['status', '--all', '-n', 'sc-healthy', '-o', 'json'], { env: env() })
+    const doc = JSON.parse(stdout)
+    expect(schemaErrors('node-status.schema.json', doc)).toEqual([])
+    expect(doc.nodes.map((n: { name: string }) => n.name)).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
+  })
+
+  it('describe prints the ChainNode, its Pod and their Events kubectl-style', async () => {
+    const { code, stdout } = await runCli(['describe', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Name:\s+fullnode-0$/m)
+    expect(stdout).toMatch(/^Kind:\s+ChainNode$/m)
+    expect(stdout).toMatch(/^Controlled By:\s+ChainNode\/fullnode-0$/m)
+    expect(stdout).toMatch(/^Init Containers:\n(.*\n)*\s+node-utils:/m)
+    expect(stdout).toMatch(/^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message/m)
+    expect(stdout).toMatch(/NodeRunning/)
+  })
+
+  it('events are newest last, including events with a null lastTimestamp, with repeats collapsed', async () => {
+    const { stdout } = await runCli(['events', '--all', '-n', 'sc-image-pull', '-o', 'json'], { env: env() })
+    const events = JSON.parse(stdout).events as { lastTimestamp: string | null; eventTime: string | null; series?: { lastObservedTime: string }; metadata: { creationTimestamp: string } }[]
+    expect(events.length).toBeGreaterThan(2)
+    const when = (e: (typeof events)[number]) => Date.parse(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp)
+    const times = events.map(when)
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    const all = JSON.parse((await runCli(['events', '-A', '-o', 'json'], { env: env() })).stdout).events as typeof events
+    expect(all.some((e) => e.lastTimestamp === null)).toBe(true)
+    const text = (await runCli(['events', '--all', '-n', 'sc-image-pull'], { env: env() })).stdout
+    expect(text).toMatch(/\(x\d+ over \d+\w+\)/)
+    const forPod = JSON.parse((await runCli(['events', 'pull-0', '-n', 'sc-image-pull', '--for', 'pod/pull-0', '-o', 'json'], { env: env() })).stdout).events
+    expect(forPod.length).toBeGreaterThan(0)
+    expect(forPod.every((e: { involvedObject: { kind: string } }) => e.involvedObject.kind === 'Pod')).toBe(true)
+  })
+
+  it('logs reads the chain container by role on both operator lines, node-utils, the gate and the operator', async () => {
+    const app = await runCli(['logs', 'fullnode-0', '-n', 'sc-healthy', '--tail', '5'], { env: env() })
+    expect(app.code).toBe(0)
+    expect(app.stdout.trim().split('\n')).toHaveLength(5)
+    const legacy = await runCli(['logs', 'gaia-0', '-n', 'sc-healthy-legacy', '-c', 'app', '--tail', '3'], { env: env() })
+    expect(legacy.code).toBe(0)
+    expect(legacy.stdout.trim().split('\n')).toHaveLength(3)
+    const utils = await runCli(['logs', 'prof-0', '-n', 'sc-profiling-unavailable', '-c', 'node-utils', '--grep', '6666'], { env: env() })
+    expect(utils.stdout).toMatch(/6666/)
+    const gate = await runCli(['logs', 'val-0', '-n', 'sc-signer-discovery-timeout', '-c', 'gate'], { env: env() })
+    expect(gate.stdout).toMatch(/discovery/i)
+    const previous = await runCli(['logs', 'val-1', '-n', 'sc-signer-pubkey', '--previous', '--grep', "can't get pubkey"], { env: env() })
+    expect(previous.stdout).toMatch(/can't get pubkey/)
+    const operator = await runCli(['logs', 'fullnode-0', '-n', 'sc-healthy', '-c', 'operator', '--tail', '2'], { env: env() })
+    expect(operator.stdout).toMatch(/^\[cosmopilot-[\w-]+\] /m)
+    const missing = await runCli(['logs', 'fullnode-0', '-n', 'sc-healthy', '-c', 'gate'], { env: env() })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/has no container "wait-cosmosigner-discovery"/)
+  })
+
+  it('logs -f streams until interrupted and leaves nothing behind', async () => {
+    const child = spawn(CLI, ['logs', 'fullnode-0', '-n', 'sc-healthy', '-f', '--tail', '2'], { env: { ...process.env, ...env(), NO_COLOR: '1' } })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    child.kill('SIGINT')
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    expect(out.trim().split('\n').length).toBeGreaterThanOrEqual(2)
+    expect(code).toBe(130)
+  })
+
+  it('reads list-type data once per namespace: more nodes, same number of list requests', async () => {
+    const count = async (args: string[]) => {
+      const { stderr } = await runCli([...args, '--debug', '-o', 'json', '--fail-on', 'never', '--tail', '1'], { env: env() })
+      return stderr.split('\n').filter((l) => /^debug: GET /.test(l) && !/\/log\?/.test(l)).length
+    }
+    const one = await count(['doctor', 'fullnode-0', '-n', 'sc-healthy'])
+    const three = await count(['doctor', '--all', '-n', 'sc-healthy'])
+    expect(three).toBe(one)
+  })
+
+  it('works as a kubectl plugin: kubectl chainnode status', () => {
+    const result = spawnSync('kubectl', ['chainnode', 'status', 'fullnode-0', '-n', 'sc-healthy'], {
+      env: { ...process.env, ...env(), PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, NO_COLOR: '1' },
+      encoding: 'utf8',
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/^NAME\s+STATUS/)
+    expect(result.stdout).toMatch(/fullnode-0\s+Running/)
+  })
+})
+
+describe('support bundles', () => {
+  it('collect writes the documented layout, and describe/events/logs replay it offline like live', async () => {
+    await refreshScenarios()
+    const dir = mkdtempSync(path.join(tmpdir(), 'bundle-'))
+    const out = path.join(dir, 'tree')
+    const collect = await runCli(['collect', '--all', '-n', 'sc-signer-pubkey', '--out', out], { env: env() })
+    expect(collect.code, collect.stderr).toBe(0)
+    expect(collect.stderr).toMatch(/wrote .*: 1 node\(s\)/)
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'))
+    expect(manifest).toMatchObject({ kind: 'chainnode-bundle', formatVersion: 1, context: 'admin', redacted: true, collected: { chainNodes: ['sc-signer-pubkey/val-1'] } })
+    expect(manifest.cliVersion).toMatch(/^\d+\.\d+\.\d+/)
+    expect(readdirSync(path.join(out, 'resources', 'sc-signer-pubkey'))).toContain('Pod.json')
+    expect(statSync(path.join(out, 'logs', 'sc-signer-pubkey', 'val-1')).isDirectory()).toBe(true)
+    for (const args of [['describe', 'val-1'], ['events', 'val-1', '-o', 'json']]) {
+      const live = await runCli([...args, '-n', 'sc-signer-pubkey'], { env: env() })
+      const offline = await runCli([...args, '--bundle', out])
+      expect(offline.code).toBe(0)
+      const normalise = (text: string) => text.replace(/\d+[smhdy](\d+s)?( ago)?/g, 'AGE').replace(/"context": "[^"]*"/, '')
+      expect(normalise(offline.stdout)).toEqual(normalise(live.stdout))
+    }
+    const logs = await runCli(['logs', 'val-1', '--bundle', out, '--previous', '--grep', "can't get pubkey"])
+    expect(logs.stdout).toMatch(/can't get pubkey/)
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+
+  it('refuses what is not a bundle, with one line and exit code 2', async () => {
+    const notBundle = await runCli(['doctor', '--bundle', path.join(ROOT, 'package.json')])
+    expect(notBundle.code).toBe(2)
+    expect(notBundle.stderr.trim().split('\n')).toHaveLength(1)
+    expect(notBundle.stderr).toMatch(/is not a bundle/)
+  })
+})

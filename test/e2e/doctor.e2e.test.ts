@@ -1,0 +1,131 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { parse as parseJunit } from 'junit2json'
+import { runCli } from '../helpers/cli.js'
+import { schemaErrors } from '../helpers/schema.js'
+import { SCENARIOS } from '../cluster/scenarios/index.js'
+import { refreshScenarios } from './scenario-setup.js'
+
+/**
+ * What doctor must find in each scenario namespace: its symptom rule, plus the companions that are
+ * true of the same objects (an old signer is both the pubkey cause and a version finding).
+ */
+const EXPECTED: Record<string, string[]> = {
+  'sc-healthy': [],
+  'sc-healthy-legacy': [],
+  'sc-config-change-restart': ['config-change-restart'],
+  'sc-image-pull': ['image-pull'],
+  'sc-not-syncing': ['not-syncing', 'block-threshold-unhealthy'],
+  'sc-snapshot-verify': ['snapshot-verify-failing'],
+  'sc-restore-not-starting': ['restore-not-starting'],
+  'sc-pvc-not-growing': ['pvc-not-growing'],
+  'sc-profiling-unavailable': ['profiling-unavailable'],
+  'sc-signer-discovery-timeout': ['signer-discovery-timeout'],
+  'sc-signer-pubkey': ['signer-pubkey', 'component-version'],
+  'sc-legacy-signing': ['legacy-signing-refused', 'legacy-signer-in-use'],
+  'sc-leader-election': ['leader-election'],
+  'sc-webhook-certificates': ['webhook-certificates'],
+}
+
+const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
+const doctorJson = async (args: string[]) => {
+  const result = await runCli(['doctor', ...args, '-o', 'json', '--fail-on', 'never'], { env: env() })
+  expect(result.stderr).toBe('')
+  const report = JSON.parse(result.stdout)
+  expect(schemaErrors('doctor-report.schema.json', report)).toEqual([])
+  return { ...result, report }
+}
+
+describe('doctor against every scenario of the test cluster', () => {
+  beforeAll(async () => {
+    await refreshScenarios()
+  })
+
+  it('has a scenario for every expectation and vice versa', () => {
+    expect(SCENARIOS.map((s) => s.namespace).sort()).toEqual(Object.keys(EXPECTED).sort())
+  })
+
+  it.each(Object.entries(EXPECTED))('%s: finds exactly %j', async (namespace, rules) => {
+    const { report } = await doctorJson(['--all', '-n', namespace])
+    const found = [...new Set(report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId))].sort()
+    expect(found).toEqual([...rules].sort())
+    expect(report.clusters[0].collectionErrors).toEqual([])
+    expect(report.clusters[0].ruleErrors).toEqual([])
+    for (const finding of report.clusters[0].findings) {
+      expect(finding.evidence.length, `${finding.ruleId} carries evidence`).toBeGreaterThan(0)
+      expect(finding.action.length).toBeGreaterThan(10)
+    }
+  })
+
+  it('exits 1 on an error finding and 0 on a healthy node, per --fail-on', async () => {
+    await refreshScenarios()
+    const broken = await runCli(['doctor', '--all', '-n', 'sc-image-pull'], { env: env() })
+    expect(broken.code).toBe(1)
+    expect(broken.stdout).toMatch(/ERROR\s+image-pull/)
+    const never = await runCli(['doctor', '--all', '-n', 'sc-image-pull', '--fail-on', 'never'], { env: env() })
+    expect(never.code).toBe(0)
+    const healthy = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    expect(healthy.code).toBe(0)
+    expect(healthy.stdout).toMatch(/No problems found on 1 node/)
+    expect(healthy.stdout).toMatch(/Checked \d+ rules: .*image-pull/)
+  })
+
+  it('runs a whole namespace set with --set and prints a fleet summary', async () => {
+    await refreshScenarios()
+    const { code, stdout } = await runCli(['doctor', '--set', 'hub', '-n', 'sc-healthy'], { env: env() })
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/NAMESPACE\s+NODE\s+PHASE\s+RESULT/)
+    expect(stdout).toMatch(/hub-fullnodes-0/)
+    expect(stdout).toMatch(/hub-fullnodes-1/)
+    expect(stdout).not.toMatch(/ fullnode-0 /)
+  })
+
+  it('covers all namespaces with -A, one suite per node in JUnit that a JUnit parser reads', async () => {
+    await refreshScenarios()
+    const { code, stdout } = await runCli(['doctor', '-A', '-o', 'junit'], { env: env() })
+    expect(code).toBe(1)
+    const junit = await parseJunit(stdout)
+    const suites = (junit as { testsuite?: { name: string; tests: number; failures: number; testcase: { name: string; failure?: unknown[] }[] }[] }).testsuite ?? []
+    const names = suites.map((s) => s.name)
+    expect(names).toContain('sc-image-pull/pull-0')
+    expect(names).toContain('sc-healthy/fullnode-0')
+    const pull = suites.find((s) => s.name === 'sc-image-pull/pull-0')!
+    expect(pull.testcase.find((c) => c.name === 'image-pull')?.failure?.length).toBe(1)
+    expect(suites.find((s) => s.name === 'sc-healthy/fullnode-0')!.failures).toBe(0)
+  })
+
+  it('filters with --rule and --skip-rule', async () => {
+    const only = await doctorJson(['--all', '-n', 'sc-signer-pubkey', '--rule', 'component-version'])
+    expect(only.report.rulesChecked).toEqual(['component-version'])
+    expect(only.report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['component-version'])
+    const skip = await doctorJson(['--all', '-n', 'sc-signer-pubkey', '--skip-rule', 'component-version'])
+    expect(skip.report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['signer-pubkey'])
+  })
+
+  it('gives the same findings offline from a bundle as live', async () => {
+    await refreshScenarios()
+    const dir = mkdtempSync(path.join(tmpdir(), 'doctor-bundle-'))
+    const bundle = path.join(dir, 'b.tgz')
+    const collect = await runCli(['collect', '--all', '-n', 'sc-signer-discovery-timeout', '--out', bundle], { env: env() })
+    expect(collect.code).toBe(0)
+    const live = await doctorJson(['--all', '-n', 'sc-signer-discovery-timeout'])
+    const offline = await doctorJson(['--bundle', bundle])
+    const strip = (r: { clusters: { findings: unknown[] }[] }) => r.clusters[0].findings
+    expect(strip(offline.report)).toEqual(strip(live.report))
+  })
+
+  it('reads two clusters in one run with --context a,b (KUBECONFIG with two files)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'doctor-ctx-'))
+    const second = path.join(dir, 'second.yaml')
+    const original = readFileSync(inject('kubeconfigPath'), 'utf8')
+    writeFileSync(second, original.replace(/name: admin\b/g, 'name: admin-again').replace(/context: admin\b/g, 'context: admin-again').replace(/current-context: .*/, ''))
+    const result = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--context', 'admin,admin-again', '-o', 'json'], {
+      env: { KUBECONFIG: `${inject('kubeconfigPath')}:${second}` },
+    })
+    const report = JSON.parse(result.stdout)
+    expect(report.clusters.map((c: { context: string }) => c.context)).toEqual(['admin', 'admin-again'])
+    expect(report.summary.nodes).toBe(2)
+  })
+})
