@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { LogMode } from '../cluster/collect.js'
 import { usageError } from '../errors.js'
+import { recordHistory } from '../history/store.js'
 import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
@@ -51,7 +52,7 @@ export abstract class SnapshotCommand extends KubeCommand {
           const scope = resolveScope(flags, connection.context.namespace, nameRequired)
           const snapshot = await liveSnapshot(connection, { scope, cliVersion, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs })
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
-          return snapshot
+          return recordHistory(snapshot)
         }),
       )
     } finally {

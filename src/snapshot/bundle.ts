@@ -13,7 +13,7 @@ import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot
  *   tables/chainnodes.json                the server's Table rows (kubectl get -o wide columns)
  *   logs/<namespace>/<pod>/<container>[.previous].log
  *   logs/index.json                       per log: truncated, error
- *   probes.json, errors.json
+ *   probes.json, errors.json, history.json (earlier observations of the nodes' config-hash and Pod)
  */
 export const BUNDLE_KIND = 'chainnode-bundle'
 
@@ -63,6 +63,7 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     ['tables/chainnodes.json', json(snapshot.chainNodeRows)],
     ['probes.json', json(snapshot.probes)],
     ['errors.json', json(snapshot.collectionErrors)],
+    ['history.json', json(snapshot.observations ?? [])],
     ['logs/index.json', json(snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) })))],
     ...[...groups].map(([file, objects]): [string, string] => [file, json(objects)]),
     ...snapshot.logs.filter((log) => log.text).map((log): [string, string] => [logFile(log), log.text]),
@@ -168,5 +169,6 @@ function readTree(root: string, source: string): Snapshot {
     collectionErrors: read('errors.json', []),
     stats: manifest.stats,
     redactions: manifest.redactions,
+    observations: read('history.json', []),
   }
 }

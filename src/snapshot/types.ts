@@ -8,6 +8,7 @@ export interface ObjectMeta {
   namespace?: string
   uid?: string
   generation?: number
+  resourceVersion?: string
   creationTimestamp?: string
   deletionTimestamp?: string
   labels?: Record<string, string>
@@ -68,6 +69,19 @@ export interface ProbeRecord {
   at: string
 }
 
+/** What an earlier run saw of a node: lets config-hash tell a restart with a new hash from one with the same. */
+export interface Observation {
+  /** namespace/name of the ChainNode. */
+  node: string
+  at: string
+  podUid?: string
+  podCreated?: string
+  podHash?: string
+  configMapHash?: string
+  generation?: number
+  podGeneration?: string
+}
+
 export type ScopeKind = 'node' | 'set' | 'namespace' | 'all'
 export interface Scope {
   kind: ScopeKind
@@ -88,4 +102,6 @@ export interface Snapshot {
   collectionErrors: CollectionError[]
   stats: { requests: number; durationMs: number }
   redactions: number
+  /** Earlier observations of the nodes in scope, from the local history (absent in old bundles). */
+  observations?: Observation[]
 }

@@ -1,0 +1,72 @@
+import { Args, Flags } from '@oclif/core'
+import { outputFlag } from '../../base/command.js'
+import { SnapshotCommand } from '../../base/snapshot-command.js'
+import { diffConfigs, renderChanges } from '../../config/diff.js'
+import { usageError } from '../../errors.js'
+import { annotation, SnapshotIndex } from '../../snapshot/index.js'
+import type { Snapshot } from '../../snapshot/types.js'
+
+export default class ConfigHashDiff extends SnapshotCommand {
+  static summary = 'Key-level difference of the rendered configuration between two bundles, or a bundle and the live cluster'
+  static description = 'TOML and JSON files are parsed, so comments and layout do not count. Says whether a Pod restart followed (the Pod uid changed).'
+  static examples = [
+    '<%= config.bin %> config-hash diff before.tgz after.tgz',
+    '<%= config.bin %> config-hash diff before.tgz live --node fullnode-0 -n cosmos',
+  ]
+  static args = {
+    before: Args.string({ description: 'bundle (file or directory)', required: true }),
+    after: Args.string({ description: 'bundle, or "live" for the cluster', required: true }),
+  }
+  static flags = {
+    ...SnapshotCommand.snapshotFlags,
+    node: Flags.string({ description: 'ChainNode to compare (needed when a bundle holds several)' }),
+    output: outputFlag(['text', 'json']),
+  }
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(ConfigHashDiff)
+    await this.setupOutput(flags)
+    const read = async (source: string) =>
+      (
+        await this.snapshots(
+          source === 'live' ? { ...flags, bundle: undefined, name: flags.node } : { ...flags, bundle: source, name: flags.node, namespace: undefined },
+          source === 'live',
+        )
+      )[0]
+    const [before, after] = [await read(args.before), await read(args.after)]
+    const name = flags.node ?? onlyNode(before)
+    const side = (snapshot: Snapshot) => {
+      const index = new SnapshotIndex(snapshot)
+      const node = index.chainNodes().find((n) => n.metadata.name === name)
+      if (!node) throw usageError(`chainnode "${name}" is not in ${snapshot === before ? args.before : args.after}`, 'pick one with --node')
+      return { configMap: index.configMapOf(node), pod: index.podOf(node) }
+    }
+    const [a, b] = [side(before), side(after)]
+    const changes = diffConfigs(a.configMap?.data ?? {}, b.configMap?.data ?? {})
+    const hash = (obj: typeof a.pod) => obj?.metadata.annotations?.[annotation('config-hash')]
+    const restarted = Boolean(a.pod && b.pod && a.pod.metadata.uid !== b.pod.metadata.uid)
+    const summary = {
+      node: name,
+      configHash: { before: hash(a.configMap), after: hash(b.configMap) },
+      restartFollowed: restarted,
+      pod: { before: a.pod?.metadata.uid, after: b.pod?.metadata.uid },
+      changes,
+    }
+    if (flags.output === 'json') return this.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...summary }, null, 2))
+    this.print(
+      [
+        `ChainNode ${name}: config-hash ${summary.configHash.before ?? '<none>'} -> ${summary.configHash.after ?? '<none>'}`,
+        renderChanges(changes),
+        restarted
+          ? `A restart followed: Pod ${summary.pod.before} -> ${summary.pod.after}.`
+          : `No restart: the Pod is the same (${summary.pod.after ?? '<none>'}).`,
+      ].join('\n'),
+    )
+  }
+}
+
+function onlyNode(snapshot: Snapshot): string {
+  const nodes = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => o.metadata.name)
+  if (nodes.length !== 1) throw usageError(`the bundle holds ${nodes.length} nodes`, 'pick one with --node')
+  return nodes[0]
+}

@@ -1,0 +1,64 @@
+import { renderChanges, type ConfigChange } from '../config/diff.js'
+import type { Palette } from '../palette.js'
+import type { ConfigState, ConfigVerdict } from '../rules/config-state.js'
+import type { Observation } from '../snapshot/types.js'
+import { columns, describeBlock } from './columns.js'
+
+export const VERDICT_TEXT: Record<ConfigVerdict, string> = {
+  'in-sync': 'in sync: the Pod runs the latest rendered configuration',
+  pending: 'configuration changed: restart pending',
+  deferred: 'configuration changed: restart deferred by the disruption check',
+  'restarted-config': 'restarted because the configuration changed (intentional)',
+  'restarted-spec': 'restarted because the Pod spec changed (intentional)',
+  'restarted-unexpected': 'restarted with the same config-hash (unexpected)',
+}
+
+const MEANING: Record<ConfigVerdict, 'ok' | 'info' | 'warning'> = {
+  'in-sync': 'ok',
+  pending: 'info',
+  deferred: 'warning',
+  'restarted-config': 'info',
+  'restarted-spec': 'info',
+  'restarted-unexpected': 'warning',
+}
+
+export function renderConfigHash(node: string, state: ConfigState, history: Observation[], changes: ConfigChange[] | undefined, palette: Palette): string {
+  const out = [
+    palette.paint('subject', `ChainNode ${node}`),
+    describeBlock(
+      [
+        ['Verdict', palette.paint(MEANING[state.verdict], VERDICT_TEXT[state.verdict])],
+        ['Pod config-hash', state.podHash],
+        ['ConfigMap hash', state.configMapHash],
+        ['Generation', `${state.generation ?? '<none>'} (Pod annotation ${state.podGeneration ?? '<none>'})`],
+        ...(state.restartedAt
+          ? ([['Restarted', `${state.restartedAt} (detected by ${state.detectedBy === 'history' ? 'the local history' : 'NodeRestarted events'})`]] as [
+              string,
+              string,
+            ][])
+          : []),
+        ...(state.before
+          ? ([['Before', `config-hash ${state.before.podHash ?? '<none>'}, Pod ${state.before.podUid}, seen ${state.before.at}`]] as [string, string][])
+          : []),
+      ],
+      2,
+    ),
+  ]
+  if (changes) out.push('Configuration changes:', renderChanges(changes))
+  if (history.length) {
+    out.push(
+      'History (first seen):',
+      columns(
+        ['seen', 'pod', 'pod hash', 'configmap hash', 'generation'],
+        history.map((o) => [o.at, o.podUid ?? '<none>', o.podHash ?? '<none>', o.configMapHash ?? '<none>', `${o.generation ?? ''}/${o.podGeneration ?? ''}`]),
+      )
+        .split('\n')
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    )
+  }
+  if (state.evidence.length) {
+    out.push('Evidence:', ...state.evidence.map((e) => `  ${e.at ? `${e.at}  ` : ''}${palette.paint('muted', e.source)}: ${e.text}`))
+  }
+  return out.join('\n')
+}
