@@ -3,9 +3,9 @@ import type { LogMode } from '../cluster/collect.js'
 import { usageError } from '../errors.js'
 import { recordHistory } from '../history/store.js'
 import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
-import type { Scope, Snapshot } from '../snapshot/types.js'
+import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
-import { KubeCommand, type KubeFlags } from './kube-command.js'
+import { KubeCommand, type Connection, type KubeFlags } from './kube-command.js'
 import { resolveScope, type ScopeInput } from './scope.js'
 
 export interface SnapshotFlags extends KubeFlags, ScopeInput {
@@ -23,7 +23,12 @@ export abstract class SnapshotCommand extends KubeCommand {
   }
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
-  protected async snapshots(flags: SnapshotFlags, nameRequired = false, logs?: LogMode): Promise<Snapshot[]> {
+  protected async snapshots(
+    flags: SnapshotFlags,
+    nameRequired = false,
+    logs?: LogMode,
+    probe?: (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>,
+  ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) {
       const anything = !flags.name && !flags.set && !flags.all && !flags['all-namespaces']
@@ -52,6 +57,7 @@ export abstract class SnapshotCommand extends KubeCommand {
           const scope = resolveScope(flags, connection.context.namespace, nameRequired)
           const snapshot = await liveSnapshot(connection, { scope, cliVersion, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs })
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
+          if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
           return recordHistory(snapshot)
         }),
       )

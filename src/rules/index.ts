@@ -15,6 +15,7 @@ import restoreNotStarting from './restore-not-starting.js'
 import runsAsRoot from './runs-as-root.js'
 import signerDiscoveryTimeout from './signer-discovery-timeout.js'
 import signerPubkey from './signer-pubkey.js'
+import signerUnhealthy from './signer-unhealthy.js'
 import snapshotVerifyFailing from './snapshot-verify-failing.js'
 import webhookCertificates from './webhook-certificates.js'
 
@@ -38,6 +39,7 @@ export const RULES = [
   blockThresholdUnhealthy,
   nodeError,
   priorityClassMissing,
+  signerUnhealthy,
 ] as unknown as readonly Rule<never>[]
 
 export const ruleIds = (): string[] => RULES.map((rule) => rule.id)

@@ -34,6 +34,13 @@ export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject
 
 export const SIGNER_PORT = 26659
 
+/** Pods behind the discovery Service <signer>-privval, by their endpoint target references. */
+export function signerTargets(index: SnapshotIndex, node: KubeObject, signer: string): string[] {
+  const endpoints = index.get('Endpoints', node.metadata.namespace, `${signer}-privval`)
+  const subsets: { addresses?: { targetRef?: { name?: string } }[]; notReadyAddresses?: { targetRef?: { name?: string } }[] }[] = endpoints?.subsets ?? []
+  return subsets.flatMap((s) => [...(s.addresses ?? []), ...(s.notReadyAddresses ?? [])].map((a) => a.targetRef?.name ?? '')).filter(Boolean)
+}
+
 /**
  * NetworkPolicies that select the node pod for ingress and allow TCP 26659 from none of the signer pods
  * (a policy that allows the port only from other peers still blocks the signer).

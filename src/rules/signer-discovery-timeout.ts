@@ -2,7 +2,7 @@ import { refOf } from '../snapshot/index.js'
 import { DISCOVERY_GATE, containerStatus } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { eventEvidence, field, grepLogs, matchingEvents, missing } from './helpers.js'
-import { SIGNER_PORT, policiesBlockingSigner, signerOf } from './signer-context.js'
+import { SIGNER_PORT, policiesBlockingSigner, signerOf, signerTargets } from './signer-context.js'
 
 export default defineRule<{
   signer?: string
@@ -19,17 +19,24 @@ export default defineRule<{
   specRow: '`wait-cosmosigner-discovery` times out',
   check({ index, node, pod }) {
     const gate = containerStatus(pod, DISCOVERY_GATE)
-    if (!pod || !gate) return []
-    const terminated = gate.state?.terminated ?? gate.lastState?.terminated
-    const failed = (terminated && terminated.exitCode !== 0) || gate.state?.waiting?.reason === 'CrashLoopBackOff'
+    if (!pod) return []
+    const terminated = gate?.state?.terminated ?? gate?.lastState?.terminated
+    const failed = (terminated && terminated.exitCode !== 0) || gate?.state?.waiting?.reason === 'CrashLoopBackOff'
     const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6)
-    if (!failed) return []
     const signer = signerOf(index, node, pod)
+    // The active gate check (chainnode signer / doctor) stands in for the gate when the Pod has not run it yet.
+    const failedProbes = signer
+      ? index.snapshot.probes.filter(
+          (p) => p.kind === 'signer-gate' && !p.ok && p.namespace === node.metadata.namespace && signerTargets(index, node, signer.name).includes(p.pod),
+        )
+      : []
+    if (!failed && failedProbes.length === 0) return []
     const blocked = policiesBlockingSigner(index, pod, signer?.pods ?? [])
     const ready = signer?.pods.filter((p) => p.status?.phase === 'Running').length ?? 0
     const text = `${terminated?.message ?? ''} ${gateLogs.map((l) => l.text).join(' ')}`
     const evidence: Evidence[] = [
-      field(pod, `initContainer ${DISCOVERY_GATE}`, terminated ? `terminated exit ${terminated.exitCode}` : gate.state?.waiting?.reason),
+      ...(gate ? [field(pod, `initContainer ${DISCOVERY_GATE}`, terminated ? `terminated exit ${terminated.exitCode}` : gate.state?.waiting?.reason)] : []),
+      ...failedProbes.map((p) => ({ kind: 'probe' as const, source: `gate check ${p.target}`, text: p.detail, at: p.at })),
       ...(terminated?.message
         ? [
             {

@@ -1,0 +1,38 @@
+import { refOf } from '../snapshot/index.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { field } from './helpers.js'
+import { signerOf } from './signer-context.js'
+
+export default defineRule<{ signer: string; failing: string[]; running: number; pods: number }>({
+  id: 'signer-unhealthy',
+  title: 'Remote signer instances not live or not ready',
+  severity: 'error',
+  specRow: '§4.2: /livez and /readyz on HTTP 8080; readiness includes backend and preflight initialisation, followers report ready too',
+  check({ index, node, pod }) {
+    const signer = signerOf(index, node, pod)
+    if (!signer) return []
+    const probes = index.snapshot.probes.filter(
+      (p) => p.kind === 'signer-http' && p.namespace === node.metadata.namespace && signer.pods.some((sp) => sp.metadata.name === p.pod),
+    )
+    const failing = probes.filter((p) => !p.ok)
+    const running = signer.pods.filter((p) => p.status?.phase === 'Running').length
+    const wanted = signer.statefulSet?.spec?.replicas ?? 0
+    const noneRunning = running === 0 && (wanted > 0 || signer.pods.length > 0)
+    if (failing.length === 0 && !noneRunning) return []
+    const evidence: Evidence[] = [
+      ...failing.map((p) => ({ kind: 'probe' as const, source: p.target, text: p.detail, at: p.at })),
+      ...(signer.statefulSet ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${wanted}`)] : []),
+      ...signer.pods.map((p) => field(p, '.status.phase', p.status?.phase)),
+    ]
+    return [
+      {
+        subject: signer.statefulSet ? refOf(signer.statefulSet) : refOf(node),
+        data: { signer: signer.name, failing: failing.map((p) => `${p.pod} ${p.target.split('/').pop()}`), running, pods: signer.pods.length },
+        evidence,
+      },
+    ]
+  },
+  summary: (d) => (d.failing.length ? `signer ${d.signer}: ${d.failing.join(', ')} failing` : `signer ${d.signer}: no instance is running (${d.pods} Pod(s))`),
+  cause: () => 'a signer instance that is not live or not ready (backend, Raft store or preflight not initialised) cannot sign for the node',
+  action: () => 'Read the signer leader logs and check its secrets-store backend and credentials (chainnode signer NAME shows each instance).',
+})

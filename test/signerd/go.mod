@@ -1,0 +1,3 @@
+module chainnode.local/test/signerd
+
+go 1.26
