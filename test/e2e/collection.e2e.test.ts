@@ -56,7 +56,12 @@ describe('status, describe, events and logs on the real cluster', () => {
 
   it('events are newest last, including events with a null lastTimestamp, with repeats collapsed', async () => {
     const { stdout } = await runCli(['events', '--all', '-n', 'sc-image-pull', '-o', 'json'], { env: env() })
-    const events = JSON.parse(stdout).events as { lastTimestamp: string | null; eventTime: string | null; series?: { lastObservedTime: string }; metadata: { creationTimestamp: string } }[]
+    const events = JSON.parse(stdout).events as {
+      lastTimestamp: string | null
+      eventTime: string | null
+      series?: { lastObservedTime: string }
+      metadata: { creationTimestamp: string }
+    }[]
     expect(events.length).toBeGreaterThan(2)
     const when = (e: (typeof events)[number]) => Date.parse(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp)
     const times = events.map(when)
@@ -131,11 +136,20 @@ describe('support bundles', () => {
     expect(collect.code, collect.stderr).toBe(0)
     expect(collect.stderr).toMatch(/wrote .*: 1 node\(s\)/)
     const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'))
-    expect(manifest).toMatchObject({ kind: 'chainnode-bundle', formatVersion: 1, context: 'admin', redacted: true, collected: { chainNodes: ['sc-signer-pubkey/val-1'] } })
+    expect(manifest).toMatchObject({
+      kind: 'chainnode-bundle',
+      formatVersion: 1,
+      context: 'admin',
+      redacted: true,
+      collected: { chainNodes: ['sc-signer-pubkey/val-1'] },
+    })
     expect(manifest.cliVersion).toMatch(/^\d+\.\d+\.\d+/)
     expect(readdirSync(path.join(out, 'resources', 'sc-signer-pubkey'))).toContain('Pod.json')
     expect(statSync(path.join(out, 'logs', 'sc-signer-pubkey', 'val-1')).isDirectory()).toBe(true)
-    for (const args of [['describe', 'val-1'], ['events', 'val-1', '-o', 'json']]) {
+    for (const args of [
+      ['describe', 'val-1'],
+      ['events', 'val-1', '-o', 'json'],
+    ]) {
       const live = await runCli([...args, '-n', 'sc-signer-pubkey'], { env: env() })
       const offline = await runCli([...args, '--bundle', out])
       expect(offline.code).toBe(0)

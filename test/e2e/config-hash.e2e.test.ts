@@ -76,7 +76,10 @@ describe('config-hash on the real cluster', () => {
     const restarted = await verdict()
     expect(restarted).toMatchObject({ verdict: 'restarted-config', detectedBy: 'history', podHash: '222', before: { podHash: '111' } })
 
-    await clusterKube().createEvent({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: NAME, namespace: NS, uid: nodeUid } }, { reason: 'NodeRestarted', message: 'Node restarted', component: 'chainnode-controller' })
+    await clusterKube().createEvent(
+      { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: NAME, namespace: NS, uid: nodeUid } },
+      { reason: 'NodeRestarted', message: 'Node restarted', component: 'chainnode-controller' },
+    )
     await recreatePod('222')
     const unexpected = await runCli(['config-hash', NAME, '-n', NS], { env: env() })
     expect(unexpected.stdout).toMatch(/Verdict:\s+restarted with the same config-hash \(unexpected\)/)

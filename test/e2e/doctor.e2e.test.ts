@@ -87,7 +87,8 @@ describe('doctor against every scenario of the test cluster', () => {
     const { code, stdout } = await runCli(['doctor', '-A', '-o', 'junit'], { env: env() })
     expect(code).toBe(1)
     const junit = await parseJunit(stdout)
-    const suites = (junit as { testsuite?: { name: string; tests: number; failures: number; testcase: { name: string; failure?: unknown[] }[] }[] }).testsuite ?? []
+    const suites =
+      (junit as { testsuite?: { name: string; tests: number; failures: number; testcase: { name: string; failure?: unknown[] }[] }[] }).testsuite ?? []
     const names = suites.map((s) => s.name)
     expect(names).toContain('sc-image-pull/pull-0')
     expect(names).toContain('sc-healthy/fullnode-0')
@@ -120,7 +121,13 @@ describe('doctor against every scenario of the test cluster', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'doctor-ctx-'))
     const second = path.join(dir, 'second.yaml')
     const original = readFileSync(inject('kubeconfigPath'), 'utf8')
-    writeFileSync(second, original.replace(/name: admin\b/g, 'name: admin-again').replace(/context: admin\b/g, 'context: admin-again').replace(/current-context: .*/, ''))
+    writeFileSync(
+      second,
+      original
+        .replace(/name: admin\b/g, 'name: admin-again')
+        .replace(/context: admin\b/g, 'context: admin-again')
+        .replace(/current-context: .*/, ''),
+    )
     const result = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--context', 'admin,admin-again', '-o', 'json'], {
       env: { KUBECONFIG: `${inject('kubeconfigPath')}:${second}` },
     })

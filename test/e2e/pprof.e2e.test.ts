@@ -35,7 +35,13 @@ describe('pprof over a real port-forward to net/http/pprof', () => {
     await apply({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'html-0', namespace: NS, ownerReferences: [{ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'html-0', uid: (node.metadata as { uid?: string }).uid!, controller: true }] },
+      metadata: {
+        name: 'html-0',
+        namespace: NS,
+        ownerReferences: [
+          { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'html-0', uid: (node.metadata as { uid?: string }).uid!, controller: true },
+        ],
+      },
       spec: { nodeName: inject('kwokNode'), containers: [{ name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] },
     })
     await forwardPort(NS, 'html-0', 6666, inject('plainHttpPort'))

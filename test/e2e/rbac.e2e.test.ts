@@ -59,24 +59,29 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
     expect(result.code).toBe(0)
   })
 
-  it.each(reader.rules!.map((rule, i) => [rule.resources.join(','), i] as const))('without the rule for %s: finishes, names what it could not read, exits 3', async (_name, i) => {
-    await grantViewer(reader.rules!.filter((_, j) => j !== i))
-    const result = await eventually(
-      () => asViewer(['doctor', 'fullnode-0', '-n', 'sc-healthy']),
-      (r) => r.code === 3,
-    )
-    expect(result.code).toBe(3)
-    if (reader.rules![i].resources.includes('chainnodes')) {
-      expect(result.stderr).toMatch(/^error: not allowed to read ChainNodes/)
-      return
-    }
-    const report = JSON.parse(result.stdout)
-    const failed = report.clusters[0].collectionErrors as { what: string; reason: string }[]
-    expect(failed.length).toBeGreaterThan(0)
-    expect(failed.every((e) => e.reason === 'forbidden')).toBe(true)
-    const named = failed.map((e) => e.what).join(' ')
-    expect(reader.rules![i].resources.some((resource) => named.includes(resource.split('/')[0]) || (resource === 'pods/log' && named.includes('logs of')))).toBe(true)
-  })
+  it.each(reader.rules!.map((rule, i) => [rule.resources.join(','), i] as const))(
+    'without the rule for %s: finishes, names what it could not read, exits 3',
+    async (_name, i) => {
+      await grantViewer(reader.rules!.filter((_, j) => j !== i))
+      const result = await eventually(
+        () => asViewer(['doctor', 'fullnode-0', '-n', 'sc-healthy']),
+        (r) => r.code === 3,
+      )
+      expect(result.code).toBe(3)
+      if (reader.rules![i].resources.includes('chainnodes')) {
+        expect(result.stderr).toMatch(/^error: not allowed to read ChainNodes/)
+        return
+      }
+      const report = JSON.parse(result.stdout)
+      const failed = report.clusters[0].collectionErrors as { what: string; reason: string }[]
+      expect(failed.length).toBeGreaterThan(0)
+      expect(failed.every((e) => e.reason === 'forbidden')).toBe(true)
+      const named = failed.map((e) => e.what).join(' ')
+      expect(
+        reader.rules![i].resources.some((resource) => named.includes(resource.split('/')[0]) || (resource === 'pods/log' && named.includes('logs of'))),
+      ).toBe(true)
+    },
+  )
 
   it('runs inside a Pod with the in-cluster configuration', async () => {
     await grantViewer(reader.rules!)

@@ -36,7 +36,13 @@ describe('secrets never reach output or bundles unless --no-redact', () => {
     await apply({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'secret-0', namespace: NS, ownerReferences: [{ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'secret-0', uid: (node.metadata as { uid?: string }).uid!, controller: true }] },
+      metadata: {
+        name: 'secret-0',
+        namespace: NS,
+        ownerReferences: [
+          { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'secret-0', uid: (node.metadata as { uid?: string }).uid!, controller: true },
+        ],
+      },
       spec: {
         nodeName: inject('kwokNode'),
         containers: [

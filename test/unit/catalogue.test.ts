@@ -39,7 +39,9 @@ describe('rule catalogue', () => {
   it('maps every row of the spec symptom table to a rule', () => {
     const spec = readFileSync(path.join(ROOT, '..', 'shared', 'spec', 'operator-diagnostics.md'), 'utf8')
     const table = spec.slice(spec.indexOf('| Symptom |'), spec.indexOf('## 8. Limits'))
-    const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Symptom') && !line.startsWith('| Limit') && !line.startsWith('|---'))
+    const rows = table
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| Symptom') && !line.startsWith('| Limit') && !line.startsWith('|---'))
     const symptoms = rows.map((row) => row.split('|')[1].trim())
     expect(symptoms.length).toBe(12)
     for (const symptom of symptoms) expect(RULES.some((rule) => rule.specRow === symptom)).toBe(true)

@@ -95,10 +95,20 @@ describe('oclif.manifest.json', () => {
     expect(manifest.version).toBe(pkg.version)
     const { readdirSync } = await import('node:fs')
     const files = readdirSync(path.join(ROOT, 'src', 'commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))
-    const ids = files.map((f) => f.replace(/\.ts$/, '').replace(/\/index$/, '').split(path.sep).join(':'))
+    const ids = files.map((f) =>
+      f
+        .replace(/\.ts$/, '')
+        .replace(/\/index$/, '')
+        .split(path.sep)
+        .join(':'),
+    )
     expect(Object.keys(manifest.commands).sort()).toEqual(ids.sort())
     for (const file of files) {
-      const id = file.replace(/\.ts$/, '').replace(/\/index$/, '').split(path.sep).join(':')
+      const id = file
+        .replace(/\.ts$/, '')
+        .replace(/\/index$/, '')
+        .split(path.sep)
+        .join(':')
       const { default: command } = await import(path.join(ROOT, 'src', 'commands', file))
       const declared = Object.keys({ ...command.baseFlags, ...command.flags }).sort()
       expect(Object.keys(manifest.commands[id].flags).sort(), `flags of ${id}`).toEqual(declared)

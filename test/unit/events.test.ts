@@ -3,7 +3,12 @@ import { eventAge } from '../../src/render/events.js'
 import { eventTime, sortEvents } from '../../src/snapshot/index.js'
 import type { KubeObject } from '../../src/snapshot/types.js'
 
-const event = (name: string, fields: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Event', metadata: { name, creationTimestamp: '2026-01-01T00:00:00Z' }, ...fields })
+const event = (name: string, fields: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Event',
+  metadata: { name, creationTimestamp: '2026-01-01T00:00:00Z' },
+  ...fields,
+})
 
 describe('event ordering', () => {
   it('orders by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time, newest last', () => {
@@ -29,6 +34,8 @@ describe('event ordering', () => {
     const now = Date.parse('2026-01-01T01:00:00Z')
     expect(eventAge(event('once', { lastTimestamp: '2026-01-01T00:55:00Z', count: 1 }), now)).toBe('5m')
     expect(eventAge(event('repeat', { firstTimestamp: '2026-01-01T00:40:00Z', lastTimestamp: '2026-01-01T00:55:00Z', count: 3 }), now)).toBe('5m (x3 over 20m)')
-    expect(eventAge(event('series', { eventTime: '2026-01-01T00:30:00Z', series: { count: 7, lastObservedTime: '2026-01-01T00:59:30Z' } }), now)).toBe('30s (x7 over 30m)')
+    expect(eventAge(event('series', { eventTime: '2026-01-01T00:30:00Z', series: { count: 7, lastObservedTime: '2026-01-01T00:59:30Z' } }), now)).toBe(
+      '30s (x7 over 30m)',
+    )
   })
 })

@@ -90,7 +90,12 @@ describe('kubeconfig merging (kubectl rules)', () => {
     write('sa/token', 'sa-token\n')
     write('sa/namespace', 'cosmopilot-system')
     write('sa/ca.crt', 'CA')
-    const env = { HOME: path.join(dir, 'nohome'), KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443', KUBECTL_CHAINNODE_SERVICEACCOUNT_DIR: sa }
+    const env = {
+      HOME: path.join(dir, 'nohome'),
+      KUBERNETES_SERVICE_HOST: '10.0.0.1',
+      KUBERNETES_SERVICE_PORT: '443',
+      KUBECTL_CHAINNODE_SERVICEACCOUNT_DIR: sa,
+    }
     const ctx = await resolveContext({ env })
     expect(ctx).toMatchObject({ inCluster: true, namespace: 'cosmopilot-system', cluster: { server: 'https://10.0.0.1:443' } })
     const creds = await credentialsFor(ctx)
@@ -99,7 +104,10 @@ describe('kubeconfig merging (kubectl rules)', () => {
   })
 
   it('runs exec credential plugins and uses the token they print', async () => {
-    const plugin = write('plugin.sh', '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"exec-token"}}\'\n')
+    const plugin = write(
+      'plugin.sh',
+      '#!/bin/sh\necho \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"exec-token"}}\'\n',
+    )
     const { chmodSync } = await import('node:fs')
     chmodSync(plugin, 0o755)
     const config = write(

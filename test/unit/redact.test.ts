@@ -7,7 +7,11 @@ const PLANTED: [string, string, string][] = [
   ['vault service token', 'vault login ok token=hvs.CAESIJ8x1Fq2ZbYtQ9r0uVwXyZaBcDeFgHiJ', 'hvs.CAESIJ8x1Fq2ZbYtQ9r0uVwXyZaBcDeFgHiJ'],
   ['vault batch token', 'using hvb.AAAAAQJ2k3lRmF9sZxYwVuTsRqPoNmLkJiHgFe for renewal', 'hvb.AAAAAQJ2k3lRmF9sZxYwVuTsRqPoNmLkJiHgFe'],
   ['legacy vault token', 'VAULT_TOKEN was s.Xk29dLmQpR7tYwZ3aBcDeF4g', 's.Xk29dLmQpR7tYwZ3aBcDeF4g'],
-  ['jwt', 'authorization eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlX2hlcmU in header', 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlX2hlcmU'],
+  [
+    'jwt',
+    'authorization eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlX2hlcmU in header',
+    'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlX2hlcmU',
+  ],
   ['bearer', 'GET /v1/sys -H "Authorization: Bearer abcdef0123456789xyz"', 'abcdef0123456789xyz'],
   ['pem key', 'key:\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBvq3c0ffee\n-----END EC PRIVATE KEY-----\nend', 'MHcCAQEEIBvq3c0ffee'],
   [
@@ -15,7 +19,11 @@ const PLANTED: [string, string, string][] = [
     '{"address":"A1B2","pub_key":{"type":"tendermint/PubKeyEd25519","value":"cHViCg=="},"priv_key":{"type":"tendermint/PrivKeyEd25519","value":"c2VjcmV0c2VjcmV0c2VjcmV0"}}',
     'c2VjcmV0c2VjcmV0c2VjcmV0',
   ],
-  ['12-word mnemonic', 'imported mnemonic: wrist wait whip bronze gallery cotton glow awkward wife shift river quiz', 'wrist wait whip bronze gallery cotton glow awkward wife shift river quiz'],
+  [
+    '12-word mnemonic',
+    'imported mnemonic: wrist wait whip bronze gallery cotton glow awkward wife shift river quiz',
+    'wrist wait whip bronze gallery cotton glow awkward wife shift river quiz',
+  ],
   [
     '24-word mnemonic',
     'seed abandon ability able about above absent absorb abstract absurd abuse access accident account accuse achieve acid acoustic acquire across act action actor actress actual',
@@ -52,7 +60,17 @@ describe('redaction', () => {
           apiVersion: 'v1',
           kind: 'Pod',
           metadata: { name: 'p', annotations: { 'vault.example/token': 'abc', 'cosmopilot.voluzi.com/config-hash': '123' } },
-          spec: { containers: [{ name: 'app', env: [{ name: 'VAULT_TOKEN', value: 'plain-token' }, { name: 'LOG_LEVEL', value: 'info' }] }] },
+          spec: {
+            containers: [
+              {
+                name: 'app',
+                env: [
+                  { name: 'VAULT_TOKEN', value: 'plain-token' },
+                  { name: 'LOG_LEVEL', value: 'info' },
+                ],
+              },
+            ],
+          },
         },
       ],
       logs: [{ namespace: 'n', pod: 'p', container: 'app', previous: false, truncated: false, text: 'token=hvs.CAESIJ8x1Fq2ZbYtQ9r0uVwXyZaBcDeFgHiJ' }],
