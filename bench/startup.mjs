@@ -14,7 +14,8 @@ const cases = [
 ]
 const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
 import { existsSync } from 'node:fs'
-if (existsSync(bundle)) cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+if (existsSync(bundle))
+  cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
 
 const time = ({ cmd, args }) => {
   const start = process.hrtime.bigint()

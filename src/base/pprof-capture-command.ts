@@ -22,7 +22,7 @@ export interface CaptureFlags extends KubeFlags {
 
 /** pprof heap|profile|trace: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
 export abstract class PprofCaptureCommand extends KubeCommand {
-  static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
+  static captureArgs = { name: Args.string({ description: 'ChainNode name', required: true }) }
   static captureFlags = {
     output: Flags.string({ char: 'o', description: 'file to write (default <namespace>_<pod>_<kind>_<time>)' }),
     'local-port': Flags.integer({ description: 'local port for the port-forward (default: a free one)', min: 1, max: 65535 }),

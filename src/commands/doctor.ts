@@ -57,7 +57,6 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3
         findings: reports.flatMap((r) => r.findings),
         ruleErrors: reports.flatMap((r) => r.ruleErrors),
         collectionErrors: reports.flatMap((r) => r.collectionErrors),
-        nodes: [],
       },
       failOn,
     )

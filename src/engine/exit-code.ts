@@ -5,7 +5,7 @@ import type { Report } from './run-rules.js'
 export type FailOn = Severity | 'never'
 
 /** 1 when a finding reaches --fail-on, else 3 when the run could not read everything it needed, else 0. */
-export function exitCodeFor(report: Report, failOn: FailOn): ExitCode {
+export function exitCodeFor(report: Pick<Report, 'findings' | 'collectionErrors' | 'ruleErrors'>, failOn: FailOn): ExitCode {
   if (failOn !== 'never' && report.findings.some((f) => severityRank(f.severity) >= severityRank(failOn))) return ExitCode.Findings
   if (report.collectionErrors.length > 0 || report.ruleErrors.length > 0) return ExitCode.Incomplete
   return ExitCode.Clean

@@ -15,8 +15,16 @@ export interface NodeResult {
   rulesChecked: string[]
 }
 
+/** A finding left out because a root-cause rule fired on the same node. */
+export interface SuppressedFinding {
+  ruleId: string
+  node: ObjectRef
+  by: string
+}
+
 export interface Report {
   findings: Finding[]
+  suppressed: SuppressedFinding[]
   ruleErrors: RuleError[]
   nodes: NodeResult[]
   collectionErrors: CollectionError[]
@@ -56,7 +64,21 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], no
     }
     nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id) })
   }
-  return { findings: sortFindings([...findings.values()]), ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
+  const { kept, suppressed } = applySuppression([...findings.values()], rules as readonly Rule<Record<string, unknown>>[])
+  return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
+}
+
+function applySuppression(findings: Finding[], rules: readonly Rule<Record<string, unknown>>[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {
+  const firedOn = (ruleId: string, node: ObjectRef) =>
+    findings.some((f) => f.ruleId === ruleId && f.node.namespace === node.namespace && f.node.name === node.name)
+  const kept: Finding[] = []
+  const suppressed: SuppressedFinding[] = []
+  for (const finding of findings) {
+    const by = rules.find((r) => r.id === finding.ruleId)?.suppressedBy?.find((id) => firedOn(id, finding.node))
+    if (by) suppressed.push({ ruleId: finding.ruleId, node: finding.node, by })
+    else kept.push(finding)
+  }
+  return { kept, suppressed }
 }
 
 export function sortFindings(findings: Finding[]): Finding[] {

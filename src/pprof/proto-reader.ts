@@ -471,7 +471,7 @@ class Reader {
 }
 
 function grow<T extends Uint32Array | Float64Array>(a: T, need: number): T {
-  let size = a.length * 2
+  let size = Math.max(16, a.length * 2)
   while (size < need) size *= 2
   const b = new (a.constructor as new (n: number) => T)(size)
   b.set(a)

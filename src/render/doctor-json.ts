@@ -31,6 +31,7 @@ export function doctorJson(result: DoctorResult, cliVersion: string): object {
         worst: worstSeverity(cluster.report, node.namespace, node.name),
       })),
       findings: cluster.report.findings,
+      suppressed: cluster.report.suppressed,
       ruleErrors: cluster.report.ruleErrors,
       collectionErrors: cluster.report.collectionErrors,
     })),

@@ -18,6 +18,7 @@ export default defineRule<Data>({
   title: 'node-utils or remote signer image below the minimum version',
   severity: 'warning',
   specRow: '§9.2: remote signer 3.1.0 or newer and node-utils 4.0.0 or newer, image overrides included',
+  suppressedBy: ['signer-pubkey'],
   check({ index, node, pod }) {
     if (!pod) return []
     const line = detectOperatorLine(node, pod)

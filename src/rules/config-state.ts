@@ -43,12 +43,13 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
   }
   if (!pod) return { ...base, verdict: 'in-sync', evidence: [] }
   const observations = (index.snapshot.observations ?? []).filter((o) => o.node === `${node.metadata.namespace}/${node.metadata.name}`)
-  const recentPod = pod.metadata.creationTimestamp !== undefined && now - Date.parse(pod.metadata.creationTimestamp) < RECENT_RESTART_MS
+  // When the Pod started: status.startTime is set by the kubelet; creationTimestamp is the fallback.
+  const restartedAt: string | undefined = pod.status?.startTime ?? pod.metadata.creationTimestamp
+  const recentPod = restartedAt !== undefined && now - Date.parse(restartedAt) < RECENT_RESTART_MS
   const before = recentPod ? [...observations].reverse().find((o) => o.podUid && o.podUid !== pod.metadata.uid) : undefined
   const restartEvents = index
     .eventsFor(node)
     .filter((e) => e.reason === 'NodeRestarted' && !/upgraded/i.test(e.message ?? '') && now - Date.parse(eventTime(e)) < RECENT_RESTART_MS)
-  const restartedAt = pod.metadata.creationTimestamp
   if (!before && restartEvents.length === 0) {
     const lagging = podGeneration !== undefined && node.metadata.generation !== undefined && Number(podGeneration) < node.metadata.generation
     return { ...base, verdict: lagging ? 'pending' : 'in-sync', evidence: [] }

@@ -36,6 +36,11 @@ export interface Rule<Data = Record<string, unknown>> {
   severity: Severity
   /** The row of the spec's symptom table (or the reference section) this rule implements. */
   specRow: string
+  /**
+   * Rules whose finding on the same node already explains this one (a gate timeout explains phase Error):
+   * when one of them fires, this rule's finding is left out so the root cause stands alone.
+   */
+  suppressedBy?: string[]
   check(ctx: RuleContext): RuleHit<Data>[]
   summary(data: Data): string
   cause(data: Data): string

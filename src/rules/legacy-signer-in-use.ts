@@ -2,25 +2,27 @@ import { refOf } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, podContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { field, grepLogs } from './helpers.js'
+import { vaultProvider } from './signer-context.js'
 
 export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploadGenerated: boolean; permissionErrors: number }>({
   id: 'legacy-signer-in-use',
   title: 'Deprecated legacy signer (or autoRenewToken) still in use',
   severity: 'warning',
   specRow: '§5.4 / §9.4: the legacy signer, vault-token-renewer and autoRenewToken are deprecated',
+  suppressedBy: ['legacy-signing-refused'],
   check({ index, node, pod }) {
     const tmkms = node.spec?.validator?.tmKMS
     const containers = podContainers(pod)
       .map((c) => c.name)
       .filter((name) => (LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(name))
     if (!tmkms && containers.length === 0) return []
-    const autoRenewToken = Boolean(tmkms?.provider?.vault?.autoRenewToken ?? tmkms?.autoRenewToken)
-    const uploadGenerated = Boolean(tmkms?.provider?.vault?.uploadGenerated ?? tmkms?.uploadGenerated)
+    const autoRenewToken = Boolean(vaultProvider(tmkms)?.autoRenewToken)
+    const uploadGenerated = Boolean(vaultProvider(tmkms)?.uploadGenerated)
     const permission = containers.flatMap((c) => grepLogs(index, pod, c, /permission denied|403|failed to renew/i, 3))
     const evidence: Evidence[] = [
       ...(tmkms ? [field(node, '.spec.validator.tmKMS', '(set)')] : []),
-      ...(autoRenewToken ? [field(node, '.spec.validator.tmKMS.provider.vault.autoRenewToken', true)] : []),
-      ...(uploadGenerated ? [field(node, '.spec.validator.tmKMS.provider.vault.uploadGenerated', true)] : []),
+      ...(autoRenewToken ? [field(node, '.spec.validator.tmKMS.provider.hashicorp.autoRenewToken', true)] : []),
+      ...(uploadGenerated ? [field(node, '.spec.validator.tmKMS.provider.hashicorp.uploadGenerated', true)] : []),
       ...containers.map((c) => field(pod!, 'container', c)),
       ...permission,
     ]

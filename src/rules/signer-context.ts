@@ -84,3 +84,12 @@ function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
     return signerPods.length === 0 ? wanted.length === 0 : signerPods.some((sp) => wanted.every(([key, value]) => sp.metadata.labels?.[key] === value))
   })
 }
+
+/** The secrets-store (Vault) settings of a legacy tmKMS signer: the CRD calls the provider `hashicorp`. */
+export function vaultProvider(tmkms: { provider?: { hashicorp?: VaultSettings; vault?: VaultSettings } } | undefined): VaultSettings | undefined {
+  return tmkms?.provider?.hashicorp ?? tmkms?.provider?.vault
+}
+interface VaultSettings {
+  autoRenewToken?: boolean
+  uploadGenerated?: boolean
+}

@@ -3,7 +3,7 @@ import { LEGACY_SIGNER_CONTAINERS, NODE_UTILS, containerImage, detectOperatorLin
 import type { KubeObject, ProbeRecord } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 import { grepLogs } from './helpers.js'
-import { policiesBlockingSigner, signerOf } from './signer-context.js'
+import { policiesBlockingSigner, signerOf, vaultProvider } from './signer-context.js'
 import { MINIMUM_VERSIONS } from './versions.js'
 
 export type VersionVerdict = 'ok' | 'old' | 'unknown'
@@ -112,8 +112,8 @@ export function signerReport(index: SnapshotIndex, node: KubeObject): SignerRepo
   if (tmkms || legacyContainers.length) {
     report.legacy = {
       containers: legacyContainers,
-      autoRenewToken: Boolean(tmkms?.provider?.vault?.autoRenewToken ?? tmkms?.autoRenewToken),
-      uploadGenerated: Boolean(tmkms?.provider?.vault?.uploadGenerated ?? tmkms?.uploadGenerated),
+      autoRenewToken: Boolean(vaultProvider(tmkms)?.autoRenewToken),
+      uploadGenerated: Boolean(vaultProvider(tmkms)?.uploadGenerated),
       permissionErrors: legacyContainers.flatMap((c) => grepLogs(index, pod, c, /permission denied|403|forbidden/i, 3)),
     }
     report.problems.push('the deprecated legacy signer is in use')

@@ -8,6 +8,7 @@ export default defineRule<{ signer: string; failing: string[]; running: number; 
   title: 'Remote signer instances not live or not ready',
   severity: 'error',
   specRow: '§4.2: /livez and /readyz on HTTP 8080; readiness includes backend and preflight initialisation, followers report ready too',
+  suppressedBy: ['signer-discovery-timeout', 'signer-pubkey'],
   check({ index, node, pod }) {
     const signer = signerOf(index, node, pod)
     if (!signer) return []

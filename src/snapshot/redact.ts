@@ -12,7 +12,7 @@ const PATTERNS: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)/g, (_m, begin, end) => `${begin}${MASK}${end}`],
   [/("priv_key"\s*:\s*)\{[^}]*\}/g, (_m, key) => `${key}"${MASK}"`],
   [/\bhv[sbr]\.[A-Za-z0-9_-]{20,}/g, MASK],
-  [/\b[sb]\.[A-Za-z0-9]{24}\b/g, MASK],
+  [/\b[sb]\.[A-Za-z0-9]{24,}\b/g, MASK],
   [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, MASK],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]{8,}=*/g, (_m, scheme) => `${scheme} ${MASK}`],
   [/\bAKIA[0-9A-Z]{16}\b/g, MASK],

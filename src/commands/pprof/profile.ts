@@ -5,6 +5,7 @@ export default class PprofProfile extends PprofCaptureCommand {
   static summary = 'Capture a CPU profile of node-utils for --seconds and print its top table'
   static description = 'Opens a port-forward to Pod port 6666 (node-utils profiling, spec §4.1) through the API server; the file is written atomically.'
   static examples = ['<%= config.bin %> pprof profile fullnode-0 -n cosmos --seconds 10']
+  static args = PprofCaptureCommand.captureArgs
   static flags = {
     ...PprofCaptureCommand.captureFlags,
     seconds: Flags.integer({ description: 'CPU sampling duration', default: 30 }),

@@ -5,6 +5,7 @@ export default class PprofTrace extends PprofCaptureCommand {
   static summary = 'Capture a Go execution trace of node-utils for --seconds'
   static description = 'Opens a port-forward to Pod port 6666 (node-utils profiling, spec §4.1) through the API server; the file is written atomically.'
   static examples = ['<%= config.bin %> pprof trace fullnode-0 -n cosmos --seconds 3']
+  static args = PprofCaptureCommand.captureArgs
   static flags = {
     ...PprofCaptureCommand.captureFlags,
     seconds: Flags.integer({ description: 'tracing duration', default: 5 }),

@@ -78,7 +78,13 @@ export function buildProfile(spec: ProfileSpec): Uint8Array {
   for (const s of spec.samples) {
     w.message(2, new ProtoWriter().packed(1, s.stack, !spec.unpacked).packed(2, s.values, !spec.unpacked))
   }
-  w.message(3, new ProtoWriter().int(1, 1).int(5, str(spec.mappingFile ?? '/bin/app')).int(7, 1))
+  w.message(
+    3,
+    new ProtoWriter()
+      .int(1, 1)
+      .int(5, str(spec.mappingFile ?? '/bin/app'))
+      .int(7, 1),
+  )
   const functions: string[] = []
   for (const [id, names] of Object.entries(spec.locations)) {
     const loc = new ProtoWriter().int(1, BigInt(id)).int(2, 1)
@@ -89,7 +95,15 @@ export function buildProfile(spec: ProfileSpec): Uint8Array {
     }
     w.message(4, loc)
   }
-  functions.forEach((name, i) => w.message(5, new ProtoWriter().int(1, i + 1).int(2, str(name)).int(3, str(name))))
+  functions.forEach((name, i) =>
+    w.message(
+      5,
+      new ProtoWriter()
+        .int(1, i + 1)
+        .int(2, str(name))
+        .int(3, str(name)),
+    ),
+  )
   const tail = new ProtoWriter()
   if (spec.dropFrames) tail.int(7, str(spec.dropFrames))
   if (spec.defaultSampleType) tail.int(14, str(spec.defaultSampleType))

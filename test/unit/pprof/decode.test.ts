@@ -173,7 +173,11 @@ describe('decodeProfile reads profiles', () => {
     expect(p.samples.values[0]).toBe(4)
   })
 
-  it.each(manifest().cases.map((c) => c.profile).filter((v, i, a) => a.indexOf(v) === i))('%s matches pprof-format', (name) => {
+  it.each(
+    manifest()
+      .cases.map((c) => c.profile)
+      .filter((v, i, a) => a.indexOf(v) === i),
+  )('%s matches pprof-format', (name) => {
     expect(decodeProfile(fixture(name))).toEqual(viaPprofFormat(fixture(name)))
   })
 })
@@ -241,4 +245,3 @@ function viaPprofFormat(bytes: Uint8Array): Profile {
     docUrl: str(p.docUrl),
   }
 }
-

@@ -102,10 +102,15 @@ export function parseTop(text: string): TopText {
 export function canonicalTop(text: string): string {
   const { header, rows } = parseTop(text)
   const out: string[] = []
-  for (let i = 0; i < rows.length; ) {
+  for (let i = 0; i < rows.length;) {
     let j = i + 1
     while (j < rows.length && rows[j]!.flat === rows[i]!.flat && rows[j]!.name === rows[i]!.name) j++
-    out.push(...rows.slice(i, j).map((r) => r.line).sort())
+    out.push(
+      ...rows
+        .slice(i, j)
+        .map((r) => r.line)
+        .sort(),
+    )
     i = j
   }
   return [...header, ...out].join('\n') + '\n'

@@ -1,0 +1,3 @@
+module chainnode.local/test/pprofd
+
+go 1.26.0

@@ -1,0 +1,3 @@
+module kubectl-chainnode/test/profgen
+
+go 1.22
