@@ -62,7 +62,8 @@ function exitCodeOf(error: Error & { oclif?: { exit?: number } }): number | unde
 }
 
 function oneLine(error: Error): string {
-  const hint = error instanceof UserError ? error.hint : 'see --help'
+  const parseError = !(error instanceof UserError) && (error instanceof Errors.CLIError || error.name === 'CLIError')
+  const hint = error instanceof UserError ? error.hint : parseError ? 'see --help' : undefined
   const message = error.message.split('\n').find((line) => line.trim() !== '') ?? error.message
   return hint ? `${message.trim()}; ${hint}` : message.trim()
 }

@@ -47,7 +47,8 @@ export abstract class PprofCaptureCommand extends KubeCommand {
       this.print(kind === 'trace' ? `open it with: go tool trace ${file}` : await topReport({ file, rows: flags.top }))
     } catch (error) {
       timer?.stop()
-      if (error instanceof CaptureError && error.unreachable) await this.explainUnavailable(connection, namespace, name, pod, error)
+      // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
+      if (error instanceof CaptureError) await this.explainUnavailable(connection, namespace, name, pod, error)
       throw error
     }
   }

@@ -44,8 +44,12 @@ export async function openPortForward(
     // client-node leaves the local socket open when the node reports an error: record it and hang up.
     const errorChannel = new Writable({
       write(chunk, _encoding, done) {
-        errors.push(String(chunk).trim())
-        socket.destroy()
+        // The channel opens with an empty frame (the port prefix): only text is an error.
+        const text = String(chunk).trim()
+        if (text) {
+          errors.push(text)
+          socket.destroy()
+        }
         done()
       },
     })

@@ -20,6 +20,7 @@ export const NAMESPACE_TARGETS: ListTarget[] = [
   { kind: 'PersistentVolumeClaim', group: core, plural: 'persistentvolumeclaims', namespaced: true },
   { kind: 'Service', group: core, plural: 'services', namespaced: true },
   { kind: 'Endpoints', group: core, plural: 'endpoints', namespaced: true },
+  { kind: 'EndpointSlice', group: apis('discovery.k8s.io/v1'), plural: 'endpointslices', namespaced: true, optional: true },
   { kind: 'StatefulSet', group: apis('apps/v1'), plural: 'statefulsets', namespaced: true },
   { kind: 'NetworkPolicy', group: apis('networking.k8s.io/v1'), plural: 'networkpolicies', namespaced: true },
   { kind: 'VolumeSnapshot', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshots', namespaced: true, optional: true },

@@ -62,20 +62,30 @@ function baseName(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf('/') + 1)
 }
 
-/** Go's time.Format("2006-01-02 15:04:05 MST") in the given zone. */
+/**
+ * Go's time.Format("2006-01-02 15:04:05 MST") in the given zone. Go takes
+ * the zone abbreviation from tzdata; Intl has no such list, so outside UTC
+ * the abbreviation is a best effort (en-US, then en-GB, then "+0530" style).
+ */
 function formatTime(nanos: number, timeZone: string | undefined): string {
   const date = new Date(Math.floor(nanos / 1e6))
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(date)
-  const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? ''
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')} ${get('timeZoneName')}`
+  const parts = (locale: string) =>
+    new Intl.DateTimeFormat(locale, {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    }).formatToParts(date)
+  const us = parts('en-US')
+  const get = (ps: Intl.DateTimeFormatPart[], t: string): string => ps.find((p) => p.type === t)?.value ?? ''
+  let zone = get(us, 'timeZoneName')
+  if (/^GMT[+-]/.test(zone)) zone = get(parts('en-GB'), 'timeZoneName')
+  const offset = /^GMT([+-])(\d{1,2})(?::(\d{2}))?$/.exec(zone)
+  if (offset) zone = `${offset[1]}${offset[2]!.padStart(2, '0')}${offset[3] ?? ''}`
+  return `${get(us, 'year')}-${get(us, 'month')}-${get(us, 'day')} ${get(us, 'hour')}:${get(us, 'minute')}:${get(us, 'second')} ${zone}`
 }

@@ -17,6 +17,8 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
   title: 'No operator replica holds the leader lease',
   severity: 'error',
   specRow: 'Reconciles stop with several replicas',
+  // A manager that cannot start (no webhook certificates) never takes the lease.
+  suppressedBy: ['webhook-certificates'],
   check({ index, node, now }) {
     const operator = index.operatorFor(node)
     if (!operator) return []

@@ -16,12 +16,6 @@ export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject
   if (!name) return undefined
   const ns = node.metadata.namespace
   const discoveryService = index.get('Service', ns, `${name}-privval`)
-  const endpoints = index.get('Endpoints', ns, `${name}-privval`)
-  const endpointAddresses = (endpoints?.subsets ?? []).reduce(
-    (sum: number, subset: { addresses?: unknown[]; notReadyAddresses?: unknown[] }) =>
-      sum + (subset.addresses?.length ?? 0) + (subset.notReadyAddresses?.length ?? 0),
-    0,
-  )
   const pods = index
     .list('Pod', ns)
     .filter(
@@ -29,16 +23,45 @@ export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject
         p.metadata.labels?.['app.kubernetes.io/instance'] === name ||
         (p.metadata.name.startsWith(`${name}-`) && /^\d+$/.test(p.metadata.name.slice(name.length + 1))),
     )
-  return { name, discoveryService, endpointAddresses, statefulSet: index.get('StatefulSet', ns, name), pods }
+  return {
+    name,
+    discoveryService,
+    endpointAddresses: discoveryAddresses(index, ns, `${name}-privval`).length,
+    statefulSet: index.get('StatefulSet', ns, name),
+    pods,
+  }
+}
+
+interface Address {
+  ip: string
+  pod?: string
+}
+
+/** Addresses behind a Service, from its EndpointSlices (current API) and its Endpoints (older clusters). */
+export function discoveryAddresses(index: SnapshotIndex, namespace: string | undefined, service: string): Address[] {
+  const fromSlices = index
+    .list('EndpointSlice', namespace)
+    .filter((slice) => slice.metadata.labels?.['kubernetes.io/service-name'] === service)
+    .flatMap((slice) => (slice.endpoints ?? []) as { addresses?: string[]; targetRef?: { kind?: string; name?: string } }[])
+    .flatMap((endpoint) => (endpoint.addresses ?? []).map((ip) => ({ ip, pod: endpoint.targetRef?.kind === 'Pod' ? endpoint.targetRef.name : undefined })))
+  const subsets: { addresses?: EndpointAddress[]; notReadyAddresses?: EndpointAddress[] }[] = index.get('Endpoints', namespace, service)?.subsets ?? []
+  const fromEndpoints = subsets
+    .flatMap((s) => [...(s.addresses ?? []), ...(s.notReadyAddresses ?? [])])
+    .map((a) => ({ ip: a.ip, pod: a.targetRef?.kind === 'Pod' ? a.targetRef.name : undefined }))
+  const seen = new Set<string>()
+  return [...fromSlices, ...fromEndpoints].filter((a) => !seen.has(a.ip) && seen.add(a.ip))
+}
+
+interface EndpointAddress {
+  ip: string
+  targetRef?: { kind?: string; name?: string }
 }
 
 export const SIGNER_PORT = 26659
 
 /** Pods behind the discovery Service <signer>-privval, by their endpoint target references. */
 export function signerTargets(index: SnapshotIndex, node: KubeObject, signer: string): string[] {
-  const endpoints = index.get('Endpoints', node.metadata.namespace, `${signer}-privval`)
-  const subsets: { addresses?: { targetRef?: { name?: string } }[]; notReadyAddresses?: { targetRef?: { name?: string } }[] }[] = endpoints?.subsets ?? []
-  return subsets.flatMap((s) => [...(s.addresses ?? []), ...(s.notReadyAddresses ?? [])].map((a) => a.targetRef?.name ?? '')).filter(Boolean)
+  return [...new Set(discoveryAddresses(index, node.metadata.namespace, `${signer}-privval`).flatMap((a) => (a.pod ? [a.pod] : [])))]
 }
 
 /**

@@ -3,7 +3,7 @@ import { LEGACY_SIGNER_CONTAINERS, NODE_UTILS, containerImage, detectOperatorLin
 import type { KubeObject, ProbeRecord } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 import { grepLogs } from './helpers.js'
-import { policiesBlockingSigner, signerOf, vaultProvider } from './signer-context.js'
+import { policiesBlockingSigner, signerOf, signerTargets, vaultProvider } from './signer-context.js'
 import { MINIMUM_VERSIONS } from './versions.js'
 
 export type VersionVerdict = 'ok' | 'old' | 'unknown'
@@ -56,14 +56,7 @@ export function signerReport(index: SnapshotIndex, node: KubeObject): SignerRepo
     const image: string | undefined =
       signer.statefulSet?.spec?.template?.spec?.containers?.find((c: { name: string }) => c.name === 'cosmosigner')?.image ??
       signer.pods.map((p) => containerImage(p, 'cosmosigner')).find(Boolean)
-    const endpointPods = new Set(
-      (
-        (index.get('Endpoints', node.metadata.namespace, `${signer.name}-privval`)?.subsets ?? []) as {
-          addresses?: { targetRef?: { name?: string } }[]
-          notReadyAddresses?: { targetRef?: { name?: string } }[]
-        }[]
-      ).flatMap((s) => [...(s.addresses ?? []), ...(s.notReadyAddresses ?? [])].map((a) => a.targetRef?.name)),
-    )
+    const endpointPods = new Set(signerTargets(index, node, signer.name))
     report.signer = {
       name: signer.name,
       discoveryService: Boolean(signer.discoveryService),
@@ -87,7 +80,7 @@ export function signerReport(index: SnapshotIndex, node: KubeObject): SignerRepo
     if (s.instances.length === 0) report.problems.push(`no Pod of signer ${s.name} exists`)
     for (const instance of s.instances) {
       for (const probe of [instance.livez, instance.readyz])
-        if (probe && !probe.ok) report.problems.push(`${instance.pod} ${probe.target.split(':').pop()}: ${probe.detail}`)
+        if (probe && !probe.ok) report.problems.push(`${instance.pod} ${probe.target.split('/').pop()}: ${probe.detail}`)
     }
     for (const gate of s.gate) if (!gate.ok) report.problems.push(`gate check on ${gate.target}: ${gate.detail}`)
     for (const policy of s.blockingPolicies) report.problems.push(`NetworkPolicy ${policy} would block TCP 26659 between the signer and the node`)

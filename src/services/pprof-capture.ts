@@ -19,10 +19,7 @@ export type ProfileKindName = keyof typeof PROFILE_KINDS
 
 /** Nothing answered on Pod port 6666, or it answered with something that is not a profile. */
 export class CaptureError extends Error {
-  constructor(
-    message: string,
-    readonly unreachable: boolean,
-  ) {
+  constructor(message: string) {
     super(message)
     this.name = 'CaptureError'
   }
@@ -59,11 +56,11 @@ export async function captureProfile(request: CaptureRequest): Promise<{ bytes: 
       const response = await get(forward.localPort, `${spec.path}${query}`, timeoutMs, forward.errors)
       if (response.statusCode !== 200) {
         const body = await readSome(response)
-        throw new CaptureError(`node-utils answered HTTP ${response.statusCode} for ${spec.path}: ${body.split('\n')[0].trim()}`, response.statusCode === 404)
+        throw new CaptureError(`node-utils answered HTTP ${response.statusCode} for ${spec.path}: ${body.split('\n')[0].trim()}`)
       }
       response.on('data', (chunk: Buffer) => (bytes += chunk.length))
       await pipeline(response, createWriteStream(tmp))
-      if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`, true)
+      if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`)
       await checkContent(tmp, spec.expect, bytes)
     })
     return { bytes }
@@ -75,10 +72,10 @@ export async function captureProfile(request: CaptureRequest): Promise<{ bytes: 
 function get(port: number, path: string, timeoutMs: number, forwardErrors: string[]): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent: false }, resolve)
-    req.setTimeout(timeoutMs, () => req.destroy(new CaptureError(`no answer from Pod port ${PROFILING_PORT} within ${timeoutMs / 1000}s`, true)))
+    req.setTimeout(timeoutMs, () => req.destroy(new CaptureError(`no answer from Pod port ${PROFILING_PORT} within ${timeoutMs / 1000}s`)))
     req.on('error', (error) => {
       const why = forwardErrors[0] ?? error.message
-      reject(error instanceof CaptureError ? error : new CaptureError(`nothing answers on Pod port ${PROFILING_PORT}: ${why}`, true))
+      reject(error instanceof CaptureError ? error : new CaptureError(`nothing answers on Pod port ${PROFILING_PORT}: ${why}`))
     })
   })
 }
@@ -93,7 +90,7 @@ function readSome(response: http.IncomingMessage): Promise<string> {
 }
 
 async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: number): Promise<void> {
-  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body', false)
+  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body')
   const handle = await open(file, 'r')
   const head = Buffer.alloc(64)
   await handle.read(head, 0, 64, 0)
@@ -103,6 +100,5 @@ async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: n
   if (!ok)
     throw new CaptureError(
       `expected ${expect === 'pprof' ? 'a gzipped pprof profile' : 'a Go execution trace'} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`,
-      false,
     )
 }

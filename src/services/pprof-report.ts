@@ -22,8 +22,9 @@ export async function topReport(request: TopRequest): Promise<string> {
   }
   const profile = decodeProfile(bytes, { source: request.file })
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
-  const result = topTable(profile, { sampleIndex, nodeFraction: request.nodeFraction, cum: request.cum })
-  return renderTop(result, { rows: request.rows })
+  // pprof's -nodecount: keeps its unit choice and inline marks identical to go tool pprof -top -nodecount=N.
+  const result = topTable(profile, { sampleIndex, nodeFraction: request.nodeFraction, cum: request.cum, nodeCount: request.rows })
+  return renderTop(result)
 }
 
 export const SENSITIVE_NOTICE =

@@ -3,20 +3,12 @@ import http from 'node:http'
 import type { Connection } from '../base/kube-command.js'
 import { openPortForward } from '../cluster/port-forward.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import { signerOf, SIGNER_PORT } from '../rules/signer-context.js'
-import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import { signerOf, signerTargets, SIGNER_PORT } from '../rules/signer-context.js'
+import type { KubeObject, ProbeRecord, Snapshot } from '../snapshot/types.js'
 
 export const SIGNER_HTTP_PORT = 8080
 /** The discovery gate's own limit (spec §8): data must arrive within 25 seconds. */
 export const GATE_TIMEOUT_MS = 25_000
-
-interface EndpointAddress {
-  targetRef?: { kind?: string; name?: string }
-}
-interface EndpointSubset {
-  addresses?: EndpointAddress[]
-  notReadyAddresses?: EndpointAddress[]
-}
 
 export interface ProbeOptions {
   gateTimeoutMs: number
@@ -43,14 +35,8 @@ export async function probeSigners(connection: Connection, snapshot: Snapshot, o
         records.push(await probeHttp(connection, namespace, pod.metadata.name, path, options.httpTimeoutMs ?? 5000))
       }
     }
-    const endpoints = index.get('Endpoints', namespace, `${signer!.name}-privval`)
-    const targets: string[] = []
-    for (const subset of (endpoints?.subsets ?? []) as EndpointSubset[]) {
-      for (const address of [...(subset.addresses ?? []), ...(subset.notReadyAddresses ?? [])]) {
-        if (address.targetRef?.kind === 'Pod' && address.targetRef.name) targets.push(address.targetRef.name)
-      }
-    }
-    for (const pod of [...new Set(targets)]) records.push(await probeGate(connection, namespace, pod, options.gateTimeoutMs))
+    for (const pod of signerTargets(index, node(index, namespace), signer!.name))
+      records.push(await probeGate(connection, namespace, pod, options.gateTimeoutMs))
   }
   return records
 }
@@ -110,3 +96,6 @@ async function probeGate(connection: Connection, namespace: string, pod: string,
     await forward.close()
   }
 }
+
+/** Any node of the namespace: signerTargets only reads its namespace. */
+const node = (index: SnapshotIndex, namespace: string): KubeObject => index.chainNodes().find((n) => n.metadata.namespace === namespace)!

@@ -44,7 +44,8 @@ export class Redactor {
     const runs: [number, number][] = []
     for (let i = 0; i <= words.length; i++) {
       const word = words[i]
-      const continues = word && BIP39.has(word[0]) && (runStart === -1 || /^\s+$/.test(input.slice(words[i - 1].index! + words[i - 1][0].length, word.index)))
+      const continues =
+        word && BIP39.has(word[0]) && (runStart === -1 || /^[ \t]+$/.test(input.slice(words[i - 1].index! + words[i - 1][0].length, word.index)))
       if (continues && runStart === -1) runStart = i
       else if (!continues) {
         if (runStart !== -1 && i - runStart >= MNEMONIC_MIN_WORDS) runs.push([words[runStart].index!, words[i - 1].index! + words[i - 1][0].length])

@@ -70,7 +70,7 @@ export interface TopTextRow {
   line: string
 }
 
-const ROW = /^ {0,9}(\S+) +(\S+%) +(\S+%) +(\S+) +(\S+%)  (.*?)( \((?:inline|partial-inline)\))?$/
+const ROW = /^ {0,9}(\S+) +(\S+%) +(\S+%) +(\S+) +(\S+%) {2}(.*?)( \((?:inline|partial-inline)\))?$/
 
 /** Splits `go tool pprof -top` text into header lines and parsed rows. */
 export function parseTop(text: string): TopText {
