@@ -35,6 +35,8 @@ export abstract class BaseCommand extends Command {
   }
 
   protected async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    // A parse error is handled here; without this oclif warns (outside production) that nothing was parsed.
+    this.parsed = true
     const exit = exitCodeOf(error)
     if (exit === undefined || this.debugEnabled || process.argv.includes('--debug')) {
       process.stderr.write(`${error.stack ?? error.message}\n`)

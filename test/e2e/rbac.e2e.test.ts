@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { load, loadAll } from 'js-yaml'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { apply, readClusterState, useCluster } from '../cluster/kube.js'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { apply, clusterKube, readClusterState, useCluster } from '../cluster/kube.js'
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js'
 import { refreshScenarios } from './scenario-setup.js'
 
@@ -45,6 +45,14 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
   beforeAll(async () => {
     useCluster(inject('clusterDir'))
     await refreshScenarios()
+  })
+  afterAll(async () => {
+    // Other tests rely on `viewer` having no permissions at all.
+    await clusterKube().delete({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'chainnode-test-viewer' } })
+    await eventually(
+      () => runCli(['status', 'fullnode-0', '-n', 'sc-healthy', '--context', 'viewer'], { env: { KUBECONFIG: inject('kubeconfigPath') } }),
+      (r) => r.code === 3,
+    )
   })
 
   it('reads everything doctor needs with exactly the reader role: no forbidden read', async () => {
