@@ -1,0 +1,164 @@
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { runRules } from '../../../src/engine/run-rules.js'
+import { RULES } from '../../../src/rules/index.js'
+import type { Rule } from '../../../src/rules/define-rule.js'
+import { readBundle } from '../../../src/snapshot/bundle.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import { ROOT } from '../../helpers/cli.js'
+
+/** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
+const bundles = new Map<string, Snapshot>()
+const load = (name: string) => structuredClone(bundles.get(name)!)
+const ruleById = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule<never>
+
+function findings(snapshot: Snapshot, only?: string) {
+  const rules = only ? [ruleById(only)] : RULES
+  return [...new Set(runRules(new SnapshotIndex(snapshot), rules).findings.map((f) => f.ruleId))]
+}
+
+const find = (snapshot: Snapshot, kind: string, name: string): KubeObject => snapshot.objects.find((o) => o.kind === kind && o.metadata.name === name)!
+const dropObjects = (snapshot: Snapshot, test: (o: KubeObject) => boolean) => (snapshot.objects = snapshot.objects.filter((o) => !test(o)))
+const dropLogLines = (snapshot: Snapshot, pattern: RegExp) => {
+  for (const log of snapshot.logs)
+    log.text = log.text
+      .split('\n')
+      .filter((line) => !pattern.test(line))
+      .join('\n')
+}
+
+/**
+ * [rule, bundle it must fire on, the smallest change that removes its signal (a near miss it must not fire on)]
+ */
+const CASES: [string, string, (s: Snapshot) => void][] = [
+  [
+    'image-pull',
+    'image-pull',
+    (s) => {
+      const pod = find(s, 'Pod', 'pull-0')
+      for (const status of pod.status.containerStatuses) status.state = { running: { startedAt: '2026-11-22T10:00:00Z' } }
+    },
+  ],
+  [
+    'not-syncing',
+    'not-syncing',
+    (s) => {
+      dropObjects(s, (o) => o.kind === 'Event' && o.reason === 'Unhealthy')
+      find(s, 'ChainNode', 'stuck-0').status.phase = 'Running'
+    },
+  ],
+  [
+    'snapshot-verify-failing',
+    'snapshot-verify',
+    (s) => {
+      find(s, 'ChainNode', 'snap-0').spec.persistence.snapshots.verify = false
+    },
+  ],
+  [
+    'restore-not-starting',
+    'restore-not-starting',
+    (s) => {
+      delete find(s, 'ChainNode', 'restore-0').spec.persistence.restoreFromSnapshot
+    },
+  ],
+  [
+    'pvc-not-growing',
+    'pvc-not-growing',
+    (s) => {
+      find(s, 'StorageClass', find(s, 'PersistentVolumeClaim', 'grow-0').spec.storageClassName).allowVolumeExpansion = true
+    },
+  ],
+  ['profiling-unavailable', 'profiling-unavailable', (s) => dropLogLines(s, /profil|6666/i)],
+  [
+    'signer-discovery-timeout',
+    'signer-discovery-timeout',
+    (s) => {
+      const pod = find(s, 'Pod', 'val-0')
+      for (const status of pod.status.initContainerStatuses)
+        if (status.name === 'wait-cosmosigner-discovery') status.state = { terminated: { exitCode: 0, reason: 'Completed' } }
+    },
+  ],
+  [
+    'signer-pubkey',
+    'signer-pubkey',
+    (s) => {
+      dropLogLines(s, /can't get pubkey/)
+      const pod = find(s, 'Pod', 'val-1')
+      for (const status of pod.status.containerStatuses ?? []) {
+        for (const state of [status.state, status.lastState]) if (state?.terminated) state.terminated.message = ''
+      }
+    },
+  ],
+  ['legacy-signing-refused', 'legacy-signing', (s) => dropObjects(s, (o) => o.kind === 'Event' && o.type === 'Warning' && /tmkms|legacy/i.test(o.message))],
+  [
+    'leader-election',
+    'leader-election',
+    (s) => {
+      const lease = s.objects.find((o) => o.kind === 'Lease' && o.metadata.name.startsWith('le.'))!
+      const replica = s.objects.find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('cosmopilot-le-'))!
+      lease.spec.holderIdentity = `${replica.metadata.name}_0c1f`
+      lease.spec.renewTime = s.collectedAt
+    },
+  ],
+  [
+    'webhook-certificates',
+    'webhook-certificates',
+    (s) => {
+      for (const cfg of s.objects.filter((o) => o.kind === 'ValidatingWebhookConfiguration'))
+        for (const hook of cfg.webhooks) hook.clientConfig.caBundle = 'LS0tLS1CRUdJTg=='
+      dropLogLines(s, /tls\.crt|certificate|x509|serving-certs/i)
+    },
+  ],
+  [
+    'config-change-restart',
+    'config-change-restart',
+    (s) => {
+      dropObjects(s, (o) => o.kind === 'Event' && o.reason === 'NodeRestarted')
+      const cm = find(s, 'ConfigMap', 'cfg-1')
+      cm.metadata.annotations!['cosmopilot.voluzi.com/config-hash'] = find(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/config-hash']
+      find(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/chainnode-generation'] = String(find(s, 'ChainNode', 'cfg-1').metadata.generation)
+    },
+  ],
+]
+
+describe('rules on snapshots recorded from the test cluster', () => {
+  beforeAll(async () => {
+    for (const name of ['healthy', 'healthy-legacy', ...new Set(CASES.map((c) => c[1]))])
+      bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+  })
+
+  it.each(['healthy', 'healthy-legacy'])('no rule fires on the %s bundle', (name) => {
+    const report = runRules(new SnapshotIndex(load(name)), RULES)
+    expect(report.findings.map((f) => `${f.ruleId} ${f.subject.name}`)).toEqual([])
+    expect(report.ruleErrors).toEqual([])
+  })
+
+  it.each(CASES)('%s fires on the %s bundle, with evidence', (rule, bundle) => {
+    const snapshot = load(bundle)
+    expect(findings(snapshot)).toEqual([rule])
+    const finding = runRules(new SnapshotIndex(snapshot), [ruleById(rule)]).findings[0]
+    expect(finding.evidence.length).toBeGreaterThan(0)
+    expect(finding.summary).not.toMatch(/undefined/)
+    expect(finding.cause).not.toMatch(/undefined/)
+  })
+
+  it.each(CASES)('%s does not fire on a near miss of the %s bundle', (rule, bundle, nearMiss) => {
+    const snapshot = load(bundle)
+    nearMiss(snapshot)
+    expect(findings(snapshot, rule)).toEqual([])
+  })
+
+  it('a rule that throws is reported as a tool error and the others still run', () => {
+    const broken = {
+      ...ruleById('image-pull'),
+      id: 'broken',
+      check: () => {
+        throw new Error('boom')
+      },
+    } as unknown as Rule<never>
+    const report = runRules(new SnapshotIndex(load('image-pull')), [broken, ruleById('image-pull')])
+    expect(report.ruleErrors).toEqual([{ ruleId: 'broken', node: { kind: 'ChainNode', namespace: 'sc-image-pull', name: 'pull-0' }, message: 'boom' }])
+    expect(report.findings.map((f) => f.ruleId)).toEqual(['image-pull'])
+  })
+})
