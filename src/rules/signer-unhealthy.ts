@@ -1,4 +1,5 @@
 import { refOf } from '../snapshot/index.js'
+import { podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { field } from './helpers.js'
 import { signerOf } from './signer-context.js'
@@ -16,19 +17,27 @@ export default defineRule<{ signer: string; failing: string[]; running: number; 
       (p) => p.kind === 'signer-http' && p.namespace === node.metadata.namespace && signer.pods.some((sp) => sp.metadata.name === p.pod),
     )
     const failing = probes.filter((p) => !p.ok)
+    // The kubelet runs /readyz as the readiness probe: a Running Pod that is not Ready is failing it.
+    const notReady = signer.pods.filter((p) => p.status?.phase === 'Running' && !podReady(p) && !failing.some((f) => f.pod === p.metadata.name))
     const running = signer.pods.filter((p) => p.status?.phase === 'Running').length
     const wanted = signer.statefulSet?.spec?.replicas ?? 0
     const noneRunning = running === 0 && (wanted > 0 || signer.pods.length > 0)
-    if (failing.length === 0 && !noneRunning) return []
+    if (failing.length === 0 && notReady.length === 0 && !noneRunning) return []
     const evidence: Evidence[] = [
       ...failing.map((p) => ({ kind: 'probe' as const, source: p.target, text: p.detail, at: p.at })),
+      ...notReady.map((p) => field(p, 'Ready', false)),
       ...(signer.statefulSet ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${wanted}`)] : []),
       ...signer.pods.map((p) => field(p, '.status.phase', p.status?.phase)),
     ]
     return [
       {
         subject: signer.statefulSet ? refOf(signer.statefulSet) : refOf(node),
-        data: { signer: signer.name, failing: failing.map((p) => `${p.pod} ${p.target.split('/').pop()}`), running, pods: signer.pods.length },
+        data: {
+          signer: signer.name,
+          failing: [...failing.map((p) => `${p.pod} ${p.target.split('/').pop()}`), ...notReady.map((p) => `${p.metadata.name} readiness`)],
+          running,
+          pods: signer.pods.length,
+        },
         evidence,
       },
     ]
