@@ -21,7 +21,10 @@ for (const scenario of SCENARIOS) {
   const file = path.join(out, `${scenario.name.replace(/^sc-/, '')}.tgz`)
   rmSync(file, { force: true })
   try {
-    execFileSync(path.join(root, 'bin', 'chainnode'), ['collect', '--all', '-n', scenario.namespace, '--out', file], { env: { ...process.env, KUBECONFIG: state.kubeconfigPath, KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'state') }, stdio: 'inherit' })
+    execFileSync(path.join(root, 'bin', 'chainnode'), ['collect', '--all', '-n', scenario.namespace, '--out', file], {
+      env: { ...process.env, KUBECONFIG: state.kubeconfigPath, KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'state') },
+      stdio: 'inherit',
+    })
   } catch (error) {
     // collect exits 3 when a read failed; the bundle is still written and says what failed.
     if ((error as { status?: number }).status !== 3) throw error

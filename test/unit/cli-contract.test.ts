@@ -116,3 +116,11 @@ describe('oclif.manifest.json', () => {
     }
   })
 })
+
+describe('src/command-index.ts', () => {
+  it('lists every command file (regenerate with npm run build)', async () => {
+    const { COMMANDS } = await import('../../src/command-index.js')
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8'))
+    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(manifest.commands).sort())
+  })
+})

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../base/command.js'
 import { usageError } from '../../errors.js'
@@ -14,7 +15,7 @@ export default class RulesExplain extends BaseCommand {
     await this.setupOutput(flags)
     const rule = RULES.find((r) => r.id === args.id)
     if (!rule) throw usageError(`unknown rule "${args.id}"`, 'list the rules with: chainnode rules')
-    const page = new URL(`../../../docs/rules/${rule.id}.md`, import.meta.url)
+    const page = path.join(this.config.root, 'docs', 'rules', `${rule.id}.md`)
     this.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
   }
 }
