@@ -1,5 +1,6 @@
 import { Command, Flags, Errors } from '@oclif/core'
 import { ExitCode, UserError } from '../errors.js'
+import { install as installInterruptHandler } from '../cleanup.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
 
 export type OutputFormat = 'text' | 'json' | 'markdown' | 'junit'
@@ -21,6 +22,8 @@ export abstract class BaseCommand extends Command {
   protected debugEnabled = false
 
   protected async setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
+    // Ctrl-C at any stage must leave no partial file, listener or port-forward behind.
+    installInterruptHandler()
     this.debugEnabled = Boolean(flags.debug) || Boolean(process.env.KUBECTL_CHAINNODE_DEBUG)
     this.palette = await makePalette(colorWanted(process.stdout, Boolean(flags['no-color'])))
   }

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { usageError } from '../errors.js'
+import { onInterrupt } from '../cleanup.js'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
@@ -81,6 +82,7 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
   const stamp = snapshot.collectedAt.replace(/[:.]/g, '-')
   if (/\.(tgz|tar\.gz)$/.test(target)) {
     const staging = mkdtempSync(path.join(tmpdir(), 'chainnode-bundle-'))
+    const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
     try {
       const top = `chainnode-bundle-${stamp}`
       await writeTree(path.join(staging, top), snapshot, redacted)
@@ -89,17 +91,20 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
         await tar.create({ gzip: true, file: tmp, cwd: staging, portable: true }, [top])
       })
     } finally {
+      release()
       rmSync(staging, { recursive: true, force: true })
     }
     return
   }
   if (existsSync(target) && readdirSync(target).length > 0) throw usageError(`${target} exists and is not empty`, 'give --out a new directory or a FILE.tgz')
   const tmp = `${target.replace(/\/$/, '')}.partial-${process.pid}`
+  const release = onInterrupt(() => rmSync(tmp, { recursive: true, force: true }))
   try {
     await writeTree(tmp, snapshot, redacted)
     if (existsSync(target)) rmSync(target, { recursive: true })
     renameSync(tmp, target)
   } finally {
+    release()
     rmSync(tmp, { recursive: true, force: true })
   }
 }
@@ -112,6 +117,7 @@ export async function readBundle(source: string): Promise<Snapshot> {
   if (head[0] !== 0x1f || head[1] !== 0x8b)
     throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
   const staging = mkdtempSync(path.join(tmpdir(), 'chainnode-read-'))
+  const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
   try {
     const tar = await import('tar')
     try {
@@ -121,6 +127,7 @@ export async function readBundle(source: string): Promise<Snapshot> {
     }
     return readTree(staging, source)
   } finally {
+    release()
     rmSync(staging, { recursive: true, force: true })
   }
 }

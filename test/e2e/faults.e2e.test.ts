@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
+import { startFaultProxy, type FaultProxy } from '../cluster/fault-proxy.js'
+import { readClusterState, useCluster } from '../cluster/kube.js'
+import { CLI, runCli, type CliResult } from '../helpers/cli.js'
+import { refreshScenarios } from './scenario-setup.js'
+
+let proxy: FaultProxy
+const work = mkdtempSync(path.join(tmpdir(), 'faults-'))
+const viaProxy = (args: string[], timeoutMs?: number) =>
+  runCli(args, { env: { KUBECONFIG: proxy.kubeconfigPath, KUBECTL_CHAINNODE_STATE_DIR: work }, cwd: work, timeoutMs })
+const leftovers = (dir: string) => readdirSync(dir).filter((f) => /partial|\.tmp/.test(f))
+
+/** Start the CLI through the proxy, send SIGINT after `afterMs`, and collect what it did. */
+function interrupt(args: string[], afterMs: number): Promise<CliResult & { ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(CLI, args, { cwd: work, env: { ...process.env, KUBECONFIG: proxy.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: work } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    setTimeout(() => child.kill('SIGINT'), afterMs)
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - started }))
+  })
+}
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+
+describe('faults: the tool never makes a bad night worse', () => {
+  beforeAll(() => useCluster(inject('clusterDir')))
+  beforeEach(async () => {
+    await refreshScenarios()
+    proxy = await startFaultProxy(readClusterState(), mkdtempSync(path.join(work, 'proxy-')))
+  })
+
+  it('gives up on a slow API server after --request-timeout, with one line and exit 3', async () => {
+    proxy.delayMs = 4000
+    const started = Date.now()
+    const result = await viaProxy(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--request-timeout', '1s', '--no-probe'])
+    expect(result.code).toBe(3)
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: request timed out after 1s/)])
+    expect(Date.now() - started).toBeLessThan(3500)
+  })
+
+  it('still works on a slow API server within the timeout', async () => {
+    proxy.delayMs = 300
+    const result = await viaProxy(['status', 'fullnode-0', '-n', 'sc-healthy', '--request-timeout', '10s'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/fullnode-0\s+Running/)
+  })
+
+  it('honours 429 Retry-After and then succeeds', async () => {
+    proxy.throttle(3, 1)
+    const started = Date.now()
+    const result = await viaProxy(['status', 'fullnode-0', '-n', 'sc-healthy'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(proxy.throttled).toBe(3)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+  })
+
+  it('finishes when the API server stops in the middle of a run, naming what it could not read', async () => {
+    proxy.killAfter(3)
+    const result = await viaProxy(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--no-probe', '-o', 'json', '--fail-on', 'never'])
+    expect(result.code).toBe(3)
+    const report = JSON.parse(result.stdout)
+    expect(report.summary.incomplete).toBe(true)
+    expect(report.clusters[0].collectionErrors.length).toBeGreaterThan(0)
+    expect(report.clusters[0].collectionErrors.every((e: { reason: string }) => e.reason === 'unreachable')).toBe(true)
+    expect(result.stderr).not.toMatch(/^\s+at /m)
+  })
+
+  it('removes the partial file when the port-forward drops in the middle of a capture', async () => {
+    // A trace, so the CPU profiler of the shared pprof target stays free for the Ctrl-C test below.
+    const file = path.join(work, 'dropped.trace')
+    setTimeout(() => proxy.kill(), 2000)
+    const result = await viaProxy(['pprof', 'trace', 'fullnode-0', '-n', 'sc-healthy', '--seconds', '5', '-o', file])
+    expect(result.code).toBe(3)
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^error: /)
+    expect(existsSync(file)).toBe(false)
+    expect(leftovers(work)).toEqual([])
+  })
+
+  it('Ctrl-C during collection leaves nothing behind', async () => {
+    proxy.delayMs = 5000
+    const out = path.join(work, 'interrupted.tgz')
+    const result = await interrupt(['collect', '--all', '-n', 'sc-healthy', '--out', out], 1500)
+    expect(result.code).toBe(130)
+    expect(result.ms).toBeLessThan(4000)
+    expect(result.stderr).toMatch(/interrupted \(SIGINT\): nothing was left behind/)
+    expect(existsSync(out)).toBe(false)
+    expect(leftovers(work)).toEqual([])
+  })
+
+  it('Ctrl-C during a capture closes the port-forward and leaves no file', async () => {
+    const file = path.join(work, 'interrupted.pb.gz')
+    const localPort = 20000 + Math.floor(Math.random() * 20000)
+    const result = await interrupt(
+      ['pprof', 'profile', 'fullnode-0', '-n', 'sc-healthy', '--seconds', '8', '--local-port', String(localPort), '-o', file],
+      2500,
+    )
+    expect(result.code, result.stderr).toBe(130)
+    expect(existsSync(file)).toBe(false)
+    expect(leftovers(work)).toEqual([])
+    expect(await portIsFree(localPort)).toBe(true)
+  })
+
+  it('Ctrl-C while reading a bundle offline leaves nothing behind', async () => {
+    const bundle = path.join(work, 'b.tgz')
+    expect((await viaProxy(['collect', '--all', '-n', 'sc-healthy', '--out', bundle])).code).toBe(0)
+    const result = await interrupt(['doctor', '--bundle', bundle], 150)
+    // Before the handler is installed a SIGINT simply ends the process (code -1 here): nothing has been written yet either way.
+    expect([0, 130, -1]).toContain(result.code)
+    expect(leftovers(work)).toEqual([])
+  })
+})
