@@ -48,7 +48,8 @@ export abstract class PprofCaptureCommand extends KubeCommand {
     } catch (error) {
       timer?.stop()
       // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
-      if (error instanceof CaptureError) await this.explainUnavailable(connection, namespace, name, pod, error)
+      if (error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
+        await this.explainUnavailable(connection, namespace, name, pod, error)
       throw error
     }
   }

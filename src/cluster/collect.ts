@@ -127,7 +127,8 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   if (!(error instanceof ApiError)) return error as Error
   const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
   if (error.reason === 'not-found') {
-    if (/could not find the requested resource/.test(error.message)) {
+    // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
+    if (!/"[^"]*" not found/.test(error.message)) {
       return usageError(
         'the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster',
         'is this the cluster that runs the cosmopilot operator? check --context',

@@ -22,7 +22,18 @@ export function parseConfigFile(name: string, text: string): unknown {
 
 const isMap = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
-const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+/** JSON with object keys sorted, so tables inside arrays compare by content, not key order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner) =>
+    isMap(inner)
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((k) => [k, inner[k]]),
+        )
+      : inner,
+  )
+const equal = (a: unknown, b: unknown) => canonical(a) === canonical(b)
 
 function diffValue(file: string, path: string, a: unknown, b: unknown, out: ConfigChange[]): void {
   if (isMap(a) && isMap(b)) {

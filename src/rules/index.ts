@@ -8,6 +8,7 @@ import legacySignerInUse from './legacy-signer-in-use.js'
 import legacySigningRefused from './legacy-signing-refused.js'
 import nodeError from './node-error.js'
 import notSyncing from './not-syncing.js'
+import operatorMissing from './operator-missing.js'
 import priorityClassMissing from './priority-class-missing.js'
 import profilingUnavailable from './profiling-unavailable.js'
 import pvcNotGrowing from './pvc-not-growing.js'
@@ -40,6 +41,7 @@ export const RULES = [
   nodeError,
   priorityClassMissing,
   signerUnhealthy,
+  operatorMissing,
 ] as unknown as readonly Rule<never>[]
 
 export const ruleIds = (): string[] => RULES.map((rule) => rule.id)

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto'
 import { containerEnv, refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from './define-rule.js'
@@ -20,26 +21,37 @@ export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeOb
   )
 }
 
-export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: boolean; certManagerMissing: boolean; logMentions: number }>({
+/** When the CA injected into a webhook stops being valid; undefined when it cannot be read. */
+function caExpiry(caBundle: string): string | undefined {
+  try {
+    return new X509Certificate(Buffer.from(caBundle, 'base64')).validTo
+  } catch {
+    return undefined
+  }
+}
+
+export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: boolean; expired?: string; certManagerMissing: boolean; logMentions: number }>({
   id: 'webhook-certificates',
   title: 'Admission webhooks have no valid serving certificates',
   severity: 'error',
   specRow: 'Creating ChainNode/ChainNodeSet fails with a webhook error, or nothing happens and manager logs mention certificates',
-  check({ index, node }) {
+  check({ index, node, now }) {
     const operator = index.operatorFor(node)
     if (!operator) return []
     const manager = (operator.spec?.template?.spec?.containers ?? []).find((c: { name: string }) => c.name === 'manager')
     if (containerEnv(manager, 'DISABLE_WEBHOOKS') === 'true') return []
     const webhook = webhookConfigOf(operator, index.list('ValidatingWebhookConfiguration'))
-    const emptyCaBundle = Boolean(webhook && (webhook.webhooks ?? []).some((hook: { clientConfig?: { caBundle?: string } }) => !hook.clientConfig?.caBundle))
+    const bundles: string[] = (webhook?.webhooks ?? []).map((hook: { clientConfig?: { caBundle?: string } }) => hook.clientConfig?.caBundle ?? '')
+    const emptyCaBundle = bundles.some((bundle) => !bundle)
+    const expired = bundles.map((bundle) => caExpiry(bundle)).find((validTo) => validTo !== undefined && Date.parse(validTo) < now)
     const injectFrom = webhook?.metadata.annotations?.['cert-manager.io/inject-ca-from']
     const certificates = index.list('Certificate', operator.metadata.namespace)
     const certManagerMissing = Boolean(injectFrom) && !certificates.some((cert) => `${cert.metadata.namespace}/${cert.metadata.name}` === injectFrom)
     const logs = operatorLogs(index, operator, CERT_TROUBLE)
     const webhookEvents = matchingEvents(index, node, (e) => /failed calling webhook|x509/i.test(e.message))
-    if (!emptyCaBundle && logs.length === 0 && webhookEvents.length === 0) return []
+    if (!emptyCaBundle && !expired && logs.length === 0 && webhookEvents.length === 0) return []
     const evidence: Evidence[] = [
-      ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : '(set)')] : []),
+      ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : expired ? `expired ${expired}` : '(set)')] : []),
       ...(injectFrom ? [field(webhook!, 'annotations["cert-manager.io/inject-ca-from"]', injectFrom)] : []),
       ...(certManagerMissing
         ? [
@@ -69,8 +81,10 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
   },
   summary: (d) => `operator ${d.operator}: webhook ${d.webhook ?? '(configuration)'} has no valid serving certificate`,
   cause: (d) =>
-    d.certManagerMissing || d.emptyCaBundle
-      ? 'certificates missing: the certificate manager did not issue or inject the webhook serving certificate'
-      : 'the manager logs report certificate errors for its webhook server',
+    d.expired
+      ? `the CA injected into the webhook expired on ${d.expired}: the certificate manager no longer renews it`
+      : d.certManagerMissing || d.emptyCaBundle
+        ? 'certificates missing: the certificate manager did not issue or inject the webhook serving certificate'
+        : 'the manager logs report certificate errors for its webhook server',
   action: () => 'Install the certificate manager before the operator, or disable the webhooks with the install-time value webHooksEnabled=false.',
 })

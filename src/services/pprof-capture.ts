@@ -19,7 +19,11 @@ export type ProfileKindName = keyof typeof PROFILE_KINDS
 
 /** Nothing answered on Pod port 6666, or it answered with something that is not a profile. */
 export class CaptureError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** unreachable: nothing answered; not-profile: something else answered; busy: another capture runs; dropped: the forward broke. */
+    readonly kind: 'unreachable' | 'not-profile' | 'busy' | 'dropped',
+  ) {
     super(message)
     this.name = 'CaptureError'
   }
@@ -55,12 +59,22 @@ export async function captureProfile(request: CaptureRequest): Promise<{ bytes: 
     await writeFileAtomic(request.file, async (tmp) => {
       const response = await get(forward.localPort, `${spec.path}${query}`, timeoutMs, forward.errors)
       if (response.statusCode !== 200) {
-        const body = await readSome(response)
-        throw new CaptureError(`node-utils answered HTTP ${response.statusCode} for ${spec.path}: ${body.split('\n')[0].trim()}`)
+        const body = (await readSome(response)).split('\n')[0].trim()
+        // Go's net/http/pprof allows one CPU profile and one trace at a time per process.
+        if (/already (in use|enabled|running)/i.test(body))
+          throw new CaptureError(`another ${request.kind} capture is running in node-utils (${body}); retry when it ends`, 'busy')
+        throw new CaptureError(
+          `node-utils answered HTTP ${response.statusCode} for ${spec.path}: ${body}`,
+          response.statusCode === 404 ? 'not-profile' : 'busy',
+        )
       }
       response.on('data', (chunk: Buffer) => (bytes += chunk.length))
-      await pipeline(response, createWriteStream(tmp))
-      if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`)
+      try {
+        await pipeline(response, createWriteStream(tmp))
+      } catch (error) {
+        throw new CaptureError(`the port-forward dropped during the capture: ${forward.errors[0] ?? (error as Error).message}`, 'dropped')
+      }
+      if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`, 'dropped')
       await checkContent(tmp, spec.expect, bytes)
     })
     return { bytes }
@@ -72,10 +86,10 @@ export async function captureProfile(request: CaptureRequest): Promise<{ bytes: 
 function get(port: number, path: string, timeoutMs: number, forwardErrors: string[]): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent: false }, resolve)
-    req.setTimeout(timeoutMs, () => req.destroy(new CaptureError(`no answer from Pod port ${PROFILING_PORT} within ${timeoutMs / 1000}s`)))
+    req.setTimeout(timeoutMs, () => req.destroy(new CaptureError(`no answer from Pod port ${PROFILING_PORT} within ${timeoutMs / 1000}s`, 'unreachable')))
     req.on('error', (error) => {
       const why = forwardErrors[0] ?? error.message
-      reject(error instanceof CaptureError ? error : new CaptureError(`nothing answers on Pod port ${PROFILING_PORT}: ${why}`))
+      reject(error instanceof CaptureError ? error : new CaptureError(`nothing answers on Pod port ${PROFILING_PORT}: ${why}`, 'unreachable'))
     })
   })
 }
@@ -90,7 +104,7 @@ function readSome(response: http.IncomingMessage): Promise<string> {
 }
 
 async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: number): Promise<void> {
-  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body')
+  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body', 'not-profile')
   const handle = await open(file, 'r')
   const head = Buffer.alloc(64)
   await handle.read(head, 0, 64, 0)
@@ -100,5 +114,6 @@ async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: n
   if (!ok)
     throw new CaptureError(
       `expected ${expect === 'pprof' ? 'a gzipped pprof profile' : 'a Go execution trace'} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`,
+      'not-profile',
     )
 }

@@ -74,6 +74,8 @@ export interface StartOptions {
   binDir?: string
   /** Progress lines (default: none). */
   log?: (line: string) => void
+  /** Operator CRDs to install (default: crdsDir()); an empty directory gives a cluster without cosmopilot. */
+  crdsDir?: string
 }
 
 // ---- tools -----------------------------------------------------------------
@@ -451,10 +453,9 @@ export function kwokStagesYaml(kwokManifestsDir: string): string {
 
 const KWOK_CRDS = ['logs', 'clusterlogs', 'portforwards', 'clusterportforwards']
 
-async function installCrds(kube: Kube, kwokManifestsDir: string): Promise<string[]> {
+async function installCrds(kube: Kube, kwokManifestsDir: string, dir = crdsDir()): Promise<string[]> {
   const docs: KubeObject[] = []
   for (const c of KWOK_CRDS) docs.push(...loadYamlDocs(join(kwokManifestsDir, 'crd', `kwok.x-k8s.io_${c}.yaml`)))
-  const dir = crdsDir()
   if (!existsSync(dir)) throw new Error(`CRD directory ${dir} not found (set CHAINNODE_CRDS_DIR)`)
   for (const f of readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f))
@@ -696,7 +697,7 @@ export async function startCluster(opts: StartOptions): Promise<ClusterHandle> {
     writeFileSync(kubeconfigPath, kubeconfigYaml(server, caPem.toString(), adminToken, viewerToken), { mode: 0o600 })
     const kube = new Kube({ server, token: adminToken, ca: caPem })
 
-    const crdNames = await installCrds(kube, kwokManifestsDir)
+    const crdNames = await installCrds(kube, kwokManifestsDir, opts.crdsDir)
     await waitFor(`${crdNames.length} CRDs Established`, [apiserver], 30_000, () => allEstablished(kube, crdNames))
     phase('crds')
 

@@ -91,6 +91,16 @@ describe('config-hash on the real cluster', () => {
     expect(finding).toMatchObject({ severity: 'warning', data: { verdict: 'restarted-unexpected' } })
   })
 
+  it('reads the recorded scenario: a restart by a config change, and a restart deferred by the disruption check', async () => {
+    const fresh = { KUBECONFIG: inject('kubeconfigPath'), KUBECTL_CHAINNODE_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'confighash-scenario-')) }
+    const cfg0 = JSON.parse((await runCli(['config-hash', 'cfg-0', '-n', 'sc-config-change-restart', '-o', 'json'], { env: fresh })).stdout)
+    expect(cfg0).toMatchObject({ verdict: 'restarted-config', detectedBy: 'events' })
+    expect(cfg0.evidence.some((e: { text: string }) => /config changed/.test(e.text))).toBe(true)
+    const cfg1 = JSON.parse((await runCli(['config-hash', 'cfg-1', '-n', 'sc-config-change-restart', '-o', 'json'], { env: fresh })).stdout)
+    expect(cfg1.verdict).toBe('deferred')
+    expect(cfg1.podHash).not.toBe(cfg1.configMapHash)
+  })
+
   it('diffs the rendered configuration between bundles key by key and says whether a restart followed', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'confighash-diff-'))
     await apply(configMap('333', CONFIG_V1))

@@ -88,6 +88,8 @@ describe('faults: the tool never makes a bad night worse', () => {
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^error: /)
     expect(existsSync(file)).toBe(false)
     expect(leftovers(work)).toEqual([])
+    // The trace goes on inside the shared pprof target for its 5 seconds: let it end before other captures.
+    await new Promise((resolve) => setTimeout(resolve, 4000))
   })
 
   it('Ctrl-C during collection leaves nothing behind', async () => {
@@ -112,6 +114,8 @@ describe('faults: the tool never makes a bad night worse', () => {
     expect(existsSync(file)).toBe(false)
     expect(leftovers(work)).toEqual([])
     expect(await portIsFree(localPort)).toBe(true)
+    // The CPU profile goes on inside the shared pprof target until its 8 seconds are over.
+    await new Promise((resolve) => setTimeout(resolve, 6000))
   })
 
   it('Ctrl-C while reading a bundle offline leaves nothing behind', async () => {
