@@ -16,14 +16,14 @@ export default class Collect extends SnapshotCommand {
   static args = { name: Args.string({ description: 'ChainNode name' }) }
   static flags = {
     ...scopeFlags,
-    ...SnapshotCommand.snapshotFlags,
+    'no-redact': SnapshotCommand.snapshotFlags['no-redact'],
+    tail: SnapshotCommand.snapshotFlags.tail,
     out: Flags.string({ description: 'FILE.tgz or a new directory', required: true }),
   }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect)
     await this.setupOutput(flags)
-    if (flags.bundle) throw usageError('collect reads a live cluster; --bundle is for the other commands', 'drop --bundle')
     if (flags.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
     const [snapshot] = await this.snapshots({ ...flags, name: args.name })
     await writeBundle(flags.out, snapshot, !flags['no-redact'])

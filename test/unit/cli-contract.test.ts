@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -122,5 +123,18 @@ describe('src/command-index.ts', () => {
     const { COMMANDS } = await import('../../src/command-index.js')
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8'))
     expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(manifest.commands).sort())
+  })
+})
+
+describe('README command reference', () => {
+  it('is what `npm run readme` generates from the commands (run it after changing a command)', () => {
+    const generated = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'oclif'), ['readme', '--no-aliases', '--no-source-links', '--dry-run'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+    expect(generated.status, generated.stderr).toBe(0)
+    const section = (text: string) => text.slice(text.indexOf('<!-- commands -->\n'), text.indexOf('<!-- commandsstop -->'))
+    expect(section(generated.stdout)).not.toBe('')
+    expect(section(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))).toBe(section(generated.stdout))
   })
 })
