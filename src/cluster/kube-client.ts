@@ -26,6 +26,16 @@ export interface ClientOptions {
   onRequest?: (method: string, path: string) => void
 }
 
+/** Turn a stream of text chunks into whole lines; the last, unfinished line waits for the next chunk. */
+export function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
+  let pending = ''
+  return (chunk) => {
+    const lines = (pending + chunk).split('\n')
+    pending = lines.pop() ?? ''
+    for (const line of lines) onLine(line)
+  }
+}
+
 export interface TextResult {
   text: string
   truncated: boolean

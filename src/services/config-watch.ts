@@ -1,5 +1,5 @@
 import { onInterrupt } from '../cleanup.js'
-import type { KubeClient } from '../cluster/kube-client.js'
+import { lineSplitter, type KubeClient } from '../cluster/kube-client.js'
 import { diffConfigs, renderChanges } from '../config/diff.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
@@ -59,18 +59,12 @@ export async function watchConfigHash(client: KubeClient, snapshot: Snapshot, no
     pod = next
   }
 
-  const follow = (path: string, handle: (event: WatchEvent) => void) => {
-    let pending = ''
-    return client.stream(
+  const follow = (path: string, handle: (event: WatchEvent) => void) =>
+    client.stream(
       path,
-      (chunk) => {
-        const lines = (pending + chunk).split('\n')
-        pending = lines.pop() ?? ''
-        for (const line of lines) if (line.trim()) handle(JSON.parse(line) as WatchEvent)
-      },
+      lineSplitter((line) => line.trim() && handle(JSON.parse(line) as WatchEvent)),
       abort.signal,
     )
-  }
   const selector = `fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`
   try {
     await Promise.all([

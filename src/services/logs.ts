@@ -1,4 +1,4 @@
-import type { KubeClient } from '../cluster/kube-client.js'
+import { lineSplitter, type KubeClient } from '../cluster/kube-client.js'
 import { cleanLog, logPath } from '../cluster/logs.js'
 import { usageError } from '../errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
@@ -76,14 +76,9 @@ export function followLive(client: KubeClient, source: LogSource, query: LogQuer
   const path = `${logPath({ ...source, previous: false }, { tailLines: query.tailLines ?? 10, sinceSeconds: query.sinceSeconds, maxBytes: 1 << 30 })
     .replace('timestamps=true&', '')
     .replace(/&limitBytes=\d+/, '')}&follow=true`
-  let pending = ''
   return client.stream(
     path,
-    (chunk) => {
-      const lines = (pending + chunk).split('\n')
-      pending = lines.pop() ?? ''
-      for (const line of formatLines(lines.join('\n'), source, query)) write(line)
-    },
+    lineSplitter((line) => formatLines(line, source, query).forEach(write)),
     signal,
   )
 }

@@ -3,13 +3,13 @@
  * latency, answers 429 with Retry-After, or dies in the middle of a run (connections included,
  * WebSocket port-forwards too). Tests point the CLI at it through the kubeconfig it writes.
  */
-import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import type { Socket } from 'node:net'
 import path from 'node:path'
 import tls from 'node:tls'
 import type { ClusterState } from './kube.js'
+import { selfSignedCert } from './pki.js'
 
 export interface FaultProxy {
   kubeconfigPath: string
@@ -27,31 +27,7 @@ export interface FaultProxy {
 }
 
 export async function startFaultProxy(state: ClusterState, dir: string): Promise<FaultProxy> {
-  const key = path.join(dir, 'proxy.key')
-  const cert = path.join(dir, 'proxy.crt')
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=fault-proxy',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  )
+  const { key, cert } = selfSignedCert(dir, 'fault-proxy', 'IP:127.0.0.1')
   const target = new URL(state.server)
   const ca = readFileSync(state.caPath)
   const sockets = new Set<Socket>()

@@ -1,15 +1,16 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { load, dump } from 'js-yaml'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startCluster, type ClusterHandle } from '../cluster/cluster.js'
-import { apply, patchStatus, useCluster } from '../cluster/kube.js'
+import { useCluster } from '../cluster/kube.js'
 import { setLogs } from '../cluster/logs.js'
+import { selfSignedCert } from '../cluster/pki.js'
 import { MAX_LINE_CHARS } from '../../src/cluster/logs.js'
 import { runCli } from '../helpers/cli.js'
 import { refreshScenarios } from './scenario-setup.js'
+import { seedNode } from './seed-node.js'
 
 const NS = 't-bad-input'
 const work = mkdtempSync(path.join(tmpdir(), 'bad-input-e2e-'))
@@ -25,29 +26,9 @@ describe('bad input against a real cluster', () => {
   beforeAll(async () => {
     useCluster(inject('clusterDir'))
     await refreshScenarios()
-    await apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
-    const spec = { app: { app: 'gaiad', image: 'ghcr.io/cosmos/gaia', version: 'v25.2.0' }, genesis: { url: 'https://example.invalid/g.json' } }
-    await apply({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'no-status', namespace: NS }, spec })
-    await apply({
-      apiVersion: 'cosmopilot.voluzi.com/v1',
-      kind: 'ChainNode',
-      metadata: { name: 'orphan', namespace: NS, labels: { 'worker-name': 'ghost' } },
-      spec,
-    })
-    const noisy = await apply({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'noisy', namespace: NS }, spec })
-    await patchStatus(noisy, { status: { phase: 'Running', validator: false } })
-    await apply({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: 'noisy',
-        namespace: NS,
-        ownerReferences: [
-          { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'noisy', uid: (noisy.metadata as { uid?: string }).uid!, controller: true },
-        ],
-      },
-      spec: { nodeName: inject('kwokNode'), containers: [{ name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] },
-    })
+    await seedNode(NS, 'no-status')
+    await seedNode(NS, 'orphan', { labels: { 'worker-name': 'ghost' } })
+    await seedNode(NS, 'noisy', { status: { phase: 'Running', validator: false }, containers: [{ name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] })
     const binary = String.fromCharCode(...Array.from({ length: 200 }, (_, i) => (i * 37) % 256))
     await setLogs(NS, 'noisy', { app: { current: ['before', `binary ${binary} end`, `long ${'x'.repeat(100_000)}`, 'after'] } })
   })
@@ -66,30 +47,7 @@ describe('bad input against a real cluster', () => {
 
   it('TLS failure (a CA that did not sign the server): one line, exit 3', async () => {
     const config = load(readFileSync(inject('kubeconfigPath'), 'utf8')) as { clusters: { cluster: Record<string, string> }[] }
-    const keyFile = path.join(work, 'other.key')
-    const caFile = path.join(work, 'other-ca.crt')
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        keyFile,
-        '-out',
-        caFile,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=some-other-ca',
-      ],
-      { stdio: 'ignore' },
-    )
-    const otherCa = readFileSync(caFile)
+    const otherCa = readFileSync(selfSignedCert(work, 'some-other-ca').cert)
     config.clusters[0].cluster['certificate-authority-data'] = otherCa.toString('base64')
     const file = path.join(work, 'wrong-ca.yaml')
     writeFileSync(file, dump(config))

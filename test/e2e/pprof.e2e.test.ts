@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { apply, useCluster } from '../cluster/kube.js'
+import { useCluster } from '../cluster/kube.js'
 import { forwardPort } from '../cluster/portforward.js'
 import { runCli } from '../helpers/cli.js'
+import { seedNode } from './seed-node.js'
 
 const NS = 't-pprof'
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
@@ -25,25 +26,7 @@ function pprofRows(text: string): [string, string, string][] {
 describe('pprof over a real port-forward to net/http/pprof', () => {
   beforeAll(async () => {
     useCluster(inject('clusterDir'))
-    await apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
-    const node = await apply({
-      apiVersion: 'cosmopilot.voluzi.com/v1',
-      kind: 'ChainNode',
-      metadata: { name: 'html-0', namespace: NS },
-      spec: { app: { app: 'gaiad', image: 'ghcr.io/cosmos/gaia', version: 'v25.2.0' }, genesis: { url: 'https://example.invalid/g.json' } },
-    })
-    await apply({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: 'html-0',
-        namespace: NS,
-        ownerReferences: [
-          { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'html-0', uid: (node.metadata as { uid?: string }).uid!, controller: true },
-        ],
-      },
-      spec: { nodeName: inject('kwokNode'), containers: [{ name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] },
-    })
+    await seedNode(NS, 'html-0', { containers: [{ name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] })
     await forwardPort(NS, 'html-0', 6666, inject('plainHttpPort'))
   })
 

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { apply, patchStatus, useCluster } from '../cluster/kube.js'
+import { useCluster } from '../cluster/kube.js'
 import { setLogs } from '../cluster/logs.js'
 import { runCli } from '../helpers/cli.js'
+import { seedNode } from './seed-node.js'
 
 const NS = 't-redact'
 const SECRETS = {
@@ -25,31 +26,13 @@ const allFiles = (dir: string): string[] =>
 describe('secrets never reach output or bundles unless --no-redact', () => {
   beforeAll(async () => {
     useCluster(inject('clusterDir'))
-    await apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
-    const node = await apply({
-      apiVersion: 'cosmopilot.voluzi.com/v1',
-      kind: 'ChainNode',
-      metadata: { name: 'secret-0', namespace: NS, annotations: { 'vault.hashicorp.com/token': SECRETS.annotationToken } },
-      spec: { app: { app: 'gaiad', image: 'ghcr.io/cosmos/gaia', version: 'v25.2.0' }, genesis: { url: 'https://example.invalid/genesis.json' } },
-    })
-    await patchStatus(node, { status: { phase: 'Running', validator: true, chainID: 'test-1' } })
-    await apply({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name: 'secret-0',
-        namespace: NS,
-        ownerReferences: [
-          { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: 'secret-0', uid: (node.metadata as { uid?: string }).uid!, controller: true },
-        ],
-      },
-      spec: {
-        nodeName: inject('kwokNode'),
-        containers: [
-          { name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0', env: [{ name: 'VAULT_TOKEN', value: SECRETS.envToken }] },
-          { name: 'tmkms', image: 'ghcr.io/voluzi/tmkms:0.14.0-vault' },
-        ],
-      },
+    await seedNode(NS, 'secret-0', {
+      annotations: { 'vault.hashicorp.com/token': SECRETS.annotationToken },
+      status: { phase: 'Running', validator: true, chainID: 'test-1' },
+      containers: [
+        { name: 'app', image: 'ghcr.io/cosmos/gaia:v25.2.0', env: [{ name: 'VAULT_TOKEN', value: SECRETS.envToken }] },
+        { name: 'tmkms', image: 'ghcr.io/voluzi/tmkms:0.14.0-vault' },
+      ],
     })
     await setLogs(NS, 'secret-0', {
       app: {

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+
+/** A self-signed EC certificate made with openssl, for test servers and for "wrong CA" cases. */
+export function selfSignedCert(dir: string, name: string, subjectAltName?: string): { key: string; cert: string } {
+  const key = path.join(dir, `${name}.key`)
+  const cert = path.join(dir, `${name}.crt`)
+  const san = subjectAltName ? ['-addext', `subjectAltName=${subjectAltName}`] : []
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      ...san,
+    ],
+    { stdio: 'ignore' },
+  )
+  return { key, cert }
+}
