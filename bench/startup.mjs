@@ -2,6 +2,7 @@
 // Start-up of the CLI against kubectl in the same run: alternate the two, report medians and their ratio.
 // Usage: node bench/startup.mjs [runs]   (default 15 each)
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 
 const runs = Number(process.argv[2] ?? 15)
@@ -13,13 +14,22 @@ const cases = [
   { name: 'kubectl-chainnode --help', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['--help'] },
 ]
 const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
-import { existsSync } from 'node:fs'
-if (existsSync(bundle))
-  cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+// Single-file executables from `npm run release`, with and without the V8 code cache.
+for (const [label, dir] of [
+  ['sea', 'linux-x64'],
+  ['sea-nocache', 'linux-x64-nocache'],
+]) {
+  const exe = path.join(root, 'release', dir, 'kubectl-chainnode')
+  if (!existsSync(exe)) continue
+  cases.push({ name: `${label} --version`, cmd: exe, args: ['--version'] })
+  cases.push({ name: `${label} --help`, cmd: exe, args: ['--help'] })
+  cases.push({ name: `${label} doctor --bundle`, cmd: exe, args: ['doctor', '--bundle', bundle] })
+}
 
-const time = ({ cmd, args }) => {
+const time = ({ cmd, args, env }) => {
   const start = process.hrtime.bigint()
-  const result = spawnSync(cmd, args, { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+  const result = spawnSync(cmd, args, { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1', ...env } })
   if (result.error) throw result.error
   return Number(process.hrtime.bigint() - start) / 1e6
 }

@@ -29,7 +29,7 @@ command -v go >/dev/null || { log "go not found on PATH"; exit 1; }
 
 inputs=()
 while IFS= read -r f; do inputs+=("$f"); done < <(
-  cd "$repo" && { ls tools/*/go.mod tools/*/go.sum; find test/pprofd -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \); } | LC_ALL=C sort
+  cd "$repo" && { ls tools/*/go.mod tools/*/go.sum; find test/pprofd test/signerd -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \); } | LC_ALL=C sort
 )
 key="$(
   cd "$repo"
@@ -104,6 +104,9 @@ k8s_ldflags() {
 
 log "key $key -> $dest"
 build pprofd test/pprofd . -ldflags "-s -w"
+build signerd test/signerd . -ldflags "-s -w"
+# krew v0.4.4 through a wrapper module: `go install ...@v0.4.4` fails on a deprecation look-up.
+build krew tools/krew sigs.k8s.io/krew/cmd/krew -ldflags "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=v0.4.4"
 build etcd tools/etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 build kwok tools/kwok sigs.k8s.io/kwok/cmd/kwok -ldflags "-s -w"
 k8s_hash="$(tool_hash tools/kube-apiserver)"

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { load } from 'js-yaml'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { ROOT } from '../helpers/cli.js'
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+const release = path.join(ROOT, 'release')
+const archive = (platform: string) => path.join(release, `kubectl-chainnode-${pkg.version}-${platform}.tar.gz`)
+const example = path.join(ROOT, 'examples', 'bundles', 'image-pull.tgz')
+const work = mkdtempSync(path.join(tmpdir(), 'release-e2e-'))
+/** A PATH with kubectl and krew (as the kubectl-krew plugin) but no node. */
+const toolsPath = path.join(work, 'tools')
+
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+  return spawnSync(command, args, { encoding: 'utf8', env: { HOME: work, NO_COLOR: '1', ...env } })
+}
+
+describe('release build: single-file executables, archives, krew', () => {
+  beforeAll(() => {
+    // Builds both executables from the Node 24 binaries of the npm registry (cached after the first run).
+    const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'release.mjs')], { cwd: ROOT, encoding: 'utf8' })
+    if (built.status !== 0) throw new Error(`release build failed: ${built.stderr}`)
+    mkdirSync(toolsPath)
+    copyFileSync(path.join(inject('binDir'), 'kubectl'), path.join(toolsPath, 'kubectl'))
+    symlinkSync(path.join(inject('binDir'), 'krew'), path.join(toolsPath, 'kubectl-krew'))
+    expect(spawnSync('sh', ['-c', 'command -v node'], { env: { PATH: `${toolsPath}:/usr/sbin:/sbin` } }).status).not.toBe(0)
+  }, 600_000)
+
+  it('produces one archive per platform, the arm64 one holding an aarch64 executable, and a manifest with their sha256', () => {
+    const manifest = load(readFileSync(path.join(ROOT, 'plugins', 'chainnode.yaml'), 'utf8')) as {
+      apiVersion: string
+      kind: string
+      spec: { version: string; caveats: string; platforms: { selector: { matchLabels: { arch: string } }; uri: string; sha256: string; bin: string }[] }
+    }
+    expect(manifest).toMatchObject({ apiVersion: 'krew.googlecontainertools.github.com/v1alpha2', kind: 'Plugin', spec: { version: `v${pkg.version}` } })
+    expect(manifest.spec.caveats).toMatch(/kubectl-chainnode-reader/)
+    expect(manifest.spec.caveats).toMatch(/pods\/portforward/)
+    const byArch = Object.fromEntries(manifest.spec.platforms.map((p) => [p.selector.matchLabels.arch, p]))
+    expect(Object.keys(byArch).sort()).toEqual(['amd64', 'arm64'])
+    for (const [arch, platform] of [
+      ['amd64', 'linux-x64'],
+      ['arm64', 'linux-arm64'],
+    ]) {
+      expect(byArch[arch].sha256).toBe(
+        createHash('sha256')
+          .update(readFileSync(archive(platform)))
+          .digest('hex'),
+      )
+      expect(byArch[arch].bin).toBe('kubectl-chainnode')
+      expect(byArch[arch].uri.endsWith(path.basename(archive(platform)))).toBe(true)
+    }
+    const elf = readFileSync(path.join(release, 'linux-arm64', 'kubectl-chainnode')).subarray(0, 20)
+    expect(elf.subarray(0, 4).toString('latin1')).toBe('\x7fELF')
+    expect(elf.readUInt16LE(18)).toBe(0xb7) // EM_AARCH64
+  })
+
+  it('runs the x64 executable with no node on PATH', () => {
+    const exe = path.join(release, 'linux-x64', 'kubectl-chainnode')
+    const env = { PATH: `${toolsPath}:/usr/sbin:/sbin` }
+    expect(run(exe, ['--version'], env).stdout).toMatch(new RegExp(`^kubectl-chainnode/${pkg.version.replace(/\./g, '\\.')} linux-x64 node-v24\\.`))
+    const doctor = run(exe, ['doctor', '--bundle', example], env)
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toMatch(/ERROR\s+image-pull/)
+    const bad = run(exe, ['doctor', '--bundle', path.join(work, 'missing.tgz')], env)
+    expect(bad.status).toBe(2)
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('installs with real krew from the manifest and archive, then runs through kubectl', () => {
+    const krewRoot = path.join(work, 'krew')
+    const env = { PATH: `${toolsPath}:${krewRoot}/bin:/usr/sbin:/sbin`, KREW_ROOT: krewRoot }
+    const install = run('kubectl', ['krew', 'install', `--manifest=${path.join(ROOT, 'plugins', 'chainnode.yaml')}`, `--archive=${archive('linux-x64')}`], env)
+    expect(install.status, install.stderr).toBe(0)
+    expect(install.stderr + install.stdout).toMatch(/Installed plugin: chainnode/)
+    expect(run('kubectl', ['chainnode', '--version'], env).stdout).toMatch(/^kubectl-chainnode\//)
+    const doctor = run('kubectl', ['chainnode', 'doctor', '--bundle', example, '--fail-on', 'never'], env)
+    expect(doctor.status, doctor.stderr).toBe(0)
+    expect(doctor.stdout).toMatch(/image-pull/)
+  })
+
+  it('refuses a manifest whose sha256 does not match, and a corrupt or missing archive', () => {
+    const krewRoot = path.join(work, 'krew-bad')
+    const env = { PATH: `${toolsPath}:${krewRoot}/bin:/usr/sbin:/sbin`, KREW_ROOT: krewRoot }
+    const wrongSha = path.join(work, 'wrong-sha.yaml')
+    writeFileSync(wrongSha, readFileSync(path.join(ROOT, 'plugins', 'chainnode.yaml'), 'utf8').replace(/sha256: [0-9a-f]{64}/g, `sha256: ${'0'.repeat(64)}`))
+    const corrupt = path.join(work, 'corrupt.tar.gz')
+    writeFileSync(corrupt, readFileSync(archive('linux-x64')).subarray(0, 4096))
+    const cases: [string, string[], RegExp][] = [
+      ['wrong sha256', [`--manifest=${wrongSha}`, `--archive=${archive('linux-x64')}`], /checksum|sha256/i],
+      ['corrupt archive', [`--manifest=${path.join(ROOT, 'plugins', 'chainnode.yaml')}`, `--archive=${corrupt}`], /checksum|sha256|unexpected EOF|gzip/i],
+      [
+        'missing archive',
+        [`--manifest=${path.join(ROOT, 'plugins', 'chainnode.yaml')}`, `--archive=${path.join(work, 'nope.tar.gz')}`],
+        /no such file|not found|failed/i,
+      ],
+    ]
+    for (const [name, args, message] of cases) {
+      const result = run('kubectl', ['krew', 'install', ...args], env)
+      expect(result.status, name).not.toBe(0)
+      expect(result.stderr, name).toMatch(message)
+    }
+  })
+})
