@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Start-up of the CLI against kubectl in the same run: alternate the two, report medians and their ratio.
 // Usage: node bench/startup.mjs [runs]   (default 15 each)
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 const runs = Number(process.argv[2] ?? 15)
@@ -15,6 +16,16 @@ const cases = [
 ]
 const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
 cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+// The unbundled build for comparison: tsc's dist/commands found by pattern, with its own manifest.
+const unbundled = mkdtempSync(path.join(tmpdir(), 'chainnode-unbundled-'))
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+writeFileSync(path.join(unbundled, 'package.json'), JSON.stringify({ ...pkg, oclif: { ...pkg.oclif, commands: './dist/commands' } }))
+for (const entry of ['dist', 'node_modules', 'docs']) symlinkSync(path.join(root, entry), path.join(unbundled, entry))
+mkdirSync(path.join(unbundled, 'bin'))
+copyFileSync(path.join(root, 'bin', 'run.js'), path.join(unbundled, 'bin', 'run.js'))
+execFileSync(path.join(root, 'node_modules', '.bin', 'oclif'), ['manifest'], { cwd: unbundled, stdio: 'ignore' })
+cases.push({ name: 'unbundled --help', cmd: process.execPath, args: [path.join(unbundled, 'bin', 'run.js'), '--help'] })
+cases.push({ name: 'unbundled doctor --bundle', cmd: process.execPath, args: [path.join(unbundled, 'bin', 'run.js'), 'doctor', '--bundle', bundle] })
 // Single-file executables from `npm run release`, with and without the V8 code cache.
 for (const [label, dir] of [
   ['sea', 'linux-x64'],
