@@ -4,9 +4,11 @@ import { inFlight } from './fs-atomic.js'
 const cleanups = new Set<() => void>()
 let installed = false
 
-/** Register something to undo if the user presses Ctrl-C (close a port-forward, a listener). */
+/**
+ * Register something to undo if the user presses Ctrl-C (close a port-forward, a listener).
+ * The commands install the signal handler (BaseCommand); used as a library, nothing is hooked.
+ */
 export function onInterrupt(cleanup: () => void): () => void {
-  install()
   cleanups.add(cleanup)
   return () => cleanups.delete(cleanup)
 }
