@@ -11,6 +11,7 @@ export function scenarioCtx(): ScenarioCtx {
     kwokNode: inject('kwokNode'),
     unmanagedNode: inject('unmanagedNode'),
     pprofPort: inject('pprofPort'),
+    pprofTakenPort: inject('plainHttpPort'),
     clusterDir: inject('clusterDir'),
   }
 }

@@ -4,6 +4,7 @@
  * The global setup seeds every scenario once; this file only reads (and re-seeds one scenario to
  * check idempotency, and refreshes liveness).
  */
+import { scenarioCtx } from './scenario-setup.js'
 import { execFile, spawn } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -20,18 +21,7 @@ function kubectlBin(): string {
   return existsSync(built) ? built : '/usr/bin/kubectl'
 }
 
-function ctx(): ScenarioCtx {
-  return {
-    kubeconfigPath: inject('kubeconfigPath'),
-    server: inject('server'),
-    adminToken: inject('adminToken'),
-    kwokNode: inject('kwokNode'),
-    unmanagedNode: inject('unmanagedNode'),
-    pprofPort: inject('pprofPort'),
-    pprofTakenPort: inject('plainHttpPort'),
-    clusterDir: inject('clusterDir'),
-  }
-}
+const ctx = (): ScenarioCtx => scenarioCtx()
 
 async function kubectl(args: string[]): Promise<string> {
   const { stdout } = await run(kubectlBin(), args, {
