@@ -69,7 +69,7 @@ function readerFor(client: KubeClient, errors: CollectionError[]) {
     try {
       const list = await client.getJSON<{ items?: KubeObject[]; apiVersion?: string }>(path)
       const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
-      return (list.items ?? []).map((item) => ({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
+      return (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       if (target.optional && error.reason === 'not-found') return []
@@ -77,6 +77,13 @@ function readerFor(client: KubeClient, errors: CollectionError[]) {
       return []
     }
   }
+}
+
+/** managedFields say who wrote which field: large, never read by a rule, and not worth a bundle's bytes. */
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!('managedFields' in (obj.metadata ?? {}))) return obj
+  const { managedFields: _managedFields, ...metadata } = obj.metadata as KubeObject['metadata'] & { managedFields?: unknown }
+  return { ...obj, metadata }
 }
 
 interface FoundNodes {
@@ -116,7 +123,7 @@ function fromTable(table: {
   const rows: TableRow[] = []
   for (const row of table.rows ?? []) {
     if (!row.object) continue
-    const node = { ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' }
+    const node = withoutManagedFields({ ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' })
     nodes.push(node)
     rows.push({ namespace: node.metadata.namespace!, name: node.metadata.name, columns, cells: row.cells })
   }
