@@ -1,9 +1,8 @@
 import { containerEnv, refOf } from '../snapshot/index.js'
-import { NODE_UTILS, podContainers, podInitContainers } from '../snapshot/node-layout.js'
+import { NODE_UTILS, PROFILING_PORT, podContainers, podInitContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { configFile, field, grepLogs } from './helpers.js'
 
-export const PROFILING_PORT = 6666
 const PROFILING_WARNING = /profil\w*.*(disabled|unavailable|not available)|6666.*(in use|taken|occupied)|pprof.*(disabled|failed)/i
 
 type Reason = 'port-taken' | 'primary-api-on-6666' | 'chain-pprof-on-6666' | 'no-endpoint' | 'unknown'

@@ -6,8 +6,7 @@ import type { Connection } from '../base/kube-command.js'
 import { openPortForward } from '../cluster/port-forward.js'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { sniffProfileKind } from '../pprof/decode.js'
-
-export const PROFILING_PORT = 6666
+import { PROFILING_PORT } from '../snapshot/node-layout.js'
 
 /** The node-utils profiling endpoints (spec §4.1): data, not code. */
 export const PROFILE_KINDS = {

@@ -2,6 +2,8 @@ import { containerEnv } from './index.js'
 import type { KubeObject } from './types.js'
 
 export const NODE_UTILS = 'node-utils'
+/** node-utils profiling listener, fixed on 127.0.0.1 in the Pod (spec §4.1, §8). */
+export const PROFILING_PORT = 6666
 export const DISCOVERY_GATE = 'wait-cosmosigner-discovery'
 export const LEGACY_SIGNER_CONTAINERS = ['tmkms', 'vault-token-renewer'] as const
 
