@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Shared entry of both executables. `--version` and shell completion are answered before oclif loads:
 // CI smoke checks, kubectl plugin listings and every <TAB> call them, and loading the framework costs
-// more than kubectl's whole run.
+// more than kubectl's whole run. For the same reason doctor starts without oclif when its command
+// line is plain (dist/bundle/quick.js, from src/cli/quick.ts); help and odd lines go to oclif.
 import { readFileSync } from 'node:fs'
 
+const QUICK_COMMANDS = ['doctor']
 const argv = process.argv.slice(2)
+const packageVersion = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  const version = packageVersion()
   process.stdout.write(`kubectl-chainnode/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else if (argv[0] === '__complete') {
   try {
@@ -18,8 +21,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   }
   // A hung API server may still hold a half-open socket: a <TAB> must not wait for it.
   process.exitCode = 0
-  process.stdout.write('', () => process.exit(0))
+  exitWhenFlushed()
 } else {
-  const { execute } = await import('@oclif/core')
-  await execute({ dir: import.meta.url })
+  const quick = QUICK_COMMANDS.includes(argv[0]) && (await (await import('../dist/bundle/quick.js')).runQuick(argv, packageVersion()))
+  if (!quick) {
+    const { execute } = await import('@oclif/core')
+    await execute({ dir: import.meta.url })
+  }
+  // The command has finished and closed what it opened. Reads abandoned after a failure may still be
+  // winding down; they must not hold the process, and Node 20 can trip over an HTTP/2 session that is
+  // torn down while the process ends on its own.
+  exitWhenFlushed()
+}
+
+function exitWhenFlushed() {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()))
 }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { incompleteError, usageError } from '../errors.js'
@@ -58,6 +57,8 @@ async function runExecPlugin(exec: ExecConfig, creds: Credentials): Promise<Part
     kind: 'ExecCredential',
     spec: { interactive: false },
   })
+  // Loaded here: most kubeconfigs have no exec plugin, and child_process is a large part of a quick start.
+  const { execFile } = await import('node:child_process')
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(command, exec.args ?? [], { env, timeout: 30_000, maxBuffer: 1 << 20 }, (error, out, err) => {
       if (error)

@@ -4,7 +4,8 @@ import { allContainerStatuses, mainContainerName, podReady, podRestarts } from '
 import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot, type TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
-import { CLUSTER_TARGETS, NAMESPACE_TARGETS, OPERATOR_NAMESPACE_TARGETS, listPath, type ListTarget } from './targets.js'
+import { collectOperator } from './collect-operator.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, listPath, type ListTarget } from './targets.js'
 
 /** Which pods get their logs read; 'auto' reads all for a few nodes and only unhealthy pods for a fleet. */
 export type LogMode = 'all' | 'unhealthy' | 'none' | 'auto'
@@ -24,38 +25,41 @@ const CHAINNODES = `/apis/${CHAINNODE_API}`
 /**
  * Read everything about the nodes in scope in one pass. List-type reads happen once per namespace
  * and are shared by every node in it, so a fleet costs a constant number of lists plus its logs.
+ * Reads start as soon as what they depend on is known: the lists of the node's namespace go out with
+ * the ChainNode lookup, logs follow the Pod lists, so a run waits for two round trips, not four.
  */
 export async function collectSnapshot(client: KubeClient, options: CollectOptions): Promise<Snapshot> {
   const started = Date.now()
   const errors: CollectionError[] = []
-  const { nodes, rows, sets } = await findChainNodes(client, options.scope)
-  const namespaces = [...new Set([...nodes.map((n) => n.metadata.namespace!), ...(options.scope.namespace ? [options.scope.namespace] : [])])]
-
   const read = readerFor(client, errors)
-  const [perNamespace, clusterWide] = await Promise.all([
-    Promise.all(namespaces.flatMap((ns) => NAMESPACE_TARGETS.map((target) => read(target, ns)))),
-    Promise.all(CLUSTER_TARGETS.map((target) => read(target))),
-  ])
-  let objects = [...perNamespace.flat(), ...clusterWide.flat()]
-  if (!objects.some((o) => o.kind === 'Deployment')) objects.push(...(await findOperatorByImage(client, errors)))
+  const { scope } = options
+  const found = findChainNodes(client, scope)
+  const clusterWide = Promise.all(CLUSTER_TARGETS.map((target) => read(target))).then((lists) => lists.flat())
+  const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
+  const namespaced = knownNamespace
+    ? readNamespaces(read, [knownNamespace])
+    : found.then(({ nodes }) => readNamespaces(read, [...new Set(nodes.map((n) => n.metadata.namespace!))]))
+  // An unknown node ends the run at once: the reads already sent must not surface as unhandled failures.
+  for (const pending of [clusterWide, namespaced]) pending.catch(() => undefined)
+  const { nodes, rows, sets } = await found
 
-  const operatorNamespaces = [...new Set(objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.namespace!))]
-  const operatorReads = operatorNamespaces.flatMap((ns) =>
-    OPERATOR_NAMESPACE_TARGETS.filter((t) => !(namespaces.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind))).map((t) => read(t, ns)),
+  const nodeSide = namespaced.then(async (objects) => ({
+    objects,
+    logs: await collectLogs(client, nodeLogRequests(objects, nodes, options.logs.mode), options.logs, errors),
+  }))
+  const operatorSide = clusterWide.then((objects) =>
+    collectOperator(client, read, { clusterWide: objects, nodes, nodeNamespaces: knownNamespace ? [knownNamespace] : undefined, logs: options.logs, errors }),
   )
-  objects.push(...(await Promise.all(operatorReads)).flat())
-  objects = keepRelevant([...nodes, ...sets, ...objects], nodes)
-
-  const logs = await collectLogs(client, logRequests(objects, nodes, options.logs.mode), options.logs, errors)
+  const [nodeData, operatorData] = await Promise.all([nodeSide, operatorSide])
   return {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     collectedAt: new Date().toISOString(),
     cliVersion: options.cliVersion,
     source: { context: options.contextName, server: client.server },
     scope: options.scope,
-    objects,
+    objects: keepRelevant(withoutDuplicates([...nodes, ...sets, ...nodeData.objects, ...operatorData.objects]), nodes),
     chainNodeRows: rows,
-    logs,
+    logs: [...nodeData.logs, ...operatorData.logs],
     probes: [],
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
@@ -63,8 +67,14 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   }
 }
 
-function readerFor(client: KubeClient, errors: CollectionError[]) {
-  return async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
+export type Reader = ReturnType<typeof readerFor>
+
+async function readNamespaces(read: Reader, namespaces: string[]): Promise<KubeObject[]> {
+  return (await Promise.all(namespaces.flatMap((ns) => NAMESPACE_TARGETS.map((target) => read(target, ns))))).flat()
+}
+
+export function readerFor(client: KubeClient, errors: CollectionError[]) {
+  const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
     try {
       const list = await client.getJSON<{ items?: KubeObject[]; apiVersion?: string }>(path)
@@ -72,11 +82,13 @@ function readerFor(client: KubeClient, errors: CollectionError[]) {
       return (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      if (target.optional && error.reason === 'not-found') return []
-      errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
-      return []
+      const missing = target.optional && error.reason === 'not-found'
+      if (!missing)
+        errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
+      return target.fallback ? read(target.fallback, namespace) : []
     }
   }
+  return read
 }
 
 /** managedFields say who wrote which field: large, never read by a rule, and not worth a bundle's bytes. */
@@ -152,14 +164,6 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   )
 }
 
-async function findOperatorByImage(client: KubeClient, errors: CollectionError[]): Promise<KubeObject[]> {
-  // Installs without the chart's labels: fall back to the manager container's image.
-  const all = await readerFor(client, errors)({ ...CLUSTER_TARGETS.find((t) => t.kind === 'Deployment')!, labelSelector: undefined })
-  return all.filter((d) =>
-    (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')),
-  )
-}
-
 /** Drop what no rule reads (genesis ConfigMaps can be megabytes) and Events about unrelated objects. */
 function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] {
   const nodeNames = new Set(nodes.map((n) => `${n.metadata.namespace}/${n.metadata.name}`))
@@ -174,7 +178,7 @@ function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] 
   })
 }
 
-function logRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
+function nodeLogRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
   if (requested === 'none') return []
   const mode = requested === 'auto' ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
   const requests: LogRequest[] = []
@@ -185,18 +189,21 @@ function logRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogM
     if (mode === 'unhealthy' && podReady(pod) && podRestarts(pod) === 0 && node.status?.phase === 'Running') continue
     const main = mainContainerName(node, pod)
     for (const status of allContainerStatuses(pod)) {
-      const restarted = (status.restartCount ?? 0) > 0
-      requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: false, main: status.name === main })
-      if (restarted)
-        requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, previous: true, main: status.name === main })
-    }
-  }
-  const operators = objects.filter((o) => o.kind === 'Deployment')
-  for (const pod of pods) {
-    const ownedByOperator = operators.some((d) => d.metadata.namespace === pod.metadata.namespace && pod.metadata.name.startsWith(`${d.metadata.name}-`))
-    if (ownedByOperator && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager')) {
-      requests.push({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: 'manager', previous: false, main: false })
+      const base = { namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, main: status.name === main }
+      requests.push({ ...base, previous: false })
+      if ((status.restartCount ?? 0) > 0) requests.push({ ...base, previous: true })
     }
   }
   return requests
+}
+
+/** The operator's pods can come from two lists (cluster-wide by label, and the namespace of the nodes). */
+function withoutDuplicates(objects: KubeObject[]): KubeObject[] {
+  const seen = new Set<string>()
+  return objects.filter((o) => {
+    const key = `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

@@ -1,6 +1,6 @@
-import https from 'node:https'
-import type { IncomingMessage } from 'node:http'
+import type { Readable } from 'node:stream'
 import type { Credentials } from './auth.js'
+import { Transport } from './transport.js'
 
 /** Why a read failed, in the words the report uses. */
 export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
@@ -52,13 +52,12 @@ const MAX_RETRY_AFTER_MS = 10_000
  */
 export class KubeClient {
   requestCount = 0
-  private readonly agent: https.Agent
+  private readonly transport: Transport
   private active = 0
   private readonly waiting: (() => void)[] = []
 
   constructor(private readonly options: ClientOptions) {
-    const { ca, cert, key, rejectUnauthorized, servername } = options.credentials
-    this.agent = new https.Agent({ keepAlive: true, maxSockets: options.concurrency, ca, cert, key, rejectUnauthorized, servername })
+    this.transport = new Transport(new URL(options.server), options.credentials, options.concurrency)
   }
 
   get server(): string {
@@ -66,7 +65,7 @@ export class KubeClient {
   }
 
   close(): void {
-    this.agent.destroy()
+    this.transport.close()
   }
 
   async getJSON<T = unknown>(path: string, accept = 'application/json'): Promise<T> {
@@ -84,36 +83,34 @@ export class KubeClient {
   }
 
   /**
-   * Follow a streaming body (logs with follow=true): no overall timeout, only the connection one.
+   * Follow a streaming body (logs with follow=true): no overall timeout, only the wait for the answer.
    * Resolves when the server ends the stream or `signal` aborts.
    */
-  stream(path: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<void> {
+  async stream(path: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<void> {
     this.requestCount++
     this.options.onRequest?.('GET', path)
-    return new Promise((resolve, reject) => {
-      const req = https.request(new URL(path, this.options.server), {
-        agent: this.agent,
-        signal,
-        headers: { ...this.options.credentials.headers, Accept: '*/*', 'User-Agent': 'kubectl-chainnode' },
+    const exchange = this.transport.send(path, this.headers('*/*'), signal)
+    const timer = setTimeout(
+      () => exchange.cancel(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
+      this.options.timeoutMs,
+    )
+    try {
+      const res = await exchange.response.finally(() => clearTimeout(timer))
+      if (res.status >= 300) throw statusError(res.status, (await readBody(res.body, 64 * 1024)).text, path)
+      res.body.setEncoding('utf8')
+      await new Promise<void>((resolve, reject) => {
+        res.body.on('data', onChunk)
+        res.body.on('end', resolve)
+        res.body.on('close', resolve)
+        res.body.on('error', reject)
       })
-      req.setTimeout(this.options.timeoutMs, () =>
-        req.destroy(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
-      )
-      req.on('error', (error) => (signal.aborted ? resolve() : reject(toApiError(error, path))))
-      req.on('response', (res) => {
-        req.setTimeout(0)
-        const status = res.statusCode ?? 0
-        if (status >= 300) {
-          readBody(res, 64 * 1024).then(({ text }) => reject(statusError(status, text, path)), reject)
-          return
-        }
-        res.setEncoding('utf8')
-        res.on('data', onChunk)
-        res.on('end', resolve)
-        res.on('error', (error) => (signal.aborted ? resolve() : reject(toApiError(error, path))))
-      })
-      req.end()
-    })
+    } catch (error) {
+      if (!signal.aborted) throw toApiError(error, path)
+    }
+  }
+
+  private headers(accept: string): Record<string, string> {
+    return { ...this.options.credentials.headers, Accept: accept, 'User-Agent': 'kubectl-chainnode' }
   }
 
   private async slot<T>(work: () => Promise<T>): Promise<T> {
@@ -139,45 +136,33 @@ export class KubeClient {
     }
   }
 
-  private once(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult | { retryAfterMs: number }> {
+  private async once(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult | { retryAfterMs: number }> {
     this.requestCount++
     this.options.onRequest?.('GET', path)
-    const url = new URL(path, this.options.server)
-    return new Promise((resolve, reject) => {
-      const req = https.request(url, {
-        method: 'GET',
-        agent: this.agent,
-        headers: { ...this.options.credentials.headers, Accept: opts.accept, 'User-Agent': 'kubectl-chainnode' },
-      })
-      const timer = setTimeout(() => {
-        req.destroy(new ApiError('timeout', `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path))
-      }, this.options.timeoutMs)
-      const fail = (error: unknown) => {
-        clearTimeout(timer)
-        reject(toApiError(error, path))
+    const exchange = this.transport.send(path, this.headers(opts.accept))
+    const timer = setTimeout(
+      () => exchange.cancel(new ApiError('timeout', `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
+      this.options.timeoutMs,
+    )
+    try {
+      const res = await exchange.response
+      if (res.status === 429) {
+        res.body.resume()
+        const seconds = Number(res.retryAfter)
+        return { retryAfterMs: Math.min(Number.isFinite(seconds) ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS) }
       }
-      req.on('error', fail)
-      req.on('response', (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0
-        if (status === 429) {
-          clearTimeout(timer)
-          res.resume()
-          const seconds = Number(res.headers['retry-after'])
-          resolve({ retryAfterMs: Math.min(Number.isFinite(seconds) ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS) })
-          return
-        }
-        readBody(res, status < 300 ? opts.maxBytes : 64 * 1024).then(({ text, truncated }) => {
-          clearTimeout(timer)
-          if (status >= 300) reject(statusError(status, text, path))
-          else resolve({ text, truncated })
-        }, fail)
-      })
-      req.end()
-    })
+      const { text, truncated } = await readBody(res.body, res.status < 300 ? opts.maxBytes : 64 * 1024)
+      if (res.status >= 300) throw statusError(res.status, text, path)
+      return { text, truncated }
+    } catch (error) {
+      throw toApiError(error, path)
+    } finally {
+      clearTimeout(timer)
+    }
   }
 }
 
-function readBody(res: IncomingMessage, maxBytes?: number): Promise<TextResult> {
+function readBody(res: Readable, maxBytes?: number): Promise<TextResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -196,6 +181,8 @@ function readBody(res: IncomingMessage, maxBytes?: number): Promise<TextResult> 
     })
     res.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated }))
     res.on('error', (error) => (truncated ? undefined : reject(error)))
+    // Closed without an end (a connection torn down): after 'end' or truncation this changes nothing.
+    res.on('close', () => reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })))
   })
 }
 
@@ -219,5 +206,7 @@ function toApiError(error: unknown, path: string): ApiError {
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE'].includes(code)) {
     return new ApiError('unreachable', `cannot reach the API server: ${err.message}`, undefined, path)
   }
+  // An HTTP/2 session that ended under a read: the server went away or reset the connection.
+  if (code.startsWith('ERR_HTTP2_')) return new ApiError('unreachable', `lost the connection to the API server: ${err.message}`, undefined, path)
   return new ApiError('error', err.message ?? String(error), undefined, path)
 }

@@ -8,6 +8,8 @@ export interface ListTarget {
   /** A missing API (CRD not installed) is normal for optional kinds and is not reported as a failure. */
   optional?: boolean
   labelSelector?: string
+  /** Read instead when this list cannot be read (an older API that says the same). */
+  fallback?: ListTarget
 }
 
 const core = '/api/v1'
@@ -19,28 +21,41 @@ export const NAMESPACE_TARGETS: ListTarget[] = [
   { kind: 'ConfigMap', group: core, plural: 'configmaps', namespaced: true },
   { kind: 'PersistentVolumeClaim', group: core, plural: 'persistentvolumeclaims', namespaced: true },
   { kind: 'Service', group: core, plural: 'services', namespaced: true },
-  { kind: 'Endpoints', group: core, plural: 'endpoints', namespaced: true },
-  { kind: 'EndpointSlice', group: apis('discovery.k8s.io/v1'), plural: 'endpointslices', namespaced: true, optional: true },
+  {
+    kind: 'EndpointSlice',
+    group: apis('discovery.k8s.io/v1'),
+    plural: 'endpointslices',
+    namespaced: true,
+    optional: true,
+    fallback: { kind: 'Endpoints', group: core, plural: 'endpoints', namespaced: true },
+  },
   { kind: 'StatefulSet', group: apis('apps/v1'), plural: 'statefulsets', namespaced: true },
   { kind: 'NetworkPolicy', group: apis('networking.k8s.io/v1'), plural: 'networkpolicies', namespaced: true },
   { kind: 'VolumeSnapshot', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshots', namespaced: true, optional: true },
   { kind: 'ChainNodeSet', group: apis('cosmopilot.voluzi.com/v1'), plural: 'chainnodesets', namespaced: true, optional: true },
 ]
 
+/** On every object of the Helm chart, the operator's pods included (reference §7.1). */
+export const OPERATOR_LABEL = 'app.kubernetes.io/name=cosmopilot'
+
 export const CLUSTER_TARGETS: ListTarget[] = [
   { kind: 'StorageClass', group: apis('storage.k8s.io/v1'), plural: 'storageclasses', namespaced: false },
   { kind: 'VolumeSnapshotClass', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshotclasses', namespaced: false, optional: true },
   { kind: 'ValidatingWebhookConfiguration', group: apis('admissionregistration.k8s.io/v1'), plural: 'validatingwebhookconfigurations', namespaced: false },
-  { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: 'app.kubernetes.io/name=cosmopilot' },
+  { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: OPERATOR_LABEL },
+  // Listed with the Deployments so the operator's logs need not wait for a second round trip.
+  { kind: 'Pod', group: core, plural: 'pods', namespaced: false, labelSelector: OPERATOR_LABEL },
 ]
 
-/** Read in each namespace where an operator release runs. */
+/** Read in each namespace where an operator release that reconciles a node in scope runs. */
 export const OPERATOR_NAMESPACE_TARGETS: ListTarget[] = [
-  { kind: 'Pod', group: core, plural: 'pods', namespaced: true },
   { kind: 'Lease', group: apis('coordination.k8s.io/v1'), plural: 'leases', namespaced: true },
   { kind: 'Event', group: core, plural: 'events', namespaced: true },
   { kind: 'Certificate', group: apis('cert-manager.io/v1'), plural: 'certificates', namespaced: true, optional: true },
 ]
+
+/** The operator's pods, read per namespace when a release was found by image because it lacks the chart's labels. */
+export const OPERATOR_PODS: ListTarget = { kind: 'Pod', group: core, plural: 'pods', namespaced: true }
 
 export function listPath(target: ListTarget, namespace?: string): string {
   const base = target.namespaced && namespace ? `${target.group}/namespaces/${namespace}/${target.plural}` : `${target.group}/${target.plural}`

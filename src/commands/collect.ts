@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { scopeFlags } from '../base/scope.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
+import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { usageError } from '../errors.js'
 import { writeBundle } from '../snapshot/bundle.js'
 

@@ -1,7 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { outputFlag } from '../base/command.js'
-import { scopeFlags } from '../base/scope.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
+import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { usageError } from '../errors.js'
 import { renderEventsTable } from '../render/events.js'
 import { relatedEvents } from '../services/related-events.js'

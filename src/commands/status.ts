@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core'
 import { outputFlag } from '../base/command.js'
-import { scopeFlags } from '../base/scope.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
+import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { renderStatusText, statusRows } from '../render/status.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 

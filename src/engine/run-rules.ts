@@ -2,6 +2,7 @@ import type { Finding, Rule } from '../rules/define-rule.js'
 import { severityRank } from '../rules/define-rule.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
+import { compareText } from '../compare.js'
 
 export interface RuleError {
   ruleId: string
@@ -83,5 +84,5 @@ function applySuppression(findings: Finding[], rules: readonly Rule<Record<strin
 
 export function sortFindings(findings: Finding[]): Finding[] {
   const key = (f: Finding) => `${f.node.namespace}/${f.node.name}|${f.ruleId}|${f.subject.kind}/${f.subject.name}`
-  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || key(a).localeCompare(key(b)))
+  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || compareText(key(a), key(b)))
 }

@@ -4,12 +4,13 @@ import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-lay
 import type { KubeObject } from '../snapshot/types.js'
 import { describeBlock } from './columns.js'
 import { eventAge, eventSource } from './events.js'
+import { compareText } from '../compare.js'
 
 /** "appVersion" → "App Version", as kubectl describe prints the fields of custom resources. */
 const titleCase = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase())
 
 function mapLines(map: Record<string, string> | undefined, label: string): string[] {
-  const entries = Object.entries(map ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  const entries = Object.entries(map ?? {}).sort(([a], [b]) => compareText(a, b))
   if (entries.length === 0) return [`${label}:`.padEnd(14) + '<none>']
   return entries.map(([k, v], i) => `${i === 0 ? `${label}:`.padEnd(14) : ' '.repeat(14)}${k}=${v}`)
 }

@@ -3,6 +3,7 @@ import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import type { Finding } from '../rules/define-rule.js'
 import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
+import { compareText } from '../compare.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -34,7 +35,7 @@ function summaryTable(cluster: ClusterReport, palette: Palette): string {
     return [node.namespace ?? '', node.name, phase ?? '', worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
   })
   const order = { error: 0, warning: 1, info: 2, ok: 3 } as Record<string, number>
-  rows.sort((a, b) => order[a[3].split(' ')[0]] - order[b[3].split(' ')[0]] || `${a[0]}/${a[1]}`.localeCompare(`${b[0]}/${b[1]}`))
+  rows.sort((a, b) => order[a[3].split(' ')[0]] - order[b[3].split(' ')[0]] || compareText(`${a[0]}/${a[1]}`, `${b[0]}/${b[1]}`))
   return columns(['namespace', 'node', 'phase', 'result'], rows)
     .split('\n')
     .map((line, i) => (i === 0 ? line : paintResult(line, palette)))

@@ -1,5 +1,5 @@
 import { eventCount, eventTime, refOf, type SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { KubeObject, LogRecord, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 
 export interface LogLine {
@@ -12,14 +12,21 @@ export function logLines(index: SnapshotIndex, pod: KubeObject | undefined, cont
   if (!pod) return []
   const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
   if (!record?.text) return []
-  return record.text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const match = /^(\d{4}-\d\d-\d\dT\S+Z)\s(.*)$/.exec(line)
-      return match ? { at: match[1], text: match[2] } : { text: line }
-    })
+  // Many rules grep the same operator log: split it once.
+  let lines = splitLogs.get(record)
+  if (!lines) {
+    lines = record.text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const match = /^(\d{4}-\d\d-\d\dT\S+Z)\s(.*)$/.exec(line)
+        return match ? { at: match[1], text: match[2] } : { text: line }
+      })
+    splitLogs.set(record, lines)
+  }
+  return lines
 }
+const splitLogs = new WeakMap<LogRecord, LogLine[]>()
 
 /** Matching log lines, current and previous, newest last, at most `limit` of them. */
 export function grepLogs(index: SnapshotIndex, pod: KubeObject | undefined, container: string | undefined, pattern: RegExp, limit = 5): Evidence[] {

@@ -2,6 +2,7 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 import { grepLogs } from './helpers.js'
+import { compareText } from '../compare.js'
 
 /** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
 export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5): Evidence[] {
@@ -13,7 +14,7 @@ export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, patter
     .operatorPods(operator)
     .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, 50))
     .filter((line) => aboutNode.test(line.text) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
-    .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
+    .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }
 
@@ -22,7 +23,7 @@ export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern
   return index
     .operatorPods(operator)
     .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, limit))
-    .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
+    .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }
 

@@ -1,4 +1,5 @@
 import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
+import { compareText } from '../compare.js'
 
 export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'
 export const ANNOTATION_DOMAIN = 'cosmopilot.voluzi.com'
@@ -69,7 +70,7 @@ export class SnapshotIndex {
 
   chainNodes(): KubeObject[] {
     return [...this.list('ChainNode')].sort((a, b) =>
-      keyOf('', a.metadata.namespace, a.metadata.name).localeCompare(keyOf('', b.metadata.namespace, b.metadata.name)),
+      compareText(keyOf('', a.metadata.namespace, a.metadata.name), keyOf('', b.metadata.namespace, b.metadata.name)),
     )
   }
 

@@ -7,34 +7,52 @@ const SENSITIVE_NAME = /token|secret|passw|mnemonic|private[_-]?key|priv[_-]?key
 const BIP39 = new Set(wordlist)
 const MNEMONIC_MIN_WORDS = 12
 
-/** Patterns for secrets that show up in logs and free text; each keeps enough context to read the line. */
-const PATTERNS: [RegExp, string | ((...groups: string[]) => string)][] = [
-  [/(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)/g, (_m, begin, end) => `${begin}${MASK}${end}`],
-  [/("priv_key"\s*:\s*)\{[^}]*\}/g, (_m, key) => `${key}"${MASK}"`],
-  [/\bhv[sbr]\.[A-Za-z0-9_-]{20,}/g, MASK],
-  [/\b[sb]\.[A-Za-z0-9]{24,}\b/g, MASK],
-  [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, MASK],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]{8,}=*/g, (_m, scheme) => `${scheme} ${MASK}`],
-  [/\bAKIA[0-9A-Z]{16}\b/g, MASK],
+/**
+ * Patterns for secrets that show up in logs and free text; each keeps enough context to read the line.
+ * Each comes with a cheap guard: most strings hold none of them, and a run reads hundreds of kilobytes
+ * of logs, so a pattern's full scan happens only where its marker occurs.
+ */
+const PATTERNS: [guard: (text: string) => boolean, RegExp, string | ((...groups: string[]) => string)][] = [
   [
-    /\b((?:[A-Za-z_]*)(?:token|secret|password|passwd|api[_-]?key|access[_-]?key|private[_-]?key|mnemonic))(["']?\s*[:=]\s*["']?)([^\s"',}&]{8,})/gi,
+    (t) => t.includes('PRIVATE KEY-----'),
+    /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)/g,
+    (_m, begin, end) => `${begin}${MASK}${end}`,
+  ],
+  [(t) => t.includes('"priv_key"'), /("priv_key"\s*:\s*)\{[^}]*\}/g, (_m, key) => `${key}"${MASK}"`],
+  [(t) => t.includes('hv'), /\bhv[sbr]\.[A-Za-z0-9_-]{20,}/g, MASK],
+  [(t) => t.includes('.'), /\b[sb]\.[A-Za-z0-9]{24,}\b/g, MASK],
+  [(t) => t.includes('eyJ'), /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, MASK],
+  [(t) => t.includes('Bearer') || t.includes('Basic'), /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]{8,}=*/g, (_m, scheme) => `${scheme} ${MASK}`],
+  [(t) => t.includes('AKIA'), /\bAKIA[0-9A-Z]{16}\b/g, MASK],
+  [
+    (t) => SECRET_KEYWORD.test(t),
+    // The key may carry a prefix (authToken, db_password): the lookbehind accepts one without
+    // making the scan try a prefix at every word.
+    /(?<=(?:^|\W)[A-Za-z_]*)(token|secret|password|passwd|api[_-]?key|access[_-]?key|private[_-]?key|mnemonic)(["']?\s*[:=]\s*["']?)([^\s"',}&]{8,})/gi,
     (match, key, sep, value) => (/\d/.test(value) || /^[A-Za-z0-9+/=_.-]{16,}$/.test(value) ? `${key}${sep}${MASK}` : match),
   ],
 ]
+const SECRET_KEYWORD = /token|secret|passw|api[_-]?key|access[_-]?key|private[_-]?key|mnemonic/i
+/** No pattern matches fewer characters than this; most label values and names are shorter. */
+const SHORTEST_SECRET = 14
+/** Twelve or more lowercase words in a row: where a seed phrase could be. */
+const WORD_RUN = new RegExp(`(?<![a-z])[a-z]+(?:[ \\t]+[a-z]+){${MNEMONIC_MIN_WORDS - 1},}`, 'g')
 
 export class Redactor {
   count = 0
 
   text(input: string): string {
+    if (input.length < SHORTEST_SECRET) return input
     let out = input
-    for (const [pattern, replacement] of PATTERNS) {
+    for (const [guard, pattern, replacement] of PATTERNS) {
+      if (!guard(out)) continue
       out = out.replace(pattern, (...args) => {
         const replaced = typeof replacement === 'string' ? replacement : replacement(...(args.slice(0, -2) as string[]))
         if (replaced !== args[0]) this.count++
         return replaced
       })
     }
-    return this.mnemonics(out)
+    return out.replace(WORD_RUN, (run) => this.mnemonics(run))
   }
 
   /** Runs of 12 or more BIP-39 words in a row are treated as a seed phrase. */
@@ -60,24 +78,37 @@ export class Redactor {
     return out
   }
 
-  /** Walk any JSON value; values under sensitive names (env entries, annotation keys) are masked whole. */
+  /**
+   * Walk any JSON value; values under sensitive names (env entries, annotation keys) are masked whole.
+   * What needs no mask is returned as it is, not copied: a snapshot is mostly clean.
+   */
   value<T>(input: T): T {
     if (typeof input === 'string') return this.text(input) as T
-    if (Array.isArray(input)) return input.map((item) => this.value(item)) as T
+    if (Array.isArray(input)) {
+      let out: unknown[] | undefined
+      input.forEach((item, i) => {
+        const masked = this.value(item)
+        if (masked !== item) (out ??= [...input])[i] = masked
+      })
+      return (out ?? input) as T
+    }
     if (input && typeof input === 'object') {
       const obj = input as Record<string, unknown>
       if (typeof obj.name === 'string' && typeof obj.value === 'string' && SENSITIVE_NAME.test(obj.name) && obj.value !== '') {
         this.count++
         return { ...obj, value: MASK } as T
       }
-      const out: Record<string, unknown> = {}
-      for (const [key, value] of Object.entries(obj)) {
+      let out: Record<string, unknown> | undefined
+      for (const key in obj) {
+        const value = obj[key]
+        let masked: unknown
         if (typeof value === 'string' && value !== '' && SENSITIVE_NAME.test(key) && !/^(?:tokenFile|secretName|secretKeyRef|pubKey|publicKey)$/i.test(key)) {
           this.count++
-          out[key] = MASK
-        } else out[key] = this.value(value)
+          masked = MASK
+        } else masked = this.value(value)
+        if (masked !== value) (out ??= { ...obj })[key] = masked
       }
-      return out as T
+      return (out ?? obj) as T
     }
     return input
   }

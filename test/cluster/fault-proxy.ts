@@ -22,8 +22,11 @@ export interface FaultProxy {
   throttle(n: number, retryAfterSeconds: number): void
   /** Stop accepting and drop every open connection, as a crashed API server would. */
   kill(): void
-  /** Kill once this many requests have been forwarded. */
-  killAfter(requests: number): void
+  /**
+   * Kill when a request for a matching path arrives: reads go out in parallel, so a plain count
+   * cannot say which of them got through, but a read that depends on others comes after them.
+   */
+  killOn(path: RegExp): void
 }
 
 export async function startFaultProxy(state: ClusterState, dir: string): Promise<FaultProxy> {
@@ -33,7 +36,7 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
   const sockets = new Set<Socket>()
   let throttleLeft = 0
   let retryAfter = 1
-  let killAt = Number.POSITIVE_INFINITY
+  let killOnPath: RegExp | undefined
   let dead = false
 
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) })
@@ -52,8 +55,8 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
       server.close()
       for (const socket of sockets) socket.destroy()
     },
-    killAfter(requests) {
-      killAt = requests
+    killOn(path) {
+      killOnPath = path
     },
   }
   server.on('connection', (socket: Socket) => {
@@ -64,16 +67,16 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  const counted = () => {
+  const counted = (path = '') => {
     proxy.requests++
-    if (proxy.requests > killAt) {
+    if (killOnPath?.test(path)) {
       proxy.kill()
       return false
     }
     return true
   }
   server.on('request', (req, res) => {
-    if (!counted()) return
+    if (!counted(req.url)) return
     if (throttleLeft > 0) {
       throttleLeft--
       proxy.throttled++

@@ -120,7 +120,7 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
     const { dump } = await import('js-yaml')
     writeFileSync(file, dump(config))
     const result = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--kubeconfig', file])
-    expect(result.code).toBe(3)
+    expect(result.code, result.stderr).toBe(3)
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: the API server rejected the credentials \(401 Unauthorized\)/)])
   })
 })

@@ -98,6 +98,15 @@ async function seed(ns: string, setup: SignerSetup) {
     metadata: { name: 'sig-privval', namespace: ns },
     spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'cosmosigner-target': 'sig' }, ports: [{ name: 'privvalidator', port: 26659 }] },
   })
+  // Both, as the endpoint controllers write them; doctor reads the slices and Endpoints only where slices are missing.
+  await apply({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'sig-privval-x1', namespace: ns, labels: { 'kubernetes.io/service-name': 'sig-privval' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['10.244.0.99'], conditions: { ready: true }, targetRef: { kind: 'Pod', name: 'sig-0', namespace: ns } }],
+    ports: [{ name: 'privvalidator', port: 26659, protocol: 'TCP' }],
+  })
   await apply({
     apiVersion: 'v1',
     kind: 'Endpoints',

@@ -1,13 +1,5 @@
-import { Flags } from '@oclif/core'
 import { usageError } from '../errors.js'
 import type { Scope } from '../snapshot/types.js'
-
-/** Flags choosing which nodes a command looks at; NAME is the command's argument. */
-export const scopeFlags = {
-  set: Flags.string({ description: 'every node of this ChainNodeSet' }),
-  all: Flags.boolean({ description: 'every node in the namespace' }),
-  'all-namespaces': Flags.boolean({ char: 'A', description: 'every node in every namespace' }),
-}
 
 export interface ScopeInput {
   name?: string

@@ -1,0 +1,29 @@
+import { Flags } from '@oclif/core'
+import type { BooleanFlag, OptionFlag } from '@oclif/core/interfaces'
+import type { FlagSpec, FlagSpecs } from '../cli/flag-spec.js'
+
+/** The oclif flag type a spec becomes, so `this.parse` still knows each flag's value type. */
+export type OclifFlagOf<S> = S extends { type: 'boolean' }
+  ? BooleanFlag<boolean>
+  : S extends { type: 'integer'; default: number }
+    ? OptionFlag<number>
+    : S extends { type: 'integer' }
+      ? OptionFlag<number | undefined>
+      : S extends { multiple: true }
+        ? OptionFlag<string[] | undefined>
+        : S extends { default: string } | { required: true }
+          ? OptionFlag<string>
+          : OptionFlag<string | undefined>
+
+export function oclifFlag<S extends FlagSpec>(spec: S): OclifFlagOf<S> {
+  const { type, ...rest } = spec as FlagSpec
+  if (type === 'boolean') return Flags.boolean(rest as never) as never
+  if (type === 'integer') return Flags.integer(rest as never) as never
+  const { options, multiple, ...plain } = rest as Omit<Extract<FlagSpec, { type: 'string' }>, 'type'>
+  return Flags.string({ ...plain, ...(options ? { options: [...options] } : {}), ...(multiple ? { multiple: true } : {}) } as never) as never
+}
+
+/** oclif flags for framework-neutral specs (src/cli/flag-spec.ts). */
+export function oclifFlags<T extends FlagSpecs>(specs: T): { [K in keyof T]: OclifFlagOf<T[K]> } {
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as never
+}

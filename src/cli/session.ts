@@ -1,0 +1,126 @@
+import { install as installInterruptHandler } from '../cleanup.js'
+import { credentialsFor, type Credentials } from '../cluster/auth.js'
+import type { LogMode } from '../cluster/collect.js'
+import { KubeClient } from '../cluster/kube-client.js'
+import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
+import { parseDuration } from '../duration.js'
+import { usageError } from '../errors.js'
+import { recordHistory } from '../history/store.js'
+import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
+import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
+import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
+import { progress } from '../ui/progress.js'
+import { resolveScope, type ScopeInput } from './scope.js'
+
+export interface Connection {
+  client: KubeClient
+  context: ResolvedContext
+  credentials: Credentials
+}
+
+export interface KubeFlags {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'request-timeout': string
+}
+
+export interface SnapshotFlags extends KubeFlags, ScopeInput {
+  bundle?: string
+  'no-redact'?: boolean
+  tail?: number
+}
+
+export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>
+
+/**
+ * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
+ * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
+ */
+export class Session {
+  palette: Palette = plainPalette
+  debugEnabled = false
+  private readonly clients: KubeClient[] = []
+
+  constructor(readonly version: string) {}
+
+  async setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
+    // Ctrl-C at any stage must leave no partial file, listener or port-forward behind.
+    installInterruptHandler()
+    this.debugEnabled = Boolean(flags.debug) || Boolean(process.env.KUBECTL_CHAINNODE_DEBUG)
+    this.palette = await makePalette(colorWanted(process.stdout, Boolean(flags['no-color'])))
+  }
+
+  debugLine(text: string): void {
+    if (this.debugEnabled) process.stderr.write(`debug: ${text}\n`)
+  }
+
+  /** Write to stdout as is, so output can be piped and parsed. */
+  print(text: string): void {
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  }
+
+  async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
+    const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
+    const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace })
+    const credentials = await credentialsFor(context)
+    const client = new KubeClient({
+      server: context.cluster.server,
+      credentials,
+      timeoutMs,
+      concurrency: 32,
+      onRequest: (method, path) => this.debugLine(`${method} ${path}`),
+    })
+    this.clients.push(client)
+    return { client, context, credentials }
+  }
+
+  /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
+  async snapshots(flags: SnapshotFlags, nameRequired = false, logs?: LogMode, probe?: Probe): Promise<Snapshot[]> {
+    const redact = !flags['no-redact']
+    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
+    const contexts = flags.context
+      ? flags.context
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [undefined]
+    const spinner = await progress('reading the cluster')
+    try {
+      return await Promise.all(
+        contexts.map(async (contextName) => {
+          const connection = await this.connect(flags, contextName)
+          const scope = resolveScope(flags, connection.context.namespace, nameRequired)
+          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs }
+          const snapshot = await liveSnapshot(connection, request)
+          this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
+          if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
+          return recordHistory(snapshot)
+        }),
+      )
+    } finally {
+      spinner.stop()
+    }
+  }
+
+  close(): void {
+    for (const client of this.clients) {
+      this.debugLine(`${client.requestCount} API requests to ${client.server}`)
+      client.close()
+    }
+    this.clients.length = 0
+  }
+
+  private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
+    const anything = !flags.name && !flags.set && !flags.all && !flags['all-namespaces']
+    const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
+    const snapshot = await bundleSnapshot(bundle, { scope, redact })
+    if (scope.kind === 'node' && !snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === scope.name)) {
+      throw usageError(
+        `chainnode "${scope.name}" is not in bundle ${bundle}`,
+        `it holds: ${snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`).join(', ') || 'no nodes'}`,
+      )
+    }
+    return snapshot
+  }
+}

@@ -1,0 +1,56 @@
+import { operatorWorkerName, selectorMatches } from '../snapshot/index.js'
+import type { CollectionError, KubeObject, LogRecord } from '../snapshot/types.js'
+import type { Reader } from './collect.js'
+import type { KubeClient } from './kube-client.js'
+import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, OPERATOR_NAMESPACE_TARGETS, OPERATOR_PODS } from './targets.js'
+
+export interface OperatorInput {
+  /** What the cluster-wide lists returned: labelled operator Deployments and their Pods among them. */
+  clusterWide: KubeObject[]
+  nodes: KubeObject[]
+  /** Namespaces whose lists were read for the nodes already (their Events need no second read). */
+  nodeNamespaces?: string[]
+  logs: LogOptions
+  errors: CollectionError[]
+}
+
+/**
+ * The operator releases that reconcile the nodes in scope (WORKER_NAME equals the node's worker-name
+ * label, reference §7.5): their Lease, Events, Certificates and manager logs. Other releases in the
+ * cluster are listed but not read further: they cannot explain these nodes.
+ */
+export async function collectOperator(client: KubeClient, read: Reader, input: OperatorInput): Promise<{ objects: KubeObject[]; logs: LogRecord[] }> {
+  let deployments = input.clusterWide.filter((o) => o.kind === 'Deployment')
+  const byImage = deployments.length === 0
+  if (byImage) deployments = await findOperatorByImage(read)
+  const workers = new Set(input.nodes.map((node) => node.metadata.labels?.['worker-name'] ?? ''))
+  const responsible = deployments.filter((d) => workers.has(operatorWorkerName(d)))
+  const namespaces = [...new Set(responsible.map((d) => d.metadata.namespace!))]
+
+  const targets = (ns: string) => [
+    ...(byImage ? [OPERATOR_PODS] : []),
+    // Events of a namespace that holds nodes were read with them.
+    ...OPERATOR_NAMESPACE_TARGETS.filter((t) => !(input.nodeNamespaces?.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind))),
+  ]
+  const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
+  const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')
+  const [extra, labelledLogs] = await Promise.all([perNamespace, collectLogs(client, managerLogRequests(responsible, labelledPods), input.logs, input.errors)])
+  const unlabelledLogs = byImage ? await collectLogs(client, managerLogRequests(responsible, extra), input.logs, input.errors) : []
+  return { objects: [...deployments, ...labelledPods, ...extra], logs: [...labelledLogs, ...unlabelledLogs] }
+}
+
+async function findOperatorByImage(read: Reader): Promise<KubeObject[]> {
+  // Installs without the chart's labels: fall back to the manager container's image.
+  const all = await read({ ...CLUSTER_TARGETS.find((t) => t.kind === 'Deployment')!, labelSelector: undefined })
+  return all.filter((d) =>
+    (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')),
+  )
+}
+
+function managerLogRequests(deployments: KubeObject[], pods: KubeObject[]): LogRequest[] {
+  return pods
+    .filter((pod) => deployments.some((d) => d.metadata.namespace === pod.metadata.namespace && selectorMatches(d.spec?.selector, pod.metadata.labels ?? {})))
+    .filter((pod) => (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager'))
+    .map((pod) => ({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: 'manager', previous: false, main: false }))
+}

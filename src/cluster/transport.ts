@@ -1,0 +1,169 @@
+import http2 from 'node:http2'
+import https from 'node:https'
+import net from 'node:net'
+import type { Readable } from 'node:stream'
+import tls from 'node:tls'
+import type { Credentials } from './auth.js'
+
+export interface RawResponse {
+  status: number
+  retryAfter?: string
+  body: Readable
+}
+
+/** A request in flight: its response, and a way to end it early (timeout, enough bytes, Ctrl-C). */
+export interface Exchange {
+  response: Promise<RawResponse>
+  cancel(error?: Error): void
+}
+
+/**
+ * The connection to one API server. HTTP/2 when the server offers it, as kubectl does: a single TLS
+ * handshake with every read multiplexed on it, where HTTP/1.1 pays a handshake per parallel read.
+ * Servers or proxies that only speak HTTP/1.1 get keep-alive HTTP/1.1.
+ */
+export class Transport {
+  private readonly agent: https.Agent
+  private readonly tlsOptions: tls.ConnectionOptions
+  private session?: Promise<http2.ClientHttp2Session | undefined>
+  private open = 0
+  private closed = false
+  private handshake?: tls.TLSSocket
+
+  constructor(
+    private readonly server: URL,
+    credentials: Credentials,
+    maxSockets: number,
+  ) {
+    const { ca, cert, key, rejectUnauthorized, servername } = credentials
+    this.tlsOptions = { ca, cert, key, rejectUnauthorized, servername }
+    this.agent = new https.Agent({ keepAlive: true, maxSockets, ...this.tlsOptions })
+  }
+
+  send(path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {
+    let current: Exchange | undefined
+    let cancelled: Error | undefined
+    let rejectEarly: (error: Error) => void = () => undefined
+    const response = new Promise<RawResponse>((resolve, reject) => {
+      rejectEarly = reject
+      // A read that follows the end of the run (a fallback after a failure) must not reconnect.
+      if (this.closed) return reject(new Error('the connection to the API server was closed'))
+      this.http2Session().then((session) => {
+        if (cancelled) return
+        try {
+          current = session ? this.sendHttp2(session, path, headers, signal) : this.sendHttp1(path, headers, signal)
+          current.response.then(resolve, reject)
+        } catch (error) {
+          // A session the server sent GOAWAY on (or that closed) refuses new streams at once.
+          reject(error)
+        }
+      }, reject)
+    })
+    // Until a request is on the wire (the handshake may hang), cancelling answers at once.
+    const cancel = (error?: Error) => {
+      cancelled = error ?? new Error('cancelled')
+      if (current) current.cancel(error)
+      else rejectEarly(cancelled)
+    }
+    signal?.addEventListener('abort', () => cancel(), { once: true })
+    return { response, cancel }
+  }
+
+  close(): void {
+    this.closed = true
+    this.handshake?.destroy()
+    void this.session?.then(
+      (session) => session?.destroy(),
+      () => undefined,
+    )
+    this.session = undefined
+    this.agent.destroy()
+  }
+
+  private http2Session(): Promise<http2.ClientHttp2Session | undefined> {
+    if (this.session) return this.session
+    const pending: Promise<http2.ClientHttp2Session | undefined> = this.negotiate().then(
+      (session) => {
+        // A session the server closed, said GOAWAY on, or that died is replaced on the next request.
+        const forget = () => {
+          if (this.session === pending) this.session = undefined
+        }
+        session?.once('close', forget)
+        session?.once('goaway', forget)
+        return session
+      },
+      (error) => {
+        // The next request tries again (the server may be back); this one reports why it failed.
+        if (this.session === pending) this.session = undefined
+        throw error
+      },
+    )
+    this.session = pending
+    return pending
+  }
+
+  private negotiate(): Promise<http2.ClientHttp2Session | undefined> {
+    const host = this.server.hostname.replace(/^\[|\]$/g, '')
+    // Node warns when an IP address is sent as TLS server name (RFC 6066 forbids it).
+    const servername = this.tlsOptions.servername ?? (net.isIP(host) ? undefined : host)
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({ ...this.tlsOptions, host, servername, port: Number(this.server.port || 443), ALPNProtocols: ['h2', 'http/1.1'] })
+      this.handshake = socket
+      socket.once('error', reject)
+      socket.once('close', () => reject(Object.assign(new Error('the connection closed during the TLS handshake'), { code: 'ECONNRESET' })))
+      socket.once('secureConnect', () => {
+        this.handshake = undefined
+        socket.off('error', reject)
+        if (socket.alpnProtocol !== 'h2') {
+          socket.destroy()
+          resolve(undefined)
+          return
+        }
+        const session = http2.connect(this.server.origin, { createConnection: () => socket })
+        // Failures reach the streams that were open.
+        session.on('error', () => undefined)
+        session.unref()
+        resolve(session)
+      })
+    })
+  }
+
+  private sendHttp2(session: http2.ClientHttp2Session, path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {
+    const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+    const stream = session.request({ ':method': 'GET', ':path': path, ...lower }, { endStream: true, signal })
+    // An unref'd session does not hold the process open when idle; a read in flight must.
+    if (this.open++ === 0) session.ref()
+    stream.once('close', () => {
+      if (--this.open === 0 && !session.destroyed) session.unref()
+    })
+    const response = new Promise<RawResponse>((resolve, reject) => {
+      stream.once('error', reject)
+      // A session torn down under the stream closes it without an error.
+      const closedEarly = () => reject(Object.assign(new Error('the connection closed before the server answered'), { code: 'ECONNRESET' }))
+      stream.once('close', closedEarly)
+      stream.once('response', (h) => {
+        stream.off('error', reject)
+        stream.off('close', closedEarly)
+        const retryAfter = h['retry-after']
+        resolve({ status: Number(h[':status']), retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: stream })
+      })
+    })
+    return { response, cancel: (error) => stream.destroy(error) }
+  }
+
+  private sendHttp1(path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {
+    const req = https.request(new URL(path, this.server), { method: 'GET', agent: this.agent, headers, signal })
+    const response = new Promise<RawResponse>((resolve, reject) => {
+      req.once('error', reject)
+      req.once('response', (res) => {
+        req.off('error', reject)
+        // Errors after the headers surface on the body, where the reader listens.
+        req.on('error', (error) => res.destroy(error))
+        const retryAfter = res.headers['retry-after']
+        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: res })
+      })
+    })
+    req.end()
+    return { response, cancel: (error) => req.destroy(error) }
+  }
+}
