@@ -50,21 +50,34 @@ const wall = (run: () => void) => {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const manual = () => MANUAL.forEach((args) => spawnSync(kubectl, args, { env, stdio: 'ignore' }))
-const doctor = (args: string[]) => () => spawnSync(cli, ['doctor', ...args, '--no-probe'], { env, stdio: 'ignore' })
+const doctor =
+  (args: string[], executable = cli) =>
+  () =>
+    spawnSync(executable, ['doctor', ...args, '--no-probe'], { env, stdio: 'ignore' })
+// What krew installs, when `npm run release` has built it for this machine.
+const released = path.join(root, 'release', `linux-${process.arch}`, 'kubectl-chainnode')
+const hasRelease = process.platform === 'linux' && existsSync(released)
 
 const runs = Number(values.runs)
 await refreshLiveness(ctx)
 manual()
 doctor(['fullnode-0', '-n', 'sc-healthy'])()
+if (hasRelease) doctor(['fullnode-0', '-n', 'sc-healthy'], released)()
 const manualTimes: number[] = []
 const doctorTimes: number[] = []
+const releaseTimes: number[] = []
 for (let i = 0; i < runs; i++) {
   manualTimes.push(wall(manual))
   doctorTimes.push(wall(doctor(['fullnode-0', '-n', 'sc-healthy'])))
+  if (hasRelease) releaseTimes.push(wall(doctor(['fullnode-0', '-n', 'sc-healthy'], released)))
 }
 console.log(`manual procedure (${MANUAL.length} kubectl commands)  median ${median(manualTimes).toFixed(0)} ms`)
-console.log(`doctor fullnode-0                          median ${median(doctorTimes).toFixed(0)} ms`)
+console.log(`doctor fullnode-0 (bin/chainnode, Node ${process.versions.node}) median ${median(doctorTimes).toFixed(0)} ms`)
 console.log(`ratio doctor / manual: ${(median(doctorTimes) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`)
+if (hasRelease) {
+  console.log(`doctor fullnode-0 (release executable)      median ${median(releaseTimes).toFixed(0)} ms`)
+  console.log(`ratio release executable / manual: ${(median(releaseTimes) / median(manualTimes)).toFixed(2)}`)
+}
 
 const fleet = Number(values.fleet)
 for (const size of [Math.floor(fleet / 2), fleet]) {

@@ -5,7 +5,6 @@
 // line is plain (dist/bundle/quick.js, from src/cli/quick.ts); help and odd lines go to oclif.
 import { readFileSync } from 'node:fs'
 
-const QUICK_COMMANDS = ['doctor']
 const argv = process.argv.slice(2)
 const packageVersion = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -23,7 +22,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.exitCode = 0
   exitWhenFlushed()
 } else {
-  const quick = QUICK_COMMANDS.includes(argv[0]) && (await (await import('../dist/bundle/quick.js')).runQuick(argv, packageVersion()))
+  const { QUICK_COMMANDS } = await import('../dist/cli/quick-commands.js')
+  const quick = QUICK_COMMANDS.includes(argv[0]) && (await runQuick())
   if (!quick) {
     const { execute } = await import('@oclif/core')
     await execute({ dir: import.meta.url })
@@ -32,6 +32,15 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // winding down; they must not hold the process, and Node 20 can trip over an HTTP/2 session that is
   // torn down while the process ends on its own.
   exitWhenFlushed()
+}
+
+/** The quick start, compiled code cached between runs (src/code-cache.ts); false hands the line to oclif. */
+async function runQuick() {
+  const [{ loadWithCodeCache }, { stateDir }] = await Promise.all([import('../dist/code-cache.js'), import('../dist/state-dir.js')])
+  const bundle = loadWithCodeCache(new URL('../dist/bundle/quick.cjs', import.meta.url).pathname, stateDir())
+  const handled = await bundle.exports.runQuick(argv, packageVersion())
+  if (handled) bundle.save()
+  return handled
 }
 
 function exitWhenFlushed() {

@@ -1,36 +1,31 @@
 // Bundle every command into one ESM file (plus lazily loaded chunks) for oclif's explicit command
 // discovery: one file to parse instead of a module graph of ~60 files at every start.
-// The quick start (src/cli/quick.ts) is bundled on its own, without oclif: the commands it serves
-// start without the framework at all.
+// The quick start (src/cli/quick.ts) is bundled on its own, without oclif, as CommonJS: bin/run.js
+// loads it through src/code-cache.ts, and Node 20 has a code cache for scripts, not for ES modules.
 import { build } from 'esbuild'
 
-const common = {
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  legalComments: 'none',
-  logLevel: 'warning',
-}
+const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' }
 
 await Promise.all([
   build({
     ...common,
     entryPoints: { commands: 'src/command-index.ts' },
     outdir: 'dist/bundle',
+    format: 'esm',
     splitting: true,
     // Shared with bin/run.js (one oclif instance); client-node is loaded only for port-forwards.
     external: ['@oclif/core', '@kubernetes/client-node'],
+    // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
   build({
     ...common,
-    entryPoints: { quick: 'src/cli/quick.ts' },
-    outdir: 'dist/bundle',
-    // What a run may not need (bundle reading, spinner, colour) stays in chunks loaded on demand.
-    splitting: true,
-    // Loaded only when a signer is probed through a port-forward.
+    entryPoints: ['src/cli/quick.ts'],
+    outfile: 'dist/bundle/quick.cjs',
+    format: 'cjs',
+    // Loaded only when a signer is probed through a port-forward, with require(): a dynamic import()
+    // from code restored out of V8's cache finds no module loader in Node 20.
     external: ['@kubernetes/client-node'],
+    supported: { 'dynamic-import': false },
   }),
 ])

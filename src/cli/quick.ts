@@ -8,7 +8,7 @@ import { reportFailure } from './failure.js'
 import { parseArgv } from './parse-argv.js'
 import { Session } from './session.js'
 
-/** Commands served here; bin/run.js lists the same names so other commands never load this file. */
+/** Commands served here, by the names in quick-commands.ts. */
 const QUICK = {
   doctor: { ...DOCTOR_COMMAND, run: (input: DoctorInput, session: Session) => runDoctor(input, session) },
 }

@@ -34,32 +34,38 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const read = readerFor(client, errors)
   const { scope } = options
   const found = findChainNodes(client, scope)
-  const clusterWide = Promise.all(CLUSTER_TARGETS.map((target) => read(target))).then((lists) => lists.flat())
+  const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined])
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
   const namespaced = knownNamespace
-    ? readNamespaces(read, [knownNamespace])
-    : found.then(({ nodes }) => readNamespaces(read, [...new Set(nodes.map((n) => n.metadata.namespace!))]))
+    ? Promise.resolve(startLists(read, NAMESPACE_TARGETS, [knownNamespace]))
+    : found.then(({ nodes }) => startLists(read, NAMESPACE_TARGETS, [...new Set(nodes.map((n) => n.metadata.namespace!))]))
   // An unknown node ends the run at once: the reads already sent must not surface as unhandled failures.
-  for (const pending of [clusterWide, namespaced]) pending.catch(() => undefined)
+  for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
   const { nodes, rows, sets } = await found
 
-  const nodeSide = namespaced.then(async (objects) => ({
-    objects,
-    logs: await collectLogs(client, nodeLogRequests(objects, nodes, options.logs.mode), options.logs, errors),
-  }))
-  const operatorSide = clusterWide.then((objects) =>
-    collectOperator(client, read, { clusterWide: objects, nodes, nodeNamespaces: knownNamespace ? [knownNamespace] : undefined, logs: options.logs, errors }),
+  // Logs go out as soon as the Pods they belong to are known, not after every list.
+  const nodeLogs = namespaced
+    .then((lists) => lists.of('Pod'))
+    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs.mode), options.logs, errors))
+  const operator = Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
+    collectOperator(client, read, {
+      clusterWide: [...deployments, ...pods],
+      nodes,
+      nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
+      logs: options.logs,
+      errors,
+    }),
   )
-  const [nodeData, operatorData] = await Promise.all([nodeSide, operatorSide])
+  const [namespaceObjects, clusterObjects, logs, operatorData] = await Promise.all([namespaced.then((lists) => lists.all), clusterWide.all, nodeLogs, operator])
   return {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     collectedAt: new Date().toISOString(),
     cliVersion: options.cliVersion,
     source: { context: options.contextName, server: client.server },
     scope: options.scope,
-    objects: keepRelevant(withoutDuplicates([...nodes, ...sets, ...nodeData.objects, ...operatorData.objects]), nodes),
+    objects: keepRelevant(withoutDuplicates([...nodes, ...sets, ...namespaceObjects, ...operatorData.objects, ...clusterObjects]), nodes),
     chainNodeRows: rows,
-    logs: [...nodeData.logs, ...operatorData.logs],
+    logs: [...logs, ...operatorData.logs],
     probes: [],
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
@@ -69,8 +75,16 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
 
 export type Reader = ReturnType<typeof readerFor>
 
-async function readNamespaces(read: Reader, namespaces: string[]): Promise<KubeObject[]> {
-  return (await Promise.all(namespaces.flatMap((ns) => NAMESPACE_TARGETS.map((target) => read(target, ns))))).flat()
+interface Lists {
+  all: Promise<KubeObject[]>
+  /** The lists of one kind, to be awaited without waiting for the others. */
+  of(kind: string): Promise<KubeObject[]>
+}
+
+function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[]): Lists {
+  const lists = namespaces.flatMap((ns) => targets.map((target) => ({ kind: target.kind, items: read(target, ns) })))
+  const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
+  return { all: flat(lists.map((l) => l.items)), of: (kind) => flat(lists.filter((l) => l.kind === kind).map((l) => l.items)) }
 }
 
 export function readerFor(client: KubeClient, errors: CollectionError[]) {
@@ -178,11 +192,10 @@ function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] 
   })
 }
 
-function nodeLogRequests(objects: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
+function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
   if (requested === 'none') return []
   const mode = requested === 'auto' ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
   const requests: LogRequest[] = []
-  const pods = objects.filter((o) => o.kind === 'Pod')
   for (const node of nodes) {
     const pod = pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name)
     if (!pod) continue

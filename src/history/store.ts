@@ -1,17 +1,16 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
 import path from 'node:path'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
+import { stateDir } from '../state-dir.js'
 import type { Observation, Snapshot } from '../snapshot/types.js'
 
 const MAX_PER_NODE = 50
 
-/** Where observations live: the user's cache directory (KUBECTL_CHAINNODE_STATE_DIR overrides it). */
+/** Where observations live: in the user's cache directory. */
 export function historyFile(env = process.env): string {
-  const base = env.KUBECTL_CHAINNODE_STATE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(env.HOME ?? homedir(), '.cache'), 'kubectl-chainnode')
-  return path.join(base, 'history.json')
+  return path.join(stateDir(env), 'history.json')
 }
 
 type History = Record<string, Observation[]>
