@@ -55,6 +55,8 @@ export async function collectLogs(client: KubeClient, requests: LogRequest[], op
 
 /** Make arbitrary container output safe to print: no control characters, no megabyte lines. */
 export function cleanLog(text: string): string {
+  // Most logs are clean already: checking is cheaper than splitting and joining them again.
+  if (!needsCleaning(text)) return text
   return text
     .split('\n')
     .map((line) => {
@@ -63,4 +65,18 @@ export function cleanLog(text: string): string {
       return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)}… [${clean.length - MAX_LINE_CHARS} more characters]` : clean
     })
     .join('\n')
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/
+
+function needsCleaning(text: string): boolean {
+  if (CONTROL.test(text)) return true
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf('\n', start)
+    const stop = end === -1 ? text.length : end
+    if (stop - start > MAX_LINE_CHARS) return true
+    start = stop + 1
+  }
+  return false
 }

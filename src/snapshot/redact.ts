@@ -20,7 +20,7 @@ const PATTERNS: [guard: (text: string) => boolean, RegExp, string | ((...groups:
   ],
   [(t) => t.includes('"priv_key"'), /("priv_key"\s*:\s*)\{[^}]*\}/g, (_m, key) => `${key}"${MASK}"`],
   [(t) => t.includes('hv'), /\bhv[sbr]\.[A-Za-z0-9_-]{20,}/g, MASK],
-  [(t) => t.includes('.'), /\b[sb]\.[A-Za-z0-9]{24,}\b/g, MASK],
+  [(t) => t.includes('s.') || t.includes('b.'), /\b[sb]\.[A-Za-z0-9]{24,}\b/g, MASK],
   [(t) => t.includes('eyJ'), /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, MASK],
   [(t) => t.includes('Bearer') || t.includes('Basic'), /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]{8,}=*/g, (_m, scheme) => `${scheme} ${MASK}`],
   [(t) => t.includes('AKIA'), /\bAKIA[0-9A-Z]{16}\b/g, MASK],
@@ -35,6 +35,8 @@ const PATTERNS: [guard: (text: string) => boolean, RegExp, string | ((...groups:
 const SECRET_KEYWORD = /token|secret|passw|api[_-]?key|access[_-]?key|private[_-]?key|mnemonic/i
 /** No pattern matches fewer characters than this; most label values and names are shorter. */
 const SHORTEST_SECRET = 14
+/** Twelve words of at least three letters and the blanks between them. */
+const SHORTEST_MNEMONIC = MNEMONIC_MIN_WORDS * 4 - 1
 /** Twelve or more lowercase words in a row: where a seed phrase could be. */
 const WORD_RUN = new RegExp(`(?<![a-z])[a-z]+(?:[ \\t]+[a-z]+){${MNEMONIC_MIN_WORDS - 1},}`, 'g')
 
@@ -52,7 +54,7 @@ export class Redactor {
         return replaced
       })
     }
-    return out.replace(WORD_RUN, (run) => this.mnemonics(run))
+    return out.length < SHORTEST_MNEMONIC ? out : out.replace(WORD_RUN, (run) => this.mnemonics(run))
   }
 
   /** Runs of 12 or more BIP-39 words in a row are treated as a seed phrase. */

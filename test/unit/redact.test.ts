@@ -30,6 +30,14 @@ const PLANTED: [string, string, string][] = [
     'abandon ability able about above absent absorb abstract absurd abuse access accident account accuse achieve acid acoustic acquire across act action actor actress actual',
   ],
   ['password assignment', 'db password=Sup3rS3cretValue connected', 'Sup3rS3cretValue'],
+  // A key with a prefix: the prefix stays readable, the value goes.
+  ['prefixed key in JSON', '{"level":"info","authToken":"a1b2c3d4e5f6g7h8","msg":"login"}', 'a1b2c3d4e5f6g7h8'],
+  ['prefixed key with underscore', 'config db_password: Tr0ub4dor&3horse loaded', 'Tr0ub4dor'],
+  [
+    'mnemonic inside a longer line',
+    '2026-11-22T10:00:00Z INFO restored wallet from abandon ability able about above absent absorb abstract absurd abuse access accident (24 words elided)',
+    'abandon ability able about above absent absorb abstract absurd abuse access accident',
+  ],
 ]
 
 describe('redaction', () => {
