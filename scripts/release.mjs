@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
@@ -63,10 +64,32 @@ const seaPackage = {
   type: 'module',
   oclif: { ...pkg.oclif, commands: { strategy: 'explicit', target: './lib/commands.mjs', identifier: 'COMMANDS' }, plugins: [] },
 }
-writeFileSync(
-  path.join(out, 'loader.cjs'),
-  "require('node:module');import(require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(process.execPath), 'lib', 'main.mjs')).href)\n",
-)
+// The executable's main script: the quick start from lib/quick.cjs (built by `npm run build`) with its
+// code cache, else lib/main.mjs. Its one package the quick start loads on demand, client-node (for
+// port-forwards), becomes lib/client-node.cjs: the executable has no node_modules.
+await build({
+  entryPoints: [path.join(root, 'src', 'sea-loader.ts')],
+  outfile: path.join(out, 'loader.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+})
+copyFileSync(path.join(root, 'dist', 'bundle', 'quick.cjs'), path.join(lib, 'quick.cjs'))
+await build({
+  stdin: { contents: "module.exports = require('@kubernetes/client-node')", resolveDir: root, loader: 'js' },
+  outfile: path.join(lib, 'client-node.cjs'),
+  // Node's own punycode is deprecated and warns on every load: take the package of that name.
+  alias: { punycode: createRequire(import.meta.url).resolve('punycode/') },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
 
 const host = nodeBinary('linux-x64')
 const archives = []

@@ -18,7 +18,7 @@ export interface CachedModule<T> {
  * A cache that does not fit (another Node, another bundle) is rejected by V8 and written anew;
  * a cache directory that cannot be written only costs the speed-up.
  */
-export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
+export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}): CachedModule<T> {
   const source = readFileSync(file, 'utf8')
   const { size, mtimeMs } = statSync(file)
   const cacheFile = path.join(cacheDir, 'v8', `${path.basename(file)}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`)
@@ -33,7 +33,10 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModu
   const script = new vm.Script(wrapper, { filename: file, cachedData })
   const fromCache = cachedData !== undefined && !script.cachedDataRejected
   const module = { exports: {} as T }
-  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file))
+  const requireFrom = createRequire(file)
+  // The single-file executable has no node_modules: a package the bundle leaves out is a file beside it.
+  const require = (id: string) => requireFrom(aliases[id] ?? id)
+  script.runInThisContext()(module.exports, require, module, file, path.dirname(file))
   return {
     exports: module.exports,
     fromCache,

@@ -1,4 +1,4 @@
-import { rm, rename } from 'node:fs/promises'
+import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 
 /** Paths of in-flight temporary files, removed if the process is interrupted. */
@@ -13,9 +13,9 @@ export async function writeFileAtomic(target: string, write: (tmpPath: string) =
   inFlight.add(tmp)
   try {
     await write(tmp)
-    await rename(tmp, target)
+    await fsp.rename(tmp, target)
   } catch (error) {
-    await rm(tmp, { force: true })
+    await fsp.rm(tmp, { force: true })
     throw error
   } finally {
     inFlight.delete(tmp)

@@ -1,5 +1,5 @@
 /**
- * Entry of the single-file executable: everything (oclif included) is bundled into one ESM file that
+ * Entry of the single-file executable after its loader (src/sea-loader.ts): everything (oclif included) is bundled into one ESM file that
  * shares its chunks with lib/commands.mjs, so oclif's explicit discovery finds the commands without a second oclif.
  * The executable's directory holds package.json and oclif.manifest.json, which oclif reads as its root.
  */
@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs'
 import module from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { QUICK_COMMANDS } from './cli/quick-commands.js'
 import { stateDir } from './state-dir.js'
 
 // The executable's Node keeps the compiled code of ES modules between runs; a short run saves
@@ -24,14 +23,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.stdout.write(`${await complete(argv.slice(1), path.join(root, 'oclif.manifest.json'))}\n`)
   process.stdout.write('', () => process.exit(0))
 } else {
-  // As in bin/run.js: doctor on a plain command line starts without the framework.
-  const quick = QUICK_COMMANDS.includes(argv[0]) && (await (await import('./cli/quick.js')).runQuick(argv, version()))
-  if (!quick) {
-    // @oclif/core is CommonJS: bundled and imported dynamically, its exports may sit under `default`.
-    const oclif: typeof import('@oclif/core') & { default?: typeof import('@oclif/core') } = await import('@oclif/core')
-    const execute = oclif.execute ?? oclif.default!.execute
-    await execute({ dir: pathToFileURL(path.join(root, 'package.json')).href })
-  }
+  // The quick start was tried by the executable's loader (src/sea-loader.ts); this line needs oclif.
+  // @oclif/core is CommonJS: bundled and imported dynamically, its exports may sit under `default`.
+  const oclif: typeof import('@oclif/core') & { default?: typeof import('@oclif/core') } = await import('@oclif/core')
+  const execute = oclif.execute ?? oclif.default!.execute
+  await execute({ dir: pathToFileURL(path.join(root, 'package.json')).href })
   // See bin/run.js: exit once the output is flushed.
   process.stdout.write('', () => process.stderr.write('', () => process.exit()))
 }

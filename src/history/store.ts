@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { existsSync, mkdirSync, readFileSync, promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
@@ -70,7 +69,7 @@ export async function recordHistory(snapshot: Snapshot, file = historyFile()): P
   if (changed) {
     try {
       mkdirSync(path.dirname(file), { recursive: true })
-      await writeFileAtomic(file, (tmp) => writeFile(tmp, JSON.stringify(history)))
+      await writeFileAtomic(file, (tmp) => fsp.writeFile(tmp, JSON.stringify(history)))
     } catch {
       // The history is a convenience: a read-only home must not fail a diagnosis.
     }

@@ -6,8 +6,10 @@ import { eventEvidence, field, matchingEvents } from './helpers.js'
 import { operatorLogs } from './operator-logs.js'
 
 /** Certificate failures only: the manager also logs healthy certificate reloads at info level. */
+// A line that names the certificate files and a failure, in either order. Lookaheads from the line's
+// start: a `failure.*file` alternation would rescan the rest of the line at every "error" in a log.
 const CERT_TROUBLE =
-  /x509|failed calling webhook|(no such file|not found|missing|error|failed|unable|expired|invalid).*(serving-certs|tls\.(crt|key)|certificate)|(serving-certs|tls\.(crt|key)|certificate).*(no such file|not found|missing|error|failed|unable|expired|invalid)/i
+  /x509|failed calling webhook|^(?=.*(?:serving-certs|tls\.(?:crt|key)|certificate))(?=.*(?:no such file|not found|missing|error|failed|unable|expired|invalid))/i
 
 /** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
 export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, promises as fsp } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { usageError } from '../errors.js'
@@ -70,8 +69,8 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     ...snapshot.logs.filter((log) => log.text).map((log): [string, string] => [logFile(log), log.text]),
   ]
   for (const [file, content] of files) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true })
-    await writeFile(path.join(dir, file), content)
+    await fsp.mkdir(path.dirname(path.join(dir, file)), { recursive: true })
+    await fsp.writeFile(path.join(dir, file), content)
   }
 }
 

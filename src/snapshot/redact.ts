@@ -37,8 +37,8 @@ const SECRET_KEYWORD = /token|secret|passw|api[_-]?key|access[_-]?key|private[_-
 const SHORTEST_SECRET = 14
 /** Twelve words of at least three letters and the blanks between them. */
 const SHORTEST_MNEMONIC = MNEMONIC_MIN_WORDS * 4 - 1
-/** Twelve or more lowercase words in a row: where a seed phrase could be. */
-const WORD_RUN = new RegExp(`(?<![a-z])[a-z]+(?:[ \\t]+[a-z]+){${MNEMONIC_MIN_WORDS - 1},}`, 'g')
+/** Twelve or more words of three to eight lowercase letters in a row (BIP-39's lengths): where a seed phrase could be. */
+const WORD_RUN = new RegExp(`(?<![a-z])(?:[a-z]{3,8}[ \\t]+){${MNEMONIC_MIN_WORDS - 1},}[a-z]{3,8}(?![a-z])`, 'g')
 
 export class Redactor {
   count = 0

@@ -70,6 +70,18 @@ describe('release build: single-file executables, archives, krew', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1)
   })
 
+  it('diagnoses a live node with the executable, probing its signer through a port-forward', () => {
+    const exe = path.join(release, 'linux-x64', 'kubectl-chainnode')
+    const env = { PATH: `${toolsPath}:/usr/sbin:/sbin`, KUBECONFIG: inject('kubeconfigPath') }
+    // The probes load the port-forward client, which the executable carries as lib/client-node.cjs.
+    const live = run(exe, ['doctor', 'val-0', '-n', 'sc-signer-discovery-timeout', '--gate-timeout', '2s', '-o', 'json', '--fail-on', 'never'], env)
+    expect(live.stderr).toBe('')
+    expect(live.status).toBe(0)
+    const report = JSON.parse(live.stdout)
+    expect(report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId)).toContain('signer-discovery-timeout')
+    expect(report.clusters[0].suppressed.map((f: { ruleId: string }) => f.ruleId)).toContain('signer-unhealthy')
+  })
+
   it('installs with real krew from the manifest and archive, then runs through kubectl', () => {
     const krewRoot = path.join(work, 'krew')
     const env = { PATH: `${toolsPath}:${krewRoot}/bin:/usr/sbin:/sbin`, KREW_ROOT: krewRoot }
