@@ -29,7 +29,7 @@ useCluster(dir)
 const state = readClusterState(dir)
 const ctx = { ...state, pprofPort: state.ports.pprof, clusterDir: dir }
 if (stop) await seedScenarios(ctx)
-const env = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
+const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
 const kubectl = process.env.KUBECTL ?? 'kubectl'
 const operatorPod = execFileSync(kubectl, ['get', 'pods', '-n', 'cosmopilot-system', '-o', 'jsonpath={.items[0].metadata.name}'], { env, encoding: 'utf8' })
 
