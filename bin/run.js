@@ -4,6 +4,7 @@
 // more than kubectl's whole run. For the same reason doctor starts without oclif when its command
 // line is plain (dist/bundle/quick.js, from src/cli/quick.ts); help and odd lines go to oclif.
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 const argv = process.argv.slice(2)
 const packageVersion = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -22,8 +23,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.exitCode = 0
   exitWhenFlushed()
 } else {
-  const { QUICK_COMMANDS } = await import('../dist/cli/quick-commands.js')
-  const quick = QUICK_COMMANDS.includes(argv[0]) && (await runQuick())
+  const start = await import('../dist/bundle/start.js')
+  const quick = start.QUICK_COMMANDS.includes(argv[0]) && (await runQuick(start))
   if (!quick) {
     const { execute } = await import('@oclif/core')
     await execute({ dir: import.meta.url })
@@ -35,9 +36,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 }
 
 /** The quick start, compiled code cached between runs (src/code-cache.ts); false hands the line to oclif. */
-async function runQuick() {
-  const [{ loadWithCodeCache }, { stateDir }] = await Promise.all([import('../dist/code-cache.js'), import('../dist/state-dir.js')])
-  const bundle = loadWithCodeCache(new URL('../dist/bundle/quick.cjs', import.meta.url).pathname, stateDir())
+async function runQuick({ loadWithCodeCache, stateDir }) {
+  const bundle = loadWithCodeCache(fileURLToPath(new URL('../dist/bundle/quick.cjs', import.meta.url)), stateDir())
   const handled = await bundle.exports.runQuick(argv, packageVersion())
   if (handled) bundle.save()
   return handled

@@ -20,6 +20,12 @@ await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: ['src/cli/start.ts'],
+    outfile: 'dist/bundle/start.js',
+    format: 'esm',
+  }),
+  build({
+    ...common,
     entryPoints: ['src/cli/quick.ts'],
     outfile: 'dist/bundle/quick.cjs',
     format: 'cjs',

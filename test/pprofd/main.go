@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -105,9 +106,9 @@ func main() {
 				mux := http.NewServeMux()
 				mux.HandleFunc("/debug/pprof/", pprof.Index)
 				mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-				mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+				mux.HandleFunc("/debug/pprof/profile", whileCapturing(pprof.Profile))
 				mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-				mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+				mux.HandleFunc("/debug/pprof/trace", whileCapturing(pprof.Trace))
 				mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 				handler = mux
 				logf("info", "pprof listening on %s", ln.Addr())
@@ -160,7 +161,20 @@ func startWork(stop <-chan struct{}, workers int, duty float64, retainMB int) {
 	go blockWorker(stop)
 }
 
-// cpuWorker spends `duty` of each 10ms slice hashing and sorting.
+// capturing counts CPU profiles and traces being served. The CPU workers only burn while one is:
+// node-utils is mostly idle too, and a target that burns a core share all the time slows every
+// test and benchmark that shares the machine with it.
+var capturing atomic.Int32
+
+func whileCapturing(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		capturing.Add(1)
+		defer capturing.Add(-1)
+		h(w, r)
+	}
+}
+
+// cpuWorker spends `duty` of each 10ms slice hashing and sorting while a capture runs.
 func cpuWorker(stop <-chan struct{}, duty float64) {
 	busy := time.Duration(float64(10*time.Millisecond) * duty)
 	buf := make([]byte, 64*1024)
@@ -172,6 +186,10 @@ func cpuWorker(stop <-chan struct{}, duty float64) {
 		case <-stop:
 			return
 		default:
+		}
+		if capturing.Load() == 0 {
+			time.Sleep(10 * time.Millisecond)
+			continue
 		}
 		start := time.Now()
 		for time.Since(start) < busy {
