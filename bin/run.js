@@ -2,7 +2,7 @@
 // Shared entry of both executables. `--version` and shell completion are answered before oclif loads:
 // CI smoke checks, kubectl plugin listings and every <TAB> call them, and loading the framework costs
 // more than kubectl's whole run. For the same reason doctor starts without oclif when its command
-// line is plain (dist/bundle/quick.js, from src/cli/quick.ts); help and odd lines go to oclif.
+// line is plain (dist/bundle/quick.cjs, from src/cli/quick.ts); help and odd lines go to oclif.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 

@@ -10,10 +10,10 @@ import { Session } from './session.js'
 
 /** Commands served here, by the names in quick-commands.ts. */
 const QUICK = {
-  doctor: { ...DOCTOR_COMMAND, run: (input: DoctorInput, session: Session) => runDoctor(input, session) },
+  doctor: { ...DOCTOR_COMMAND, run: runDoctor },
 }
 
-/** `version` comes from bin/run.js, which knows where package.json is. */
+/** `version` comes from the entry point (bin/run.js, src/sea-loader.ts), which knows where package.json is. */
 export async function runQuick(argv: string[], version: string): Promise<boolean> {
   const [id, ...rest] = argv
   const command = QUICK[id as keyof typeof QUICK]

@@ -87,7 +87,7 @@ function startLists(read: Reader, targets: ListTarget[], namespaces: (string | u
   return { all: flat(lists.map((l) => l.items)), of: (kind) => flat(lists.filter((l) => l.kind === kind).map((l) => l.items)) }
 }
 
-export function readerFor(client: KubeClient, errors: CollectionError[]) {
+function readerFor(client: KubeClient, errors: CollectionError[]) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
     try {
