@@ -2,6 +2,7 @@
 // discovery: one file to parse instead of a module graph of ~60 files at every start.
 // The quick start (src/cli/quick.ts) is bundled on its own, without oclif, as CommonJS: bin/run.js
 // loads it through src/code-cache.ts, and Node 20 has a code cache for scripts, not for ES modules.
+// bin/run.js and what it loads first (start.cjs) are CommonJS too: no ES module loader at a quick start.
 import { build } from 'esbuild'
 
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' }
@@ -21,8 +22,8 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/start.ts'],
-    outfile: 'dist/bundle/start.js',
-    format: 'esm',
+    outfile: 'dist/bundle/start.cjs',
+    format: 'cjs',
   }),
   build({
     ...common,

@@ -70,6 +70,9 @@ export class Session {
       timeoutMs,
       concurrency: 32,
       onRequest: (method, path) => this.debugLine(`${method} ${path}`),
+      // kubectl -v=6 style, plus when the answer came in after the process started: where a run waits.
+      onResponse: (path, status, ms, bytes) =>
+        this.debugLine(`${status} in ${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(1)} kB, at ${(process.uptime() * 1000).toFixed(0)} ms: ${path}`),
     })
     this.clients.push(client)
     return { client, context, credentials }

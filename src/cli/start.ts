@@ -1,6 +1,6 @@
 /**
  * What bin/run.js needs to decide on and load the quick start, bundled into one small file
- * (dist/bundle/start.js): one module to load at every start instead of three.
+ * (dist/bundle/start.cjs): one module to load at every start instead of three.
  */
 export { loadWithCodeCache } from '../code-cache.js'
 export { stateDir } from '../state-dir.js'

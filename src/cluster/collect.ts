@@ -2,6 +2,7 @@ import { incompleteError, usageError } from '../errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
 import { allContainerStatuses, mainContainerName, podReady, podRestarts } from '../snapshot/node-layout.js'
 import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot, type TableRow } from '../snapshot/types.js'
+import type { Redactor } from '../snapshot/redact.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator } from './collect-operator.js'
@@ -17,6 +18,8 @@ export interface CollectOptions {
   logs: LogOptions & { mode: LogMode }
   cliVersion: string
   contextName: string
+  /** Masks secrets in each list and log as it arrives, so the masking overlaps the waits for the server. */
+  redactor?: Redactor
 }
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
@@ -31,9 +34,14 @@ const CHAINNODES = `/apis/${CHAINNODE_API}`
 export async function collectSnapshot(client: KubeClient, options: CollectOptions): Promise<Snapshot> {
   const started = Date.now()
   const errors: CollectionError[] = []
-  const read = readerFor(client, errors)
-  const { scope } = options
+  const { scope, redactor } = options
   const found = findChainNodes(client, scope)
+  const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.value(o)) : objects)
+  const read = readerFor(client, errors, async (items) =>
+    // Unrelated ConfigMaps (a genesis can be megabytes) are dropped before anything scans them.
+    mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
+  )
+  const logOptions = redactor ? { ...options.logs, mask: (text: string) => redactor.text(text) } : options.logs
   const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined])
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
   const namespaced = knownNamespace
@@ -46,13 +54,13 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   // Logs go out as soon as the Pods they belong to are known, not after every list.
   const nodeLogs = namespaced
     .then((lists) => lists.of('Pod'))
-    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs.mode), options.logs, errors))
+    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs.mode), logOptions, errors))
   const operator = Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
     collectOperator(client, read, {
       clusterWide: [...deployments, ...pods],
       nodes,
       nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
-      logs: options.logs,
+      logs: logOptions,
       errors,
     }),
   )
@@ -63,13 +71,13 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     cliVersion: options.cliVersion,
     source: { context: options.contextName, server: client.server },
     scope: options.scope,
-    objects: keepRelevant(withoutDuplicates([...nodes, ...sets, ...namespaceObjects, ...operatorData.objects, ...clusterObjects]), nodes),
+    objects: keepRelevant(withoutDuplicates([...mask(nodes), ...mask(sets), ...namespaceObjects, ...operatorData.objects, ...clusterObjects]), nodes),
     chainNodeRows: rows,
     logs: [...logs, ...operatorData.logs],
     probes: [],
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
-    redactions: 0,
+    redactions: redactor?.count ?? 0,
   }
 }
 
@@ -87,13 +95,12 @@ function startLists(read: Reader, targets: ListTarget[], namespaces: (string | u
   return { all: flat(lists.map((l) => l.items)), of: (kind) => flat(lists.filter((l) => l.kind === kind).map((l) => l.items)) }
 }
 
-function readerFor(client: KubeClient, errors: CollectionError[]) {
+function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
+    let list: { items?: KubeObject[] }
     try {
-      const list = await client.getJSON<{ items?: KubeObject[]; apiVersion?: string }>(path)
-      const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
-      return (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
+      list = await client.getJSON<{ items?: KubeObject[] }>(path)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       const missing = target.optional && error.reason === 'not-found'
@@ -101,6 +108,10 @@ function readerFor(client: KubeClient, errors: CollectionError[]) {
         errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
       return target.fallback ? read(target.fallback, namespace) : []
     }
+    const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
+    return prepare(
+      (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind })),
+    )
   }
   return read
 }

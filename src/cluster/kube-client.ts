@@ -24,6 +24,8 @@ export interface ClientOptions {
   concurrency: number
   /** Called once per HTTP request sent, for --debug accounting. */
   onRequest?: (method: string, path: string) => void
+  /** Called when an answer has been read whole (or cut at its byte cap), for --debug timings. */
+  onResponse?: (path: string, status: number, elapsedMs: number, bytes: number) => void
 }
 
 /** Turn a stream of text chunks into whole lines; the last, unfinished line waits for the next chunk. */
@@ -139,6 +141,7 @@ export class KubeClient {
   private async once(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult | { retryAfterMs: number }> {
     this.requestCount++
     this.options.onRequest?.('GET', path)
+    const sentAt = process.uptime()
     const exchange = this.transport.send(path, this.headers(opts.accept))
     const timer = setTimeout(
       () => exchange.cancel(new ApiError('timeout', `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
@@ -152,6 +155,7 @@ export class KubeClient {
         return { retryAfterMs: Math.min(Number.isFinite(seconds) ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS) }
       }
       const { text, truncated } = await readBody(res.body, res.status < 300 ? opts.maxBytes : 64 * 1024)
+      this.options.onResponse?.(path, res.status, (process.uptime() - sentAt) * 1000, text.length)
       if (res.status >= 300) throw statusError(res.status, text, path)
       return { text, truncated }
     } catch (error) {

@@ -5,6 +5,8 @@ export interface LogOptions {
   tailLines: number
   sinceSeconds?: number
   maxBytes: number
+  /** Applied to each log as it arrives (secret masking), while other reads are still under way. */
+  mask?: (text: string) => string
 }
 
 export interface LogRequest {
@@ -36,7 +38,8 @@ export async function collectLogs(client: KubeClient, requests: LogRequest[], op
       const base = { namespace: request.namespace, pod: request.pod, container: request.container, previous: request.previous }
       try {
         const { text, truncated } = await client.getText(logPath(request, options), options.maxBytes)
-        return { ...base, text: cleanLog(text), truncated }
+        const clean = cleanLog(text)
+        return { ...base, text: options.mask ? options.mask(clean) : clean, truncated }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         // A container that has not started or never restarted has no log to give: that is not a failure of the run.

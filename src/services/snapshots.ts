@@ -1,7 +1,7 @@
 import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
 import { readBundle } from '../snapshot/bundle.js'
-import { redactSnapshot } from '../snapshot/redact.js'
+import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
 
 export interface SnapshotRequest {
@@ -14,8 +14,8 @@ export interface SnapshotRequest {
   logs?: LogMode
 }
 
-export async function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
-  const snapshot = await collectSnapshot(connection.client, {
+export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
+  return collectSnapshot(connection.client, {
     scope: request.scope,
     cliVersion: request.cliVersion,
     contextName: connection.context.contextName,
@@ -25,8 +25,8 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
       sinceSeconds: request.sinceSeconds,
       maxBytes: request.maxLogBytes,
     },
+    redactor: request.redact ? new Redactor() : undefined,
   })
-  return request.redact ? redactSnapshot(snapshot) : snapshot
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
