@@ -1,12 +1,12 @@
 import { incompleteError, usageError } from '../errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
-import { allContainerStatuses, mainContainerName, podReady, podRestarts } from '../snapshot/node-layout.js'
+import { allContainerStatuses, mainContainerName, ownerSetName, podReady, podRestarts, signerTargetOf, usesVolumeSnapshots } from '../snapshot/node-layout.js'
 import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot, type TableRow } from '../snapshot/types.js'
 import type { Redactor } from '../snapshot/redact.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator } from './collect-operator.js'
-import { CLUSTER_TARGETS, NAMESPACE_TARGETS, listPath, type ListTarget } from './targets.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, listPath, type ListTarget, type NodeNeed } from './targets.js'
 
 /** Which pods get their logs read; 'auto' reads all for a few nodes and only unhealthy pods for a fleet. */
 export type LogMode = 'all' | 'unhealthy' | 'none' | 'auto'
@@ -42,11 +42,24 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
   )
   const logOptions = redactor ? { ...options.logs, mask: (text: string) => redactor.text(text) } : options.logs
-  const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined])
+  // Lists only some nodes need wait for the nodes (and, for a signer, their Pods) and are read only then.
+  const wanted: Wanted = async (need, namespace, podsOf) => {
+    const nodes = (await found).nodes.filter((n) => namespace === undefined || n.metadata.namespace === namespace)
+    if (need === 'volume-snapshots') return nodes.some(usesVolumeSnapshots)
+    if (need === 'nodeset') return nodes.some((n) => ownerSetName(n) !== undefined)
+    const pods = await podsOf()
+    return nodes.some((n) =>
+      signerTargetOf(
+        n,
+        pods.find((p) => p.metadata.name === n.metadata.name && p.metadata.namespace === n.metadata.namespace),
+      ),
+    )
+  }
+  const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined], wanted)
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
   const namespaced = knownNamespace
-    ? Promise.resolve(startLists(read, NAMESPACE_TARGETS, [knownNamespace]))
-    : found.then(({ nodes }) => startLists(read, NAMESPACE_TARGETS, [...new Set(nodes.map((n) => n.metadata.namespace!))]))
+    ? Promise.resolve(startLists(read, NAMESPACE_TARGETS, [knownNamespace], wanted))
+    : found.then(({ nodes }) => startLists(read, NAMESPACE_TARGETS, [...new Set(nodes.map((n) => n.metadata.namespace!))], wanted))
   // An unknown node ends the run at once: the reads already sent must not surface as unhandled failures.
   for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
   const { nodes, rows, sets } = await found
@@ -89,10 +102,21 @@ interface Lists {
   of(kind: string): Promise<KubeObject[]>
 }
 
-function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[]): Lists {
-  const lists = namespaces.flatMap((ns) => targets.map((target) => ({ kind: target.kind, items: read(target, ns) })))
+/** Whether some node in a namespace (any node, for cluster-wide lists) has a need; `pods` are that namespace's. */
+type Wanted = (need: NodeNeed, namespace: string | undefined, pods: () => Promise<KubeObject[]>) => Promise<boolean>
+
+function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[], wanted: Wanted): Lists {
   const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
-  return { all: flat(lists.map((l) => l.items)), of: (kind) => flat(lists.filter((l) => l.kind === kind).map((l) => l.items)) }
+  const started = namespaces.flatMap((ns) => {
+    const here: { kind: string; items: Promise<KubeObject[]> }[] = []
+    const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items))
+    for (const target of targets) {
+      const need = target.onlyFor
+      here.push({ kind: target.kind, items: need ? wanted(need, ns, pods).then((yes) => (yes ? read(target, ns) : [])) : read(target, ns) })
+    }
+    return here
+  })
+  return { all: flat(started.map((l) => l.items)), of: (kind) => flat(started.filter((l) => l.kind === kind).map((l) => l.items)) }
 }
 
 function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>) {

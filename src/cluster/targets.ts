@@ -10,7 +10,12 @@ export interface ListTarget {
   labelSelector?: string
   /** Read instead when this list cannot be read (an older API that says the same). */
   fallback?: ListTarget
+  /** Read only when a node in scope has this need; only such nodes' rules look at the list. */
+  onlyFor?: NodeNeed
 }
+
+/** What only some nodes need read: a remote signer (its Service, endpoints, StatefulSet, policies), snapshots, an owning set. */
+export type NodeNeed = 'signer' | 'volume-snapshots' | 'nodeset'
 
 const core = '/api/v1'
 const apis = (groupVersion: string) => `/apis/${groupVersion}`
@@ -20,19 +25,27 @@ export const NAMESPACE_TARGETS: ListTarget[] = [
   { kind: 'Event', group: core, plural: 'events', namespaced: true },
   { kind: 'ConfigMap', group: core, plural: 'configmaps', namespaced: true },
   { kind: 'PersistentVolumeClaim', group: core, plural: 'persistentvolumeclaims', namespaced: true },
-  { kind: 'Service', group: core, plural: 'services', namespaced: true },
+  { kind: 'Service', group: core, plural: 'services', namespaced: true, onlyFor: 'signer' },
   {
     kind: 'EndpointSlice',
     group: apis('discovery.k8s.io/v1'),
     plural: 'endpointslices',
     namespaced: true,
     optional: true,
+    onlyFor: 'signer',
     fallback: { kind: 'Endpoints', group: core, plural: 'endpoints', namespaced: true },
   },
-  { kind: 'StatefulSet', group: apis('apps/v1'), plural: 'statefulsets', namespaced: true },
-  { kind: 'NetworkPolicy', group: apis('networking.k8s.io/v1'), plural: 'networkpolicies', namespaced: true },
-  { kind: 'VolumeSnapshot', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshots', namespaced: true, optional: true },
-  { kind: 'ChainNodeSet', group: apis('cosmopilot.voluzi.com/v1'), plural: 'chainnodesets', namespaced: true, optional: true },
+  { kind: 'StatefulSet', group: apis('apps/v1'), plural: 'statefulsets', namespaced: true, onlyFor: 'signer' },
+  { kind: 'NetworkPolicy', group: apis('networking.k8s.io/v1'), plural: 'networkpolicies', namespaced: true, onlyFor: 'signer' },
+  {
+    kind: 'VolumeSnapshot',
+    group: apis('snapshot.storage.k8s.io/v1'),
+    plural: 'volumesnapshots',
+    namespaced: true,
+    optional: true,
+    onlyFor: 'volume-snapshots',
+  },
+  { kind: 'ChainNodeSet', group: apis('cosmopilot.voluzi.com/v1'), plural: 'chainnodesets', namespaced: true, optional: true, onlyFor: 'nodeset' },
 ]
 
 /** On every object of the Helm chart, the operator's pods included (reference §7.1). */
@@ -40,7 +53,14 @@ export const OPERATOR_LABEL = 'app.kubernetes.io/name=cosmopilot'
 
 export const CLUSTER_TARGETS: ListTarget[] = [
   { kind: 'StorageClass', group: apis('storage.k8s.io/v1'), plural: 'storageclasses', namespaced: false },
-  { kind: 'VolumeSnapshotClass', group: apis('snapshot.storage.k8s.io/v1'), plural: 'volumesnapshotclasses', namespaced: false, optional: true },
+  {
+    kind: 'VolumeSnapshotClass',
+    group: apis('snapshot.storage.k8s.io/v1'),
+    plural: 'volumesnapshotclasses',
+    namespaced: false,
+    optional: true,
+    onlyFor: 'volume-snapshots',
+  },
   { kind: 'ValidatingWebhookConfiguration', group: apis('admissionregistration.k8s.io/v1'), plural: 'validatingwebhookconfigurations', namespaced: false },
   { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: OPERATOR_LABEL },
   // Listed with the Deployments so the operator's logs need not wait for a second round trip.

@@ -1,4 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
+import { signerTargetOf } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 
 /** What the cluster holds about the remote signer serving a node. */
@@ -12,7 +13,7 @@ export interface SignerContext {
 
 /** Signer targets carry the label cosmosigner-target=<signer>; its discovery Service is <signer>-privval. */
 export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): SignerContext | undefined {
-  const name = pod?.metadata.labels?.['cosmosigner-target'] ?? node.metadata.labels?.['cosmosigner-target']
+  const name = signerTargetOf(node, pod)
   if (!name) return undefined
   const ns = node.metadata.namespace
   const discoveryService = index.get('Service', ns, `${name}-privval`)

@@ -1,5 +1,6 @@
 import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
 import { compareText } from '../compare.js'
+import { ownerSetName } from './node-layout.js'
 
 export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'
 export const ANNOTATION_DOMAIN = 'cosmopilot.voluzi.com'
@@ -103,8 +104,7 @@ export class SnapshotIndex {
   }
 
   ownerSetOf(node: KubeObject): KubeObject | undefined {
-    const ref = node.metadata.ownerReferences?.find((owner) => owner.kind === 'ChainNodeSet')
-    const name = ref?.name ?? node.metadata.labels?.nodeset
+    const name = ownerSetName(node)
     return name ? this.get('ChainNodeSet', node.metadata.namespace, name) : undefined
   }
 

@@ -19,6 +19,21 @@ interface Container {
   ports?: { name?: string; containerPort: number }[]
 }
 
+/** The remote signer a node is a target of: its Pod carries cosmosigner-target=<signer>, set children their ChainNode too. */
+export function signerTargetOf(node: KubeObject, pod: KubeObject | undefined): string | undefined {
+  return pod?.metadata.labels?.['cosmosigner-target'] ?? node.metadata.labels?.['cosmosigner-target']
+}
+
+/** The ChainNodeSet a node belongs to: its owner reference, or the nodeset label of set children. */
+export function ownerSetName(node: KubeObject): string | undefined {
+  return node.metadata.ownerReferences?.find((owner) => owner.kind === 'ChainNodeSet')?.name ?? node.metadata.labels?.nodeset
+}
+
+/** Whether a node takes (and verifies) volume snapshots or restores its data from one. */
+export function usesVolumeSnapshots(node: KubeObject): boolean {
+  return Boolean(node.spec?.persistence?.snapshots || node.spec?.persistence?.restoreFromSnapshot)
+}
+
 export const podContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.containers ?? []
 export const podInitContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.initContainers ?? []
 

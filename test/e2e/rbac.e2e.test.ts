@@ -27,6 +27,14 @@ async function grantViewer(rules: PolicyRule[]) {
   })
 }
 
+/** doctor reads signer and snapshot lists only for nodes that use them: pick a node whose run reads the resources. */
+const nodeThatNeeds = (resources: string[]) =>
+  resources.some((r) => ['endpointslices', 'networkpolicies'].includes(r))
+    ? ['val-0', '-n', 'sc-signer-discovery-timeout']
+    : resources.includes('volumesnapshots')
+      ? ['snap-0', '-n', 'sc-snapshot-verify']
+      : ['fullnode-0', '-n', 'sc-healthy']
+
 const asViewer = (args: string[], extraEnv: Record<string, string> = {}) =>
   runCli([...args, '--context', 'viewer', '--no-probe', '-o', 'json', '--fail-on', 'never'], { env: { KUBECONFIG: inject('kubeconfigPath'), ...extraEnv } })
 
@@ -72,7 +80,7 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
     async (_name, i) => {
       await grantViewer(reader.rules!.filter((_, j) => j !== i))
       const result = await eventually(
-        () => asViewer(['doctor', 'fullnode-0', '-n', 'sc-healthy']),
+        () => asViewer(['doctor', ...nodeThatNeeds(reader.rules![i].resources)]),
         (r) => r.code === 3,
       )
       expect(result.code).toBe(3)
