@@ -56,4 +56,12 @@ function exitWhenFlushed() {
   process.stdout.write('', () => process.stderr.write('', () => process.exit()))
 }
 
-main()
+// A promise that can never settle would otherwise let Node end the process quietly with exit code 0 (an
+// ES module would at least have said "unsettled top-level await"): say so, and exit as incomplete.
+let done = false
+process.once('beforeExit', () => {
+  if (done) return
+  process.stderr.write('error: the run ended before it finished: a read never completed\nhint: rerun with --debug to see which\n')
+  process.exitCode = 3
+})
+main().finally(() => (done = true))

@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream'
+import { finished, type Readable } from 'node:stream'
 import type { Credentials } from './auth.js'
-import { Transport } from './transport.js'
+import { Transport, type Exchange } from './transport.js'
 
 /** Why a read failed, in the words the report uses. */
 export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
@@ -92,20 +92,16 @@ export class KubeClient {
     this.requestCount++
     this.options.onRequest?.('GET', path)
     const exchange = this.transport.send(path, this.headers('*/*'), signal)
-    const timer = setTimeout(
-      () => exchange.cancel(new ApiError('timeout', `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
-      this.options.timeoutMs,
-    )
+    const deadline = this.deadline(exchange, `no answer within ${this.options.timeoutMs / 1000}s: ${path}`, path)
     try {
-      const res = await exchange.response.finally(() => clearTimeout(timer))
+      const res = await deadline.race(exchange.response).finally(deadline.clear)
       if (res.status >= 300) throw statusError(res.status, (await readBody(res.body, 64 * 1024)).text, path)
       res.body.setEncoding('utf8')
-      await new Promise<void>((resolve, reject) => {
-        res.body.on('data', onChunk)
-        res.body.on('end', resolve)
-        res.body.on('close', resolve)
-        res.body.on('error', reject)
-      })
+      res.body.on('data', onChunk)
+      // A followed log ends when the server ends or closes it; only a stream error is a failure.
+      await new Promise<void>((resolve, reject) =>
+        finished(res.body, { writable: false }, (error) => (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE' ? reject(error) : resolve())),
+      )
     } catch (error) {
       if (!signal.aborted) throw toApiError(error, path)
     }
@@ -143,51 +139,70 @@ export class KubeClient {
     this.options.onRequest?.('GET', path)
     const sentAt = process.uptime()
     const exchange = this.transport.send(path, this.headers(opts.accept))
-    const timer = setTimeout(
-      () => exchange.cancel(new ApiError('timeout', `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, undefined, path)),
-      this.options.timeoutMs,
-    )
+    const deadline = this.deadline(exchange, `request timed out after ${this.options.timeoutMs / 1000}s: ${path}`, path)
     try {
-      const res = await exchange.response
+      const res = await deadline.race(exchange.response)
       if (res.status === 429) {
         res.body.resume()
         const seconds = Number(res.retryAfter)
         return { retryAfterMs: Math.min(Number.isFinite(seconds) ? seconds * 1000 : 1000, MAX_RETRY_AFTER_MS) }
       }
-      const { text, truncated } = await readBody(res.body, res.status < 300 ? opts.maxBytes : 64 * 1024)
+      const { text, truncated } = await deadline.race(readBody(res.body, res.status < 300 ? opts.maxBytes : 64 * 1024))
       this.options.onResponse?.(path, res.status, (process.uptime() - sentAt) * 1000, text.length)
       if (res.status >= 300) throw statusError(res.status, text, path)
       return { text, truncated }
     } catch (error) {
       throw toApiError(error, path)
     } finally {
-      clearTimeout(timer)
+      deadline.clear()
     }
+  }
+
+  /**
+   * Ends an exchange that takes longer than the request timeout, and fails whatever waits on it even
+   * when the stream has nothing left to report: a run must never wait on a read that cannot end.
+   */
+  private deadline(exchange: Exchange, message: string, path: string) {
+    let expire!: (error: ApiError) => void
+    const expired = new Promise<never>((_, reject) => (expire = reject))
+    expired.catch(() => undefined)
+    const timer = setTimeout(() => {
+      const error = new ApiError('timeout', message, undefined, path)
+      exchange.cancel(error)
+      expire(error)
+    }, this.options.timeoutMs)
+    return { race: <T>(work: Promise<T>) => Promise.race([work, expired]), clear: () => clearTimeout(timer) }
   }
 }
 
-function readBody(res: Readable, maxBytes?: number): Promise<TextResult> {
+/** Read a whole body (or its first maxBytes); exported for its tests. */
+export function readBody(res: Readable, maxBytes?: number): Promise<TextResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    let truncated = false
+    const text = () => Buffer.concat(chunks).toString('utf8')
     res.on('data', (chunk: Buffer) => {
       if (maxBytes !== undefined && size + chunk.length > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size))
         size = maxBytes
-        truncated = true
+        // Settled before the stream is cut short, so the early close below changes nothing.
+        resolve({ text: text(), truncated: true })
         res.destroy()
-        resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated })
         return
       }
       chunks.push(chunk)
       size += chunk.length
     })
-    res.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated }))
-    res.on('error', (error) => (truncated ? undefined : reject(error)))
-    // Closed without an end (a connection torn down): after 'end' or truncation this changes nothing.
-    res.on('close', () => reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })))
+    // finished() also answers for a body that ended before these listeners were attached: an empty
+    // HTTP/2 body can end and close in the same tick as its headers, before the caller resumes.
+    finished(res, { writable: false }, (error) => (error ? reject(connectionError(error)) : resolve({ text: text(), truncated: false })))
   })
+}
+
+/** A body closed before its end means the connection went away under the read. */
+function connectionError(error: NodeJS.ErrnoException): Error {
+  if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') return error
+  return Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })
 }
 
 function statusError(status: number, body: string, path: string): ApiError {
