@@ -5,7 +5,7 @@ import { doctorJson } from '../render/doctor-json.js'
 import { renderDoctorJunit } from '../render/doctor-junit.js'
 import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
 import { renderDoctorText } from '../render/doctor-text.js'
-import { diagnose } from '../services/doctor.js'
+import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
@@ -41,8 +41,9 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   await session.setupOutput(input)
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
-  const snapshots = await session.snapshots(input, false, undefined, probe)
-  const result = diagnose(snapshots, { only: input.rule, skip: input['skip-rule'] }, input.bundle)
+  const filter = { only: input.rule, skip: input['skip-rule'] }
+  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(selectRules(filter)))
+  const result = diagnose(snapshots, filter, input.bundle)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
     text: () => renderDoctorText(result, session.palette),

@@ -35,8 +35,9 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
   ]
   const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
   const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')
-  const [extra, labelledLogs] = await Promise.all([perNamespace, collectLogs(client, managerLogRequests(responsible, labelledPods), input.logs, input.errors)])
-  const unlabelledLogs = byImage ? await collectLogs(client, managerLogRequests(responsible, extra), input.logs, input.errors) : []
+  const managerLogs = (pods: KubeObject[]) => (input.logs.roles && !input.logs.roles.has('operator') ? [] : managerLogRequests(responsible, pods))
+  const [extra, labelledLogs] = await Promise.all([perNamespace, collectLogs(client, managerLogs(labelledPods), input.logs, input.errors)])
+  const unlabelledLogs = byImage ? await collectLogs(client, managerLogs(extra), input.logs, input.errors) : []
   return { objects: [...deployments, ...labelledPods, ...extra], logs: [...labelledLogs, ...unlabelledLogs] }
 }
 

@@ -1,6 +1,15 @@
 import { incompleteError, usageError } from '../errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
-import { allContainerStatuses, mainContainerName, ownerSetName, podReady, podRestarts, signerTargetOf, usesVolumeSnapshots } from '../snapshot/node-layout.js'
+import {
+  allContainerStatuses,
+  containerRole,
+  mainContainerName,
+  ownerSetName,
+  podReady,
+  podRestarts,
+  signerTargetOf,
+  usesVolumeSnapshots,
+} from '../snapshot/node-layout.js'
 import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot, type TableRow } from '../snapshot/types.js'
 import type { Redactor } from '../snapshot/redact.js'
 import { ApiError, type KubeClient } from './kube-client.js'
@@ -67,7 +76,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   // Logs go out as soon as the Pods they belong to are known, not after every list.
   const nodeLogs = namespaced
     .then((lists) => lists.of('Pod'))
-    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs.mode), logOptions, errors))
+    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs), logOptions, errors))
   const operator = Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
     collectOperator(client, read, {
       clusterWide: [...deployments, ...pods],
@@ -227,7 +236,7 @@ function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] 
   })
 }
 
-function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], requested: LogMode): LogRequest[] {
+function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], { mode: requested, roles }: CollectOptions['logs']): LogRequest[] {
   if (requested === 'none') return []
   const mode = requested === 'auto' ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
   const requests: LogRequest[] = []
@@ -237,6 +246,7 @@ function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], requested: Log
     if (mode === 'unhealthy' && podReady(pod) && podRestarts(pod) === 0 && node.status?.phase === 'Running') continue
     const main = mainContainerName(node, pod)
     for (const status of allContainerStatuses(pod)) {
+      if (roles && !roles.has(containerRole(status.name, main))) continue
       const base = { namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: status.name, main: status.name === main }
       requests.push({ ...base, previous: false })
       if ((status.restartCount ?? 0) > 0) requests.push({ ...base, previous: true })

@@ -1,3 +1,4 @@
+import type { LogRole } from '../snapshot/node-layout.js'
 import type { CollectionError, LogRecord } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 
@@ -7,6 +8,8 @@ export interface LogOptions {
   maxBytes: number
   /** Applied to each log as it arrives (secret masking), while other reads are still under way. */
   mask?: (text: string) => string
+  /** Only the logs of these roles (doctor: those its rules read); all logs when absent. */
+  roles?: ReadonlySet<LogRole>
 }
 
 export interface LogRequest {

@@ -8,6 +8,7 @@ export default defineRule<{ blockThreshold: string }>({
   title: 'Node marked unhealthy by node-utils (blockThreshold)',
   severity: 'warning',
   specRow: 'Node not syncing: with blockThreshold, a stalled node may be marked unhealthy',
+  logs: ['node-utils'],
   suppressedBy: ['not-syncing'],
   check({ index, node, pod }) {
     const blockThreshold: string | undefined = node.spec?.config?.blockThreshold

@@ -8,6 +8,7 @@ export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?
   title: 'Pod restarted (or will restart) because the configuration changed',
   severity: 'info',
   specRow: 'Pod restarts after config change',
+  logs: ['operator'],
   suppressedBy: ['signer-pubkey', 'signer-discovery-timeout', 'node-error', 'image-pull'],
   check({ index, node, pod, now }) {
     const state = configState(index, node, now)

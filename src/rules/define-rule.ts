@@ -1,4 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
+import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 
 export type Severity = 'error' | 'warning' | 'info'
@@ -41,6 +42,8 @@ export interface Rule<Data = Record<string, unknown>> {
    * when one of them fires, this rule's finding is left out so the root cause stands alone.
    */
   suppressedBy?: string[]
+  /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
+  logs?: readonly LogRole[]
   check(ctx: RuleContext): RuleHit<Data>[]
   summary(data: Data): string
   cause(data: Data): string

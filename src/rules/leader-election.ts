@@ -17,6 +17,7 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
   title: 'No operator replica holds the leader lease',
   severity: 'error',
   specRow: 'Reconciles stop with several replicas',
+  logs: ['operator'],
   // A manager that cannot start (no webhook certificates) never takes the lease.
   suppressedBy: ['webhook-certificates'],
   check({ index, node, now }) {

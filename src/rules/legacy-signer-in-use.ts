@@ -9,6 +9,7 @@ export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploa
   title: 'Deprecated legacy signer (or autoRenewToken) still in use',
   severity: 'warning',
   specRow: '§5.4 / §9.4: the legacy signer, vault-token-renewer and autoRenewToken are deprecated',
+  logs: ['legacy-signer'],
   suppressedBy: ['legacy-signing-refused'],
   check({ index, node, pod }) {
     const tmkms = node.spec?.validator?.tmKMS

@@ -10,6 +10,7 @@ export default defineRule<{ events: number }>({
   title: 'The operator refuses the legacy signing path',
   severity: 'error',
   specRow: 'Legacy signing-path refusal',
+  logs: ['operator'],
   check({ index, node }) {
     const events = matchingEvents(
       index,

@@ -12,6 +12,7 @@ export default defineRule<{ phase: string; peersConfigured: boolean; stateSync: 
   title: 'Node not syncing: height not advancing',
   severity: 'error',
   specRow: 'Node not syncing / height not advancing',
+  logs: ['main', 'node-utils'],
   check({ index, node, pod }) {
     const phase = node.status?.phase
     if (!pod || !['Running', 'Syncing', 'StateSyncing'].includes(phase)) return []

@@ -12,6 +12,7 @@ export default defineRule<{ reason: Reason; takenBy?: string }>({
   title: 'node-utils profiling endpoint unavailable',
   severity: 'warning',
   specRow: 'Profiling unavailable',
+  logs: ['node-utils'],
   check({ index, node, pod }) {
     if (!pod) return []
     const warnings = grepLogs(index, pod, NODE_UTILS, PROFILING_WARNING)

@@ -17,6 +17,7 @@ export default defineRule<{
   title: 'wait-cosmosigner-discovery times out',
   severity: 'error',
   specRow: '`wait-cosmosigner-discovery` times out',
+  logs: ['gate'],
   check({ index, node, pod }) {
     const gate = containerStatus(pod, DISCOVERY_GATE)
     if (!pod) return []

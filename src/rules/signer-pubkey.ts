@@ -26,6 +26,7 @@ export default defineRule<{
   title: "Node exits repeatedly with can't get pubkey",
   severity: 'error',
   specRow: "Repeated `can't get pubkey` exits after the gate passes",
+  logs: ['main'],
   check({ index, node, pod }) {
     if (!pod) return []
     const main = mainContainerName(node, pod)

@@ -4,6 +4,7 @@ import { usageError } from '../errors.js'
 import { RULES } from '../rules/index.js'
 import type { Rule } from '../rules/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
+import type { LogRole } from '../snapshot/node-layout.js'
 import type { Snapshot } from '../snapshot/types.js'
 
 export interface RuleFilter {
@@ -17,6 +18,11 @@ export function selectRules(filter: RuleFilter): readonly Rule<never>[] {
     if (!known.has(id)) throw usageError(`unknown rule "${id}"`, 'list the rules with: chainnode rules')
   }
   return RULES.filter((rule) => (!filter.only?.length || filter.only.includes(rule.id)) && !filter.skip?.includes(rule.id))
+}
+
+/** The container logs these rules read: a live doctor run reads no others. */
+export function logRolesOf(rules: readonly Rule<never>[]): ReadonlySet<LogRole> {
+  return new Set(rules.flatMap((rule) => rule.logs ?? []))
 }
 
 /** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */

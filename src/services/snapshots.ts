@@ -2,6 +2,7 @@ import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
 import { readBundle } from '../snapshot/bundle.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
+import type { LogRole } from '../snapshot/node-layout.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
 
 export interface SnapshotRequest {
@@ -12,6 +13,8 @@ export interface SnapshotRequest {
   sinceSeconds?: number
   maxLogBytes: number
   logs?: LogMode
+  /** Only the logs of these roles (what the rules of a doctor run read). */
+  logRoles?: ReadonlySet<LogRole>
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -24,6 +27,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
       tailLines: request.tailLines,
       sinceSeconds: request.sinceSeconds,
       maxBytes: request.maxLogBytes,
+      roles: request.logRoles,
     },
     redactor: request.redact ? new Redactor() : undefined,
   })

@@ -7,6 +7,17 @@ export const PROFILING_PORT = 6666
 export const DISCOVERY_GATE = 'wait-cosmosigner-discovery'
 export const LEGACY_SIGNER_CONTAINERS = ['tmkms', 'vault-token-renewer'] as const
 
+/** What a container's log is to a diagnosis: the rules name the roles whose logs they read. */
+export type LogRole = 'main' | 'node-utils' | 'gate' | 'legacy-signer' | 'operator' | 'other'
+
+/** The role of a node Pod's container (`main` is the Pod's main container name). */
+export function containerRole(container: string, main: string | undefined): LogRole {
+  if (container === main) return 'main'
+  if (container === NODE_UTILS) return 'node-utils'
+  if (container === DISCOVERY_GATE) return 'gate'
+  return (LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(container) ? 'legacy-signer' : 'other'
+}
+
 /** Operator release lines we know how to read: 5.0.0 names the main container `app`; 3.x names it after the binary. */
 export type OperatorLine = '5.x' | '3.x' | 'unknown'
 
