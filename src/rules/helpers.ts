@@ -33,14 +33,30 @@ export function grepLogs(index: SnapshotIndex, pod: KubeObject | undefined, cont
   if (!pod || !container) return []
   const hits: Evidence[] = []
   for (const previous of [true, false]) {
-    for (const line of logLines(index, pod, container, previous)) {
-      if (pattern.test(line.text)) {
-        hits.push({ kind: 'log', source: `log of ${pod.metadata.name}/${container}${previous ? ' (previous)' : ''}`, text: line.text, at: line.at })
-      }
-    }
+    const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
+    if (record?.text) hits.push(...matchingLines(index, pod, record, pattern))
   }
   return hits.slice(-limit)
 }
+
+/**
+ * Every rule of every node of a fleet greps the same operator log with the same few patterns: each
+ * pattern scans a log once (patterns are module constants, so the pattern object is the key).
+ */
+function matchingLines(index: SnapshotIndex, pod: KubeObject, record: LogRecord, pattern: RegExp): Evidence[] {
+  let byPattern = grepped.get(record)
+  if (!byPattern) grepped.set(record, (byPattern = new Map()))
+  let hits = byPattern.get(pattern)
+  if (!hits) {
+    const source = `log of ${pod.metadata.name}/${record.container}${record.previous ? ' (previous)' : ''}`
+    hits = logLines(index, pod, record.container, record.previous)
+      .filter((line) => pattern.test(line.text))
+      .map((line) => ({ kind: 'log' as const, source, text: line.text, at: line.at }))
+    byPattern.set(pattern, hits)
+  }
+  return hits
+}
+const grepped = new WeakMap<LogRecord, Map<RegExp, Evidence[]>>()
 
 export function eventEvidence(event: KubeObject): Evidence {
   const involved = event.involvedObject ?? event.regarding ?? {}

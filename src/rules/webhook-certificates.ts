@@ -25,12 +25,17 @@ export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeOb
 
 /** When the CA injected into a webhook stops being valid; undefined when it cannot be read. */
 function caExpiry(caBundle: string): string | undefined {
-  try {
-    return new X509Certificate(Buffer.from(caBundle, 'base64')).validTo
-  } catch {
-    return undefined
+  // One webhook serves every node of a fleet: parse its CA once.
+  if (!expiries.has(caBundle)) {
+    try {
+      expiries.set(caBundle, new X509Certificate(Buffer.from(caBundle, 'base64')).validTo)
+    } catch {
+      expiries.set(caBundle, undefined)
+    }
   }
+  return expiries.get(caBundle)
 }
+const expiries = new Map<string, string | undefined>()
 
 export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: boolean; expired?: string; certManagerMissing: boolean; logMentions: number }>({
   id: 'webhook-certificates',

@@ -42,6 +42,9 @@ export class SnapshotIndex {
   private readonly byKey = new Map<string, KubeObject>()
   private readonly eventsByUid = new Map<string, KubeObject[]>()
   private readonly eventsByName = new Map<string, KubeObject[]>()
+  // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
+  private readonly byNamespace = new Map<string, KubeObject[]>()
+  private logsByKey?: Map<string, LogRecord>
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
@@ -62,7 +65,11 @@ export class SnapshotIndex {
 
   list(kind: string, namespace?: string): KubeObject[] {
     const all = this.byKind.get(kind) ?? []
-    return namespace === undefined ? all : all.filter((obj) => obj.metadata.namespace === namespace)
+    if (namespace === undefined) return all
+    const key = `${kind}/${namespace}`
+    let inNamespace = this.byNamespace.get(key)
+    if (!inNamespace) this.byNamespace.set(key, (inNamespace = all.filter((obj) => obj.metadata.namespace === namespace)))
+    return inNamespace
   }
 
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -100,7 +107,13 @@ export class SnapshotIndex {
   }
 
   logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {
-    return this.snapshot.logs.find((log) => log.namespace === namespace && log.pod === pod && log.container === container && log.previous === previous)
+    const key = (ns: string | undefined, name: string, c: string, prev: boolean) => `${ns}/${name}/${c}/${prev}`
+    if (!this.logsByKey) {
+      this.logsByKey = new Map()
+      // The first record wins, as a search from the start would find it.
+      for (const log of [...this.snapshot.logs].reverse()) this.logsByKey.set(key(log.namespace, log.pod, log.container, log.previous), log)
+    }
+    return this.logsByKey.get(key(namespace, pod, container, previous))
   }
 
   ownerSetOf(node: KubeObject): KubeObject | undefined {
