@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util'
 import { buildTools, startCluster } from '../test/cluster/cluster.js'
 import { readClusterState, useCluster } from '../test/cluster/kube.js'
 import { refreshLiveness, seedScenarios } from '../test/cluster/scenarios/index.js'
+import { RELEASE_NODE_VERSION, releaseNodeDir } from '../scripts/release-node.mjs'
 import { seedFleet } from './fleet.js'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, fleet: { type: 'string', default: '500' }, dir: { type: 'string' } } })
@@ -50,42 +51,51 @@ const wall = (run: () => void) => {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const manual = () => MANUAL.forEach((args) => spawnSync(kubectl, args, { env, stdio: 'ignore' }))
-const doctor =
-  (args: string[], executable = cli, runEnv: NodeJS.ProcessEnv = env) =>
-  () =>
-    spawnSync(executable, ['doctor', ...args, '--no-probe'], { env: runEnv, stdio: 'ignore' })
 // Node 20 reads the NODE_EXTRA_CA_CERTS bundle while it starts (~40 ms here), before any code of ours;
 // doctor trusts the kubeconfig's CA, so its run is the same without it. kubectl never reads it.
 const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...envWithoutExtraCa } = env
 // What krew installs, when `npm run release` has built it for this machine.
 const released = path.join(root, 'release', `linux-${process.arch}`, 'kubectl-chainnode')
-const hasRelease = process.platform === 'linux' && existsSync(released)
+// The same npm package run by the release's Node (unpacked by `npm run release`): what Node 20 costs.
+const releaseNode = path.join(releaseNodeDir(`linux-${process.arch}`), 'package', 'bin', 'node')
+const onLinux = (file: string) => process.platform === 'linux' && existsSync(file)
+
+const args = ['doctor', 'fullnode-0', '-n', 'sc-healthy', '--no-probe']
+const variants = [
+  { label: `bin/chainnode (npm package, Node ${process.versions.node})`, command: [cli, ...args], env },
+  ...(extraCaCerts
+    ? [{ label: `bin/chainnode without NODE_EXTRA_CA_CERTS (set here: ${extraCaCerts})`, command: [cli, ...args], env: envWithoutExtraCa }]
+    : []),
+  ...(onLinux(releaseNode)
+    ? [
+        {
+          label: `npm package under Node ${RELEASE_NODE_VERSION} (the release's runtime)`,
+          command: [releaseNode, path.join(root, 'bin', 'run.js'), ...args],
+          env,
+        },
+      ]
+    : []),
+  ...(onLinux(released) ? [{ label: 'release executable (what krew installs)', command: [released, ...args], env }] : []),
+].map((variant) => ({
+  ...variant,
+  times: [] as number[],
+  run: () => spawnSync(variant.command[0], variant.command.slice(1), { env: variant.env, stdio: 'ignore' }),
+}))
 
 const runs = Number(values.runs)
 await refreshLiveness(ctx)
 manual()
-doctor(['fullnode-0', '-n', 'sc-healthy'])()
-if (hasRelease) doctor(['fullnode-0', '-n', 'sc-healthy'], released)()
+for (const variant of variants) variant.run()
 const manualTimes: number[] = []
-const doctorTimes: number[] = []
-const releaseTimes: number[] = []
-const withoutExtraCaTimes: number[] = []
 for (let i = 0; i < runs; i++) {
   manualTimes.push(wall(manual))
-  doctorTimes.push(wall(doctor(['fullnode-0', '-n', 'sc-healthy'])))
-  if (hasRelease) releaseTimes.push(wall(doctor(['fullnode-0', '-n', 'sc-healthy'], released)))
-  if (extraCaCerts) withoutExtraCaTimes.push(wall(doctor(['fullnode-0', '-n', 'sc-healthy'], cli, envWithoutExtraCa)))
+  for (const variant of variants) variant.times.push(wall(variant.run))
 }
-console.log(`manual procedure (${MANUAL.length} kubectl commands)  median ${median(manualTimes).toFixed(0)} ms`)
-console.log(`doctor fullnode-0 (bin/chainnode, Node ${process.versions.node}) median ${median(doctorTimes).toFixed(0)} ms`)
-console.log(`ratio doctor / manual: ${(median(doctorTimes) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`)
-if (extraCaCerts) {
-  console.log(`doctor fullnode-0 (bin/chainnode) without NODE_EXTRA_CA_CERTS (set here: ${extraCaCerts}) median ${median(withoutExtraCaTimes).toFixed(0)} ms`)
-  console.log(`ratio without NODE_EXTRA_CA_CERTS / manual: ${(median(withoutExtraCaTimes) / median(manualTimes)).toFixed(2)}`)
-}
-if (hasRelease) {
-  console.log(`doctor fullnode-0 (release executable)      median ${median(releaseTimes).toFixed(0)} ms`)
-  console.log(`ratio release executable / manual: ${(median(releaseTimes) / median(manualTimes)).toFixed(2)}`)
+console.log(`manual procedure (${MANUAL.length} kubectl commands): median ${median(manualTimes).toFixed(0)} ms`)
+for (const { label, times } of variants) {
+  console.log(
+    `doctor fullnode-0, ${label}: median ${median(times).toFixed(0)} ms, ratio to manual ${(median(times) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`,
+  )
 }
 
 const fleet = Number(values.fleet)

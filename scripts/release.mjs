@@ -10,12 +10,11 @@ import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { homedir } from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
 import * as tar from 'tar'
+import { RELEASE_NODE_VERSION as NODE_VERSION, releaseNodeDir } from './release-node.mjs'
 
-const NODE_VERSION = '24.21.0'
 const PLATFORMS = [
   { name: 'linux-x64', node: 'linux-x64', krewArch: 'amd64', codeCache: true },
   { name: 'linux-arm64', node: 'linux-arm64', krewArch: 'arm64', codeCache: false },
@@ -25,12 +24,11 @@ const PLATFORMS = [
 const root = path.resolve(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
 const out = path.join(root, 'release')
-const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'kubectl-chainnode', 'node', NODE_VERSION)
 const log = (line) => process.stderr.write(`[release] ${line}\n`)
 
 /** The Node binary of an npm package node-linux-<arch>, downloaded once with `npm pack`. */
 function nodeBinary(platform) {
-  const dir = path.join(cache, platform)
+  const dir = releaseNodeDir(platform)
   const binary = path.join(dir, 'package', 'bin', 'node')
   if (existsSync(binary)) return binary
   mkdirSync(dir, { recursive: true })
