@@ -15,6 +15,8 @@ export default class Rules extends BaseCommand {
       severity: rule.severity,
       title: rule.title,
       specRow: rule.specRow,
+      // The container logs the rule reads: doctor reads these and no others.
+      logs: rule.logs ?? [],
       docs: `docs/rules/${rule.id}.md`,
     }))
     if (flags.output === 'json') this.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
