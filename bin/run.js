@@ -32,16 +32,20 @@ async function main() {
     return
   }
   const start = require('../dist/bundle/start.cjs')
+  await start.reportIfAbandoned(runCommand(start))
+  // The command has finished and closed what it opened. Reads abandoned after a failure may still be
+  // winding down; they must not hold the process, and Node 20 can trip over an HTTP/2 session that is
+  // torn down while the process ends on its own.
+  exitWhenFlushed()
+}
+
+async function runCommand(start) {
   const quick = start.QUICK_COMMANDS.includes(argv[0]) && (await runQuick(start))
   if (!quick) {
     const { execute } = await import('@oclif/core')
     // The package root, not this file: oclif takes the nearest package.json, and bin/ has its own.
     await execute({ dir: root })
   }
-  // The command has finished and closed what it opened. Reads abandoned after a failure may still be
-  // winding down; they must not hold the process, and Node 20 can trip over an HTTP/2 session that is
-  // torn down while the process ends on its own.
-  exitWhenFlushed()
 }
 
 /** The quick start, compiled code cached between runs (src/code-cache.ts); false hands the line to oclif. */
@@ -56,12 +60,4 @@ function exitWhenFlushed() {
   process.stdout.write('', () => process.stderr.write('', () => process.exit()))
 }
 
-// A promise that can never settle would otherwise let Node end the process quietly with exit code 0 (an
-// ES module would at least have said "unsettled top-level await"): say so, and exit as incomplete.
-let done = false
-process.once('beforeExit', () => {
-  if (done) return
-  process.stderr.write('error: the run ended before it finished: a read never completed\nhint: rerun with --debug to see which\n')
-  process.exitCode = 3
-})
-main().finally(() => (done = true))
+main()

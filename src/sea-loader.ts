@@ -10,6 +10,7 @@ import { reportFailure } from './cli/failure.js'
 import { QUICK_COMMANDS } from './cli/quick-commands.js'
 import { loadWithCodeCache } from './code-cache.js'
 import { stateDir } from './state-dir.js'
+import { reportIfAbandoned } from './cli/unfinished.js'
 
 const lib = path.join(path.dirname(process.execPath), 'lib')
 const argv = process.argv.slice(2)
@@ -29,6 +30,6 @@ async function main(): Promise<void> {
   await import(pathToFileURL(path.join(lib, 'main.mjs')).href)
 }
 
-main().catch((error: Error) => {
+reportIfAbandoned(main()).catch((error: Error) => {
   process.exitCode = reportFailure(error, false)
 })

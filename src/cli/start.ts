@@ -5,3 +5,4 @@
 export { loadWithCodeCache } from '../code-cache.js'
 export { stateDir } from '../state-dir.js'
 export { QUICK_COMMANDS } from './quick-commands.js'
+export { reportIfAbandoned } from './unfinished.js'
