@@ -1,0 +1,75 @@
+import { incompleteError, usageError } from '../errors.js'
+import { CHAINNODE_API } from '../snapshot/index.js'
+import type { KubeObject, Scope, TableRow } from '../snapshot/types.js'
+import { ApiError, type KubeClient } from './kube-client.js'
+import { withoutManagedFields } from './lists.js'
+
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
+const CHAINNODES = `/apis/${CHAINNODE_API}`
+
+export interface FoundNodes {
+  nodes: KubeObject[]
+  rows: TableRow[]
+  sets: KubeObject[]
+}
+
+/** The ChainNodes in scope, as the server's Table (the exact `kubectl get -o wide` columns) with the objects. */
+export async function findChainNodes(client: KubeClient, scope: Scope): Promise<FoundNodes> {
+  const ns = scope.namespace ?? 'default'
+  try {
+    if (scope.kind === 'node')
+      return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
+    const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
+    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object`, TABLE_ACCEPT))
+    if (scope.kind !== 'set') return found
+    const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
+    const owned = (node: KubeObject) =>
+      node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
+    const nodes = found.nodes.filter(owned)
+    return {
+      nodes,
+      rows: found.rows.filter((row) => nodes.some((n) => n.metadata.name === row.name)),
+      sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' }],
+    }
+  } catch (error) {
+    throw explainLookupFailure(error, scope, ns)
+  }
+}
+
+function fromTable(table: {
+  columnDefinitions?: { name: string; type: string; priority?: number }[]
+  rows?: { cells: unknown[]; object?: KubeObject }[]
+}): FoundNodes {
+  const columns = (table.columnDefinitions ?? []).map((c) => ({ name: c.name, type: c.type, priority: c.priority ?? 0 }))
+  const nodes: KubeObject[] = []
+  const rows: TableRow[] = []
+  for (const row of table.rows ?? []) {
+    if (!row.object) continue
+    const node = withoutManagedFields({ ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' })
+    nodes.push(node)
+    rows.push({ namespace: node.metadata.namespace!, name: node.metadata.name, columns, cells: row.cells })
+  }
+  return { nodes, rows, sets: [] }
+}
+
+function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
+  if (!(error instanceof ApiError)) return error as Error
+  const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
+  if (error.reason === 'not-found') {
+    // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
+    if (!/"[^"]*" not found/.test(error.message)) {
+      return usageError(
+        'the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster',
+        'is this the cluster that runs the cosmopilot operator? check --context',
+      )
+    }
+    return usageError(`${what} not found in namespace "${ns}"`, `list them with: kubectl get chainnodes -n ${ns} (or pass -n)`)
+  }
+  if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
+  if (error.reason === 'unauthorized')
+    return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context')
+  return incompleteError(
+    error.message,
+    error.reason === 'tls' ? 'check the cluster CA in the kubeconfig' : 'check that the cluster is reachable (kubectl cluster-info)',
+  )
+}

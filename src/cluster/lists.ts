@@ -1,0 +1,61 @@
+import type { CollectionError, KubeObject } from '../snapshot/types.js'
+import { ApiError, type KubeClient } from './kube-client.js'
+import { listPath, type ListTarget, type NodeNeed } from './targets.js'
+
+export type Reader = ReturnType<typeof readerFor>
+
+export interface Lists {
+  all: Promise<KubeObject[]>
+  /** The lists of one kind, to be awaited without waiting for the others. */
+  of(kind: string): Promise<KubeObject[]>
+}
+
+/** Whether some node in a namespace (any node, for cluster-wide lists) has a need; `pods` are that namespace's. */
+export type Wanted = (need: NodeNeed, namespace: string | undefined, pods: () => Promise<KubeObject[]>) => Promise<boolean>
+
+/** Send the list reads of these targets for each namespace now, or once a node is known to need them. */
+export function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[], wanted: Wanted): Lists {
+  const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
+  const started = namespaces.flatMap((ns) => {
+    const here: { kind: string; items: Promise<KubeObject[]> }[] = []
+    const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items))
+    for (const target of targets) {
+      const need = target.onlyFor
+      here.push({ kind: target.kind, items: need ? wanted(need, ns, pods).then((yes) => (yes ? read(target, ns) : [])) : read(target, ns) })
+    }
+    return here
+  })
+  return { all: flat(started.map((l) => l.items)), of: (kind) => flat(started.filter((l) => l.kind === kind).map((l) => l.items)) }
+}
+
+/**
+ * One list read: a failure is recorded (a missing optional API is not one) and reads as empty, or as the
+ * target's fallback; `prepare` sees each list once it arrives (masking, dropping what no rule reads).
+ */
+export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>) {
+  const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
+    const path = listPath(target, namespace)
+    let list: { items?: KubeObject[] }
+    try {
+      list = await client.getJSON<{ items?: KubeObject[] }>(path)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      const missing = target.optional && error.reason === 'not-found'
+      if (!missing)
+        errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
+      return target.fallback ? read(target.fallback, namespace) : []
+    }
+    const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
+    return prepare(
+      (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind })),
+    )
+  }
+  return read
+}
+
+/** managedFields say who wrote which field: large, never read by a rule, and not worth a bundle's bytes. */
+export function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!('managedFields' in (obj.metadata ?? {}))) return obj
+  const { managedFields: _managedFields, ...metadata } = obj.metadata as KubeObject['metadata'] & { managedFields?: unknown }
+  return { ...obj, metadata }
+}
