@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import yaml from 'js-yaml'
 import { Kube, KubeError, rawRequest, sleep, type ClusterState, type KubeObject } from './kube.js'
+import { newEcKey } from './pki.js'
 
 export type { ClusterState } from './kube.js'
 
@@ -349,13 +350,7 @@ async function makePki(dir: string): Promise<{ ca: string; cert: string; key: st
     ossl(
       'req',
       '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      p('ca.key'),
+      ...newEcKey(p('ca.key')),
       '-out',
       p('ca.crt'),
       '-days',
@@ -367,20 +362,7 @@ async function makePki(dir: string): Promise<{ ca: string; cert: string; key: st
       '-addext',
       'keyUsage=critical,keyCertSign,cRLSign',
     ),
-    ossl(
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      p('apiserver.key'),
-      '-out',
-      p('apiserver.csr'),
-      '-subj',
-      '/CN=kube-apiserver',
-    ),
+    ossl('req', ...newEcKey(p('apiserver.key')), '-out', p('apiserver.csr'), '-subj', '/CN=kube-apiserver'),
     ossl('genrsa', '-out', p('sa.key'), '2048'),
   ])
   await ossl(
