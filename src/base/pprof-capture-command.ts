@@ -3,7 +3,7 @@ import path from 'node:path'
 import { collectSnapshot } from '../cluster/collect.js'
 import { usageError } from '../errors.js'
 import { renderFinding } from '../render/doctor-text.js'
-import { diagnose } from '../services/doctor.js'
+import { diagnose, selectRules } from '../services/doctor.js'
 import { CaptureError, captureProfile, defaultProfileName, type ProfileKindName } from '../services/pprof-capture.js'
 import { SENSITIVE_NOTICE, topReport } from '../services/pprof-report.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -76,7 +76,7 @@ export abstract class PprofCaptureCommand extends KubeCommand {
       logs: { mode: 'all', tailLines: 500, maxBytes: 1 << 20 },
     })
     snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
-    const result = diagnose([snapshot], { only: ['profiling-unavailable'] })
+    const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))
     for (const finding of result.clusters[0].report.findings) process.stderr.write(`${renderFinding(finding, this.palette).join('\n')}\n`)
   }
 }

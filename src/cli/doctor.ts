@@ -41,9 +41,9 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   await session.setupOutput(input)
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
-  const filter = { only: input.rule, skip: input['skip-rule'] }
-  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(selectRules(filter)))
-  const result = diagnose(snapshots, filter, input.bundle)
+  const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules))
+  const result = diagnose(snapshots, rules, input.bundle)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
     text: () => renderDoctorText(result, session.palette),

@@ -26,8 +26,7 @@ export function logRolesOf(rules: readonly Rule<never>[]): ReadonlySet<LogRole> 
 }
 
 /** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */
-export function diagnose(snapshots: Snapshot[], filter: RuleFilter, bundle?: string): DoctorResult {
-  const rules = selectRules(filter)
+export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], bundle?: string): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
     clusters: snapshots.map((snapshot) => ({

@@ -37,6 +37,8 @@ export function sortEvents(events: KubeObject[]): KubeObject[] {
 }
 
 /** Read-only lookups over one snapshot; rules and renderers use this instead of walking raw lists. */
+const logKey = (namespace: string | undefined, pod: string, container: string, previous: boolean) => `${namespace}/${pod}/${container}/${previous}`
+
 export class SnapshotIndex {
   private readonly byKind = new Map<string, KubeObject[]>()
   private readonly byKey = new Map<string, KubeObject>()
@@ -107,13 +109,12 @@ export class SnapshotIndex {
   }
 
   logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {
-    const key = (ns: string | undefined, name: string, c: string, prev: boolean) => `${ns}/${name}/${c}/${prev}`
     if (!this.logsByKey) {
       this.logsByKey = new Map()
       // The first record wins, as a search from the start would find it.
-      for (const log of [...this.snapshot.logs].reverse()) this.logsByKey.set(key(log.namespace, log.pod, log.container, log.previous), log)
+      for (const log of [...this.snapshot.logs].reverse()) this.logsByKey.set(logKey(log.namespace, log.pod, log.container, log.previous), log)
     }
-    return this.logsByKey.get(key(namespace, pod, container, previous))
+    return this.logsByKey.get(logKey(namespace, pod, container, previous))
   }
 
   ownerSetOf(node: KubeObject): KubeObject | undefined {
