@@ -3,6 +3,7 @@ import { SnapshotCommand } from '../base/snapshot-command.js'
 import { onInterrupt } from '../cleanup.js'
 import { parseDuration } from '../duration.js'
 import { usageError } from '../errors.js'
+import { visible } from '../render/visible.js'
 import { CONTAINER_CHOICES, followLive, formatLines, logSources, readLive, type LogQuery } from '../services/logs.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
@@ -45,7 +46,7 @@ export default class Logs extends SnapshotCommand {
     if (flags.bundle) {
       for (const source of sources) {
         const record = index.logsFor(source.namespace, source.pod, source.container, query.previous)
-        const lines = formatLines(record?.text ?? '', source, query)
+        const lines = formatLines(record?.text ?? '', source, query).map(visible)
         this.print(
           lines.slice(-(query.tailLines ?? lines.length)).join('\n') || `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle)`,
         )
@@ -54,13 +55,14 @@ export default class Logs extends SnapshotCommand {
     }
     const { client } = await this.connect(flags)
     if (!flags.follow) {
-      for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query)))) if (lines.length) this.print(lines.join('\n'))
+      for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query))))
+        if (lines.length) this.print(lines.map(visible).join('\n'))
       return
     }
     const abort = new AbortController()
     const release = onInterrupt(() => abort.abort())
     try {
-      await Promise.all(sources.map((source) => followLive(client, source, query, (line) => this.print(line), abort.signal)))
+      await Promise.all(sources.map((source) => followLive(client, source, query, (line) => this.print(visible(line)), abort.signal)))
     } finally {
       release()
     }

@@ -2,6 +2,7 @@ import { Args } from '@oclif/core'
 import { outputFlag } from '../base/command.js'
 import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { renderStatusText, statusRows } from '../render/status.js'
+import { visible } from '../render/visible.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Status extends SnapshotCommand {
@@ -20,7 +21,7 @@ export default class Status extends SnapshotCommand {
       this.print(JSON.stringify({ schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors: snapshots.flatMap((s) => s.collectionErrors) }, null, 2))
     } else {
       for (const { snapshot, index } of clusters) {
-        if (clusters.length > 1) this.print(this.palette.paint('heading', `Cluster ${snapshot.source.context}`))
+        if (clusters.length > 1) this.print(this.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
         const rows = statusRows(index)
         this.print(rows.length ? renderStatusText(index, rows, index.snapshot.scope.kind === 'all') : 'No ChainNodes found.')
       }

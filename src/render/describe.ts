@@ -3,6 +3,7 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { describeBlock } from './columns.js'
+import { visible, visibleOrNone } from './visible.js'
 import { eventAge, eventSource } from './events.js'
 import { compareText } from '../compare.js'
 
@@ -12,8 +13,15 @@ const titleCase = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').re
 function mapLines(map: Record<string, string> | undefined, label: string): string[] {
   const entries = Object.entries(map ?? {}).sort(([a], [b]) => compareText(a, b))
   if (entries.length === 0) return [`${label}:`.padEnd(14) + '<none>']
-  return entries.map(([k, v], i) => `${i === 0 ? `${label}:`.padEnd(14) : ' '.repeat(14)}${k}=${v}`)
+  return entries.map(([k, v], i) => `${i === 0 ? `${label}:`.padEnd(14) : ' '.repeat(14)}${visible(`${k}=${v}`)}`)
 }
+
+/** describeBlock with each value made visible (values come from the cluster or a bundle). */
+const visibleBlock = (pairs: [string, string | undefined][], indent?: number) =>
+  describeBlock(
+    pairs.map(([key, value]) => [key, visibleOrNone(value)]),
+    indent,
+  )
 
 /** Nested fields of a custom resource, kubectl-describe style (two spaces per level). */
 function nested(value: unknown, indent: number): string[] {
@@ -22,24 +30,24 @@ function nested(value: unknown, indent: number): string[] {
     return value.flatMap((item) =>
       item && typeof item === 'object'
         ? nested(item, indent + 2).map((line, i) => (i === 0 ? `${pad}- ${line.trimStart()}` : line))
-        : [`${pad}- ${String(item)}`],
+        : [`${pad}- ${visible(item)}`],
     )
   }
   if (value && typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
       inner !== null && typeof inner === 'object'
-        ? [`${pad}${titleCase(key)}:`, ...nested(inner, indent + 2)]
-        : [`${pad}${titleCase(key)}:  ${inner === '' || inner === undefined || inner === null ? '<none>' : String(inner)}`],
+        ? [`${pad}${visible(titleCase(key))}:`, ...nested(inner, indent + 2)]
+        : [`${pad}${visible(titleCase(key))}:  ${inner === '' || inner === undefined || inner === null ? '<none>' : visible(inner)}`],
     )
   }
-  return [`${pad}${String(value)}`]
+  return [`${pad}${visible(value)}`]
 }
 
 export function eventsSection(events: KubeObject[], now: number): string[] {
   if (events.length === 0) return ['Events:  <none>']
-  const rows = events.map((e) => [e.type ?? '', e.reason ?? '', eventAge(e, now), eventSource(e), String(e.message ?? e.note ?? '').trim()])
+  const rows = events.map((e) => [e.type ?? '', e.reason ?? '', eventAge(e, now), eventSource(e), String(e.message ?? e.note ?? '').trim()].map(visible))
   const headers = ['Type', 'Reason', 'Age', 'From', 'Message']
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const widths = headers.map((h, i) => rows.reduce((width, r) => Math.max(width, r[i].length), h.length))
   const line = (cells: string[]) => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ')}`.trimEnd()
   return ['Events:', line(headers), line(headers.map((h) => '-'.repeat(h.length))), ...rows.map(line)]
 }
@@ -47,13 +55,13 @@ export function eventsSection(events: KubeObject[], now: number): string[] {
 export function describeChainNode(index: SnapshotIndex, node: KubeObject, now: number): string {
   const m = node.metadata
   return [
-    describeBlock([
+    visibleBlock([
       ['Name', m.name],
       ['Namespace', m.namespace],
     ]),
     ...mapLines(m.labels, 'Labels'),
     ...mapLines(m.annotations, 'Annotations'),
-    describeBlock([
+    visibleBlock([
       ['API Version', node.apiVersion],
       ['Kind', node.kind],
       ['Created', m.creationTimestamp ? `${m.creationTimestamp} (${humanAge(now - Date.parse(m.creationTimestamp))} ago)` : undefined],
@@ -78,8 +86,8 @@ function containerLines(
     const [lastName, last] = Object.entries(status?.lastState ?? {})[0] ?? []
     const started = (state as { startedAt?: string })?.startedAt
     return [
-      `  ${spec.name}:`,
-      describeBlock(
+      `  ${visible(spec.name)}:`,
+      visibleBlock(
         [
           ['Image', spec.image],
           ['Ports', (spec.ports ?? []).map((p) => `${p.containerPort}/TCP${p.name ? ` (${p.name})` : ''}`).join(', ')],
@@ -109,7 +117,7 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
   const owner = m.ownerReferences?.find((ref) => ref.controller) ?? m.ownerReferences?.[0]
   const statuses = allContainerStatuses(pod)
   return [
-    describeBlock([
+    visibleBlock([
       ['Name', m.name],
       ['Namespace', m.namespace],
       ['Node', pod.spec?.nodeName ? `${pod.spec.nodeName}/${pod.status?.hostIP ?? ''}` : undefined],
@@ -117,7 +125,7 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
     ]),
     ...mapLines(m.labels, 'Labels'),
     ...mapLines(m.annotations, 'Annotations'),
-    describeBlock([
+    visibleBlock([
       ['Status', m.deletionTimestamp ? 'Terminating' : pod.status?.phase],
       ['IP', pod.status?.podIP],
       ['Controlled By', owner ? `${owner.kind}/${owner.name}` : undefined],
@@ -127,7 +135,9 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
     ...containerLines(statuses, pod.spec?.containers ?? [], now),
     'Conditions:',
     '  Type              Status',
-    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${c.type.padEnd(Math.max(18, c.type.length + 2))}${c.status}`),
+    ...(pod.status?.conditions ?? []).map(
+      (c: { type: string; status: string }) => `  ${visible(c.type).padEnd(Math.max(18, c.type.length + 2))}${visible(c.status)}`,
+    ),
     ...eventsSection(index.eventsFor(pod), now),
   ].join('\n')
 }

@@ -4,6 +4,7 @@ import type { Finding } from '../rules/define-rule.js'
 import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
 import { compareText } from '../compare.js'
+import { visible } from './visible.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -11,10 +12,10 @@ export function renderDoctorText(result: DoctorResult, palette: Palette): string
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
-    if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${cluster.context} (${cluster.server})`), '')
+    if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
     if (cluster.report.nodes.length === 0) out.push('No ChainNodes in scope.', '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    out.push(...details(cluster, palette))
+    for (const line of details(cluster, palette)) out.push(line)
   }
   const counts = countBySeverity(result)
   const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
@@ -32,7 +33,7 @@ function summaryTable(cluster: ClusterReport, palette: Palette): string {
   const rows = cluster.report.nodes.map(({ node, phase }) => {
     const worst = worstSeverity(cluster.report, node.namespace, node.name)
     const n = cluster.report.findings.filter((f) => f.node.namespace === node.namespace && f.node.name === node.name).length
-    return [node.namespace ?? '', node.name, phase ?? '', worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
+    return [visible(node.namespace), visible(node.name), visible(phase), worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
   })
   const order = { error: 0, warning: 1, info: 2, ok: 3 } as Record<string, number>
   rows.sort((a, b) => order[a[3].split(' ')[0]] - order[b[3].split(' ')[0]] || compareText(`${a[0]}/${a[1]}`, `${b[0]}/${b[1]}`))
@@ -56,15 +57,17 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
     byNode.set(key, [...(byNode.get(key) ?? []), finding])
   }
   for (const [key, findings] of byNode) {
-    out.push(palette.paint('subject', `ChainNode ${key}`))
+    out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
     for (const f of findings) out.push(...renderFinding(f, palette), '')
   }
   for (const error of cluster.report.ruleErrors) {
-    out.push(palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${error.node.namespace}/${error.node.name}: ${error.message}`))
+    out.push(
+      palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${visible(`${error.node.namespace}/${error.node.name}`)}: ${visible(error.message)}`),
+    )
   }
   if (cluster.report.collectionErrors.length > 0) {
     out.push(palette.paint('warning', 'Incomplete: could not read'))
-    for (const e of cluster.report.collectionErrors) out.push(`  - ${e.what} (${e.reason}): ${e.message}`)
+    for (const e of cluster.report.collectionErrors) out.push(`  - ${visible(e.what)} (${visible(e.reason)}): ${visible(e.message)}`)
     out.push('')
   }
   return out
@@ -72,12 +75,12 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
 
 export function renderFinding(f: Finding, palette: Palette): string[] {
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
-  const subject = `${f.subject.kind}/${f.subject.name}`
+  const subject = visible(`${f.subject.kind}/${f.subject.name}`)
   return [
-    `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${f.summary}`,
-    `    Cause:    ${f.cause}`,
-    `    Action:   ${f.action}`,
+    `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${visible(f.summary)}`,
+    `    Cause:    ${visible(f.cause)}`,
+    `    Action:   ${visible(f.action)}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...f.evidence.map((e) => `      ${e.at ? `${e.at}  ` : ''}${palette.paint('muted', e.source)}: ${e.text}`),
+    ...f.evidence.map((e) => `      ${e.at ? `${visible(e.at)}  ` : ''}${palette.paint('muted', visible(e.source))}: ${visible(e.text)}`),
   ]
 }

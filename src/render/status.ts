@@ -3,6 +3,7 @@ import { annotation, type SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-layout.js'
 import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
+import { visible } from './visible.js'
 
 export interface StatusRow {
   namespace: string
@@ -68,15 +69,17 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNa
   const serverHeaders = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
   const headers = [...(withNamespace ? ['namespace'] : []), ...serverHeaders, 'pod', 'ready', 'restarts', 'recreated', 'config']
   return columns(
-    headers,
-    rows.map((r) => [
-      ...(withNamespace ? [r.namespace] : []),
-      ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
-      r.pod,
-      r.ready,
-      String(r.restarts),
-      String(r.recreations),
-      r.config,
-    ]),
+    headers.map(visible),
+    rows.map((r) =>
+      [
+        ...(withNamespace ? [r.namespace] : []),
+        ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
+        r.pod,
+        r.ready,
+        String(r.restarts),
+        String(r.recreations),
+        r.config,
+      ].map(visible),
+    ),
   )
 }
