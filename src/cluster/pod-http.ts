@@ -105,7 +105,9 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
         }
         upgraded = true
         pending = pending.subarray(end + 4)
-        socket.write(frame(Buffer.concat([Buffer.from([DATA]), Buffer.from(`GET ${path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n`)])))
+        // HTTP/1.1: a long answer comes chunked, so its end is seen without waiting for the forward to close.
+        const get = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nConnection: close\r\n\r\n`
+        socket.write(frame(Buffer.concat([Buffer.from([DATA]), Buffer.from(get)])))
       }
       for (;;) {
         const parsed = readFrame(pending)
@@ -123,7 +125,7 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
         else if (channel === DATA && payload.length > 0) {
           data.push(payload)
           dataBytes += payload.length
-          if (dataBytes > options.maxBytes) return done()
+          if (dataBytes > options.maxBytes || answerComplete(Buffer.concat(data))) return done()
         }
       }
     })
@@ -157,11 +159,38 @@ function readFrame(buffer: Buffer): { opcode: number; payload: Buffer; size: num
   return { opcode, payload: buffer.subarray(offset, offset + length), size: offset + length }
 }
 
+/** The whole answer is in: its Content-Length is reached, or its last chunk has come. */
+function answerComplete(raw: Buffer): boolean {
+  const end = raw.indexOf('\r\n\r\n')
+  if (end < 0) return false
+  const head = raw.subarray(0, end).toString('latin1')
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]
+  if (length !== undefined) return raw.length - end - 4 >= Number(length)
+  return /\r\ntransfer-encoding:\s*chunked/i.test(head) && raw.subarray(-5).toString('latin1') === '0\r\n\r\n'
+}
+
 function parseHttp(raw: Buffer, truncated: boolean, maxBytes: number): PodAnswer {
   const end = raw.indexOf('\r\n\r\n')
   if (end < 0 || !raw.subarray(0, 5).equals(Buffer.from('HTTP/'))) return { status: 0, contentType: '', body: raw.subarray(0, maxBytes), truncated }
   const head = raw.subarray(0, end).toString('latin1')
   const status = Number(/^HTTP\/\d\.\d (\d{3})/.exec(head)?.[1] ?? 0)
   const contentType = /\r\ncontent-type:\s*([^\r\n]*)/i.exec(head)?.[1] ?? ''
-  return { status, contentType, body: raw.subarray(end + 4, end + 4 + maxBytes), truncated }
+  const body = raw.subarray(end + 4)
+  const chunked = /\r\ntransfer-encoding:\s*chunked/i.test(head)
+  return { status, contentType, body: (chunked ? unchunk(body) : body).subarray(0, maxBytes), truncated }
+}
+
+/** Chunked transfer coding (RFC 9112 §7.1); a cut answer keeps the chunks that arrived. */
+function unchunk(body: Buffer): Buffer {
+  const parts: Buffer[] = []
+  let offset = 0
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', offset)
+    if (lineEnd < 0) break
+    const size = parseInt(body.subarray(offset, lineEnd).toString('latin1'), 16)
+    if (!(size > 0)) break
+    parts.push(body.subarray(lineEnd + 2, Math.min(body.length, lineEnd + 2 + size)))
+    offset = lineEnd + 2 + size + 2
+  }
+  return Buffer.concat(parts)
 }

@@ -64,7 +64,7 @@ export interface ChainLogSignals {
   nothingToDial?: Evidence
   /** No seed answered, after the last peer was added. */
   seedsUnreachable?: Evidence
-  /** Consensus went round after round at the newest height (round 2 or more timed out). */
+  /** Consensus timed out at a height it never committed, and nothing was committed since. */
   consensusStuck?: Evidence
   /** A height was committed near the end of the log: the node is making progress. */
   progressing: boolean
@@ -73,8 +73,11 @@ export interface ChainLogSignals {
 /** How recent, before the newest line, a committed height must be to count as progress. */
 const PROGRESS_WINDOW_MS = 60_000
 
-/** What a chain container's own log says about peers and consensus, the newest lines deciding. */
-export function chainLogSignals(lines: LogLine[], source: string): ChainLogSignals {
+/**
+ * What a chain container's own log says about peers and consensus, the newest lines deciding.
+ * `now` is when the log was read: a log that simply stopped still tells how old its last commit is.
+ */
+export function chainLogSignals(lines: LogLine[], source: string, now?: number): ChainLogSignals {
   const entries = lines.map(parseChainLine).filter((e): e is ChainLogEntry => e !== undefined)
   const evidence = (e: ChainLogEntry): Evidence => ({ kind: 'log', source, text: e.text, at: e.at })
   const lastIndex = (test: (e: ChainLogEntry) => boolean) => {
@@ -93,8 +96,9 @@ export function chainLogSignals(lines: LogLine[], source: string): ChainLogSigna
   const committed = entries.filter(
     (e) => /^(committed state|finalizing commit of block|executed block|finalized block)/i.test(e.msg) && !Number.isNaN(heightOf(e)),
   )
-  const newestHeight = Math.max(...entries.map(heightOf).filter((h) => !Number.isNaN(h)), -1)
-  const stuckRound = entries[lastIndex((e) => e.msg === 'Timed out' && heightOf(e) === newestHeight && Number(e.fields.round ?? 0) >= 2)]
+  const committedHeight = Math.max(...committed.map(heightOf), -1)
+  const progressing = isProgressing(entries, committed, now)
+  const stuck = entries[lastIndex((e) => e.msg === 'Timed out' && e.fields.step !== 'RoundStepNewHeight' && heightOf(e) > committedHeight)]
   return {
     zeroPeers: ensure.length >= 2 && ensure.slice(-2).every(noPeers) ? evidence(ensure.at(-1)!) : undefined,
     nothingToDial: noAddresses.length >= 2 && afterAdded((e) => /^no addresses to dial/i.test(e.msg)) ? evidence(noAddresses.at(-1)!) : undefined,
@@ -102,16 +106,16 @@ export function chainLogSignals(lines: LogLine[], source: string): ChainLogSigna
       afterAdded((e) => /couldn't connect to any seeds/i.test(e.msg)),
       evidence,
     ),
-    consensusStuck: mapDefined(stuckRound, evidence),
-    progressing: isProgressing(entries, committed),
+    consensusStuck: progressing ? undefined : mapDefined(stuck, evidence),
+    progressing,
   }
 }
 
-function isProgressing(entries: ChainLogEntry[], committed: ChainLogEntry[]): boolean {
+function isProgressing(entries: ChainLogEntry[], committed: ChainLogEntry[], now: number | undefined): boolean {
   const newestCommit = committed.at(-1)
   if (!newestCommit || new Set(committed.map((e) => e.fields.height)).size < 2) return false
-  const newest = entries.at(-1)!
-  if (newestCommit.at && newest.at) return Date.parse(newest.at) - Date.parse(newestCommit.at) <= PROGRESS_WINDOW_MS
+  const reference = now ?? (entries.at(-1)!.at ? Date.parse(entries.at(-1)!.at!) : undefined)
+  if (newestCommit.at && reference !== undefined) return reference - Date.parse(newestCommit.at) <= PROGRESS_WINDOW_MS
   return entries.length - entries.lastIndexOf(newestCommit) <= 20
 }
 

@@ -8,7 +8,8 @@ import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, t
 
 const PEER_TROUBLE =
   /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0|Ensure peers/i
-const CONSENSUS_TROUBLE = /CONSENSUS FAILURE|wrong Block\.Header|AppHash|panic/i
+// Case matters: every healthy start logs `appHash=...`; a mismatch says `wrong Block.Header.AppHash`.
+const CONSENSUS_TROUBLE = /CONSENSUS FAILURE|wrong Block\.Header|AppHash mismatch|panic/
 
 interface NotSyncing {
   phase: string
@@ -30,7 +31,7 @@ export default defineRule<NotSyncing>({
   severity: 'error',
   specRow: 'Node not syncing / height not advancing',
   logs: ['main', 'node-utils'],
-  check({ index, node, pod }) {
+  check({ index, node, pod, now }) {
     const phase = node.status?.phase
     if (!pod || !['Running', 'Syncing', 'StateSyncing'].includes(phase)) return []
     const main = mainContainerName(node, pod)
@@ -42,7 +43,7 @@ export default defineRule<NotSyncing>({
     else {
       const probeFailures = matchingEvents(index, pod, (e) => e.reason === 'Unhealthy' && /statuscode: 417/.test(e.message))
       const syncingLogs = grepLogs(index, pod, 'node-utils', /syncing=true|error getting latest block|latest block .*age=/)
-      const signals = chainLogSignals(main ? logLines(index, pod, main) : [], `log of ${pod.metadata.name}/${main}`)
+      const signals = chainLogSignals(main ? logLines(index, pod, main) : [], `log of ${pod.metadata.name}/${main}`, now)
       const fromLogs = signals.progressing
         ? []
         : [signals.zeroPeers, signals.nothingToDial, signals.seedsUnreachable, signals.consensusStuck].filter((e) => e !== undefined)
