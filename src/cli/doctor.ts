@@ -10,6 +10,9 @@ import { probeSigners } from '../services/signer-probes.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
 
+/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
+export const CHAIN_PROBE_TIMEOUT_MS = 5000
+
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {
   ...SCOPE_FLAGS,
@@ -18,7 +21,11 @@ export const DOCTOR_FLAGS = {
   'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: ['error', 'warning', 'info', 'never'], default: 'error' },
   rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
   'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
-  'no-probe': { type: 'boolean', description: 'skip active probes of the remote signer (port-forwards to 8080 and 26659)' },
+  'no-probe': {
+    type: 'boolean',
+    description: "skip active probes: the node's own RPC (26657) and node-utils API, and the remote signer (8080, 26659), all through port-forwards",
+  },
+  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data', default: '25s' },
 } satisfies FlagSpecs
 
@@ -32,6 +39,7 @@ export interface DoctorInput extends SnapshotFlags {
   'skip-rule'?: string[]
   'no-probe'?: boolean
   'gate-timeout': string
+  'probe-window': string
   'no-color'?: boolean
   debug?: boolean
 }
@@ -41,8 +49,10 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   await session.setupOutput(input)
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
-  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules))
+  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
   const result = diagnose(snapshots, rules, input.bundle)
   const failOn = input['fail-on'] as FailOn
   const rendered = {

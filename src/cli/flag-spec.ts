@@ -19,7 +19,7 @@ export type FlagSpec =
 
 export type FlagSpecs = Record<string, FlagSpec>
 
-export type OutputFormat = 'text' | 'json' | 'markdown' | 'junit'
+export type OutputFormat = 'text' | 'wide' | 'json' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
 export const outputSpec = (formats: OutputFormat[]) =>

@@ -7,7 +7,7 @@ import { parseDuration } from '../duration.js'
 import { usageError } from '../errors.js'
 import { recordHistory } from '../history/store.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
-import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
+import { bundleSnapshot, liveSnapshot, type SnapshotRequest } from '../services/snapshots.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
@@ -80,7 +80,14 @@ export class Session {
   }
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
-  async snapshots(flags: SnapshotFlags, nameRequired = false, logs?: LogMode, probe?: Probe, logRoles?: ReadonlySet<LogRole>): Promise<Snapshot[]> {
+  async snapshots(
+    flags: SnapshotFlags,
+    nameRequired = false,
+    logs?: LogMode,
+    probe?: Probe,
+    logRoles?: ReadonlySet<LogRole>,
+    chainProbe?: SnapshotRequest['chainProbe'],
+  ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context
@@ -95,7 +102,7 @@ export class Session {
         contexts.map(async (contextName) => {
           const connection = await this.connect(flags, contextName)
           const scope = resolveScope(flags, connection.context.namespace, nameRequired)
-          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs, logRoles }
+          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs, logRoles, chainProbe }
           const snapshot = await liveSnapshot(connection, request)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
           if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))

@@ -17,6 +17,8 @@ export function renderDoctorText(result: DoctorResult, palette: Palette): string
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
     for (const line of details(cluster, palette)) out.push(line)
   }
+  const measured = measuredLines(result, palette)
+  if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
   const counts = countBySeverity(result)
   const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
   const found = counts.error + counts.warning + counts.info
@@ -27,6 +29,16 @@ export function renderDoctorText(result: DoctorResult, palette: Palette): string
   )
   out.push(palette.paint('muted', `Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`))
   return out.join('\n')
+}
+
+/** The chain probe's one line per node; a fleet shows only the nodes whose probe did not answer. */
+function measuredLines(result: DoctorResult, palette: Palette): string[] {
+  const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
+  const shown = nodes.length > 20 ? nodes.filter((n) => !n.chain!.ok) : nodes
+  return shown.map(
+    ({ node, chain }) =>
+      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail : palette.paint('warning', `no answer: ${chain!.detail}`)}`,
+  )
 }
 
 function summaryTable(cluster: ClusterReport, palette: Palette): string {

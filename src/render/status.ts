@@ -4,6 +4,7 @@ import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-l
 import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
+import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
 
 export interface StatusRow {
   namespace: string
@@ -65,9 +66,19 @@ function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | u
   return podHash === configHash ? 'in-sync' : 'pending'
 }
 
-export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean): string {
+export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean, wide = false): string {
   const serverHeaders = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
-  const headers = [...(withNamespace ? ['namespace'] : []), ...serverHeaders, 'pod', 'ready', 'restarts', 'recreated', 'config']
+  const chain = wide ? chainColumns(index) : undefined
+  const headers = [
+    ...(withNamespace ? ['namespace'] : []),
+    ...serverHeaders,
+    'pod',
+    'ready',
+    'restarts',
+    'recreated',
+    'config',
+    ...(chain ? CHAIN_HEADERS : []),
+  ]
   return columns(
     headers.map(visible),
     rows.map((r) =>
@@ -79,7 +90,22 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNa
         String(r.restarts),
         String(r.recreations),
         r.config,
+        ...(chain ? chain(r) : []),
       ].map(visible),
     ),
   )
+}
+
+const CHAIN_HEADERS = ['live height', 'block age', 'peers', 'catching up']
+
+/** -o wide: what the node's own RPC said; `<none>` when nothing answered (not running, or no RPC). */
+function chainColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
+  return (row) => {
+    const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
+    const facts = chainProbeOf(index.snapshot, index.podOf(node!))?.chain
+    if (!facts?.status) return ['<none>', '<none>', facts?.peers ? String(facts.peers.total) : '<none>', '<none>']
+    const age = blockAgeMs(facts)
+    const peers = facts.peers ? `${facts.peers.total} (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : '<none>'
+    return [String(facts.status.height), age === undefined ? '<none>' : humanAge(age), peers, String(facts.status.catchingUp)]
+  }
 }

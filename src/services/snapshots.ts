@@ -1,5 +1,6 @@
 import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { podHttpGet } from '../cluster/pod-http.js'
 import { readBundle } from '../snapshot/bundle.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import type { LogRole } from '../snapshot/node-layout.js'
@@ -15,6 +16,8 @@ export interface SnapshotRequest {
   logs?: LogMode
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
+  /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
+  chainProbe?: { windowMs: number; timeoutMs: number }
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -30,6 +33,14 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
       roles: request.logRoles,
     },
     redactor: request.redact ? new Redactor() : undefined,
+    chain: request.chainProbe && {
+      windowMs: request.chainProbe.windowMs,
+      get: (namespace, pod, port, path, maxBytes = 64 * 1024) =>
+        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, path, {
+          timeoutMs: request.chainProbe!.timeoutMs,
+          maxBytes,
+        }),
+    },
   })
 }
 
