@@ -13,7 +13,8 @@ export default class Status extends SnapshotCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Status)
     await this.setupOutput(flags)
-    const snapshots = await this.snapshots({ ...flags, name: args.name }, false, 'none')
+    // No node logs; the manager log says why a node's reconciles fail.
+    const snapshots = await this.snapshots({ ...flags, name: args.name }, false, 'none', undefined, new Set(['operator']))
     const clusters = snapshots.map((snapshot) => ({ snapshot, index: new SnapshotIndex(snapshot) }))
     if (flags.output === 'json') {
       const nodes = clusters.flatMap(({ snapshot, index }) => statusRows(index).map((row) => ({ context: snapshot.source.context, ...row })))

@@ -32,9 +32,6 @@ export function phaseStart(index: SnapshotIndex, node: KubeObject): PhaseStart |
   const candidates = candidatesFor(index, node, phase).filter((c): c is Required<Candidate> => c.at !== undefined && !Number.isNaN(Date.parse(c.at)))
   if (candidates.length === 0) return undefined
   const earliest = candidates.sort((a, b) => compareText(a.at, b.at))[0]
-  // Nothing of a node's phase is older than the node (a re-used PVC can be).
-  const created = node.metadata.creationTimestamp
-  if (created && compareText(earliest.at, created) < 0) return { at: created, source: `ChainNode/${node.metadata.name} created`, exact: false }
   return { ...earliest, exact: false }
 }
 
@@ -44,24 +41,30 @@ function candidatesFor(index: SnapshotIndex, node: KubeObject, phase: string): C
     at: obj?.metadata.creationTimestamp,
     source: `${obj?.kind}/${obj?.metadata.name} created`,
   })
+  // A Pod's start time is when the kubelet took it: the same moment, and what survives a re-created object.
+  const pod = (obj: KubeObject | undefined): Candidate[] => [created(obj), { at: obj?.status?.startTime, source: `Pod/${obj?.metadata.name} started` }]
   const event = (reason: string, first: boolean): Candidate => {
     const events = index.eventsFor(node).filter((e) => e.reason === reason)
     const chosen = first ? events[0] : events.at(-1)
     return { at: chosen && (first ? eventFirstTime(chosen) : eventTime(chosen)), source: `Event ${reason} on ChainNode/${name}` }
   }
-  const pod = index.podOf(node)
   switch (phase) {
     case 'InitializingData': {
       const pvc = index.dataPvcOf(node)
-      const uninitialized = pvc && pvc.metadata.annotations?.[annotation('data-initialized')] !== 'true'
-      return [...(uninitialized ? [created(pvc)] : []), created(index.get('Pod', namespace, `${name}-init-data`)), event('DataInitStarted', true)]
+      // The operator creates the data PVC and moves to InitializingData in the same reconcile; a PVC
+      // older than the node was re-used and says nothing about the phase.
+      const fresh =
+        pvc &&
+        pvc.metadata.annotations?.[annotation('data-initialized')] !== 'true' &&
+        compareText(pvc.metadata.creationTimestamp ?? '', node.metadata.creationTimestamp ?? '') >= 0
+      return [...(fresh ? [created(pvc)] : []), ...pod(index.get('Pod', namespace, `${name}-init-data`)), event('DataInitStarted', true)]
     }
     case 'InitGenesis':
-      return [created(index.get('Pod', namespace, `${name}-genesis-init`)), event('DataInitialized', false)]
+      return [...pod(index.get('Pod', namespace, `${name}-genesis-init`)), event('DataInitialized', false)]
     case 'Starting':
     case 'Restarting':
     case 'Upgrading':
-      return pod ? [created(pod)] : []
+      return pod(index.podOf(node))
     case 'Snapshotting': {
       const active = index.volumeSnapshotsOf(node).filter((snap) => snap.status?.readyToUse !== true)
       return [...active.map(created), event('SnapshotStarted', false)]

@@ -133,5 +133,8 @@ export default defineRule<Data>({
     d.explained
       ? `the node cannot leave ${d.phase}: the operator errors and Warning Events since it began are the evidence`
       : `the node cannot leave ${d.phase}, and neither the operator log nor the Events say why`,
-  action: (d) => `Read ${d.next}.`,
+  action: (d) =>
+    d.explained
+      ? `Fix what the evidence names (the operator's error, the Warning Events); the node leaves ${d.phase} at the next reconcile. If it does not, read ${d.next}.`
+      : `Read ${d.next}.`,
 })
