@@ -1,10 +1,11 @@
 import { exitCodeFor, type FailOn } from '../engine/exit-code.js'
-import type { ExitCode } from '../errors.js'
+import { usageError, type ExitCode } from '../errors.js'
 import { parseDuration } from '../duration.js'
 import { doctorJson } from '../render/doctor-json.js'
 import { renderDoctorJunit } from '../render/doctor-junit.js'
 import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
 import { renderDoctorText } from '../render/doctor-text.js'
+import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
@@ -27,6 +28,11 @@ export const DOCTOR_FLAGS = {
   },
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data', default: '25s' },
+  'phase-timeout': {
+    type: 'string',
+    description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
+    multiple: true,
+  },
 } satisfies FlagSpecs
 
 /** Everything doctor accepts on the command line, the inherited global and kube flags included. */
@@ -40,6 +46,7 @@ export interface DoctorInput extends SnapshotFlags {
   'no-probe'?: boolean
   'gate-timeout': string
   'probe-window': string
+  'phase-timeout'?: string[]
   'no-color'?: boolean
   debug?: boolean
 }
@@ -52,8 +59,9 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const windowMs = parseDuration(input['probe-window'], '--probe-window')
   const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
-  const result = diagnose(snapshots, rules, input.bundle)
+  const result = diagnose(snapshots, rules, input.bundle, settings)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
     text: () => renderDoctorText(result, session.palette),
@@ -71,4 +79,16 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
     },
     failOn,
   )
+}
+
+/** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */
+export function parsePhaseTimeouts(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const item of values.flatMap((v) => v.split(',')).filter((v) => v.trim())) {
+    const [phase, duration] = item.split('=').map((part) => part.trim())
+    if (!STUCK_PHASES.includes(phase) || !duration)
+      throw usageError(`--phase-timeout "${item}" is not PHASE=DURATION`, `use one of ${STUCK_PHASES.join(', ')}, e.g. --phase-timeout InitializingData=2h`)
+    out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
+  }
+  return out
 }

@@ -18,7 +18,8 @@ export default class Status extends SnapshotCommand {
     await this.setupOutput(flags)
     // The wide columns come from the nodes: one /status and /net_info each, no second reading.
     const chainProbe = flags.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
-    const snapshots = await this.snapshots({ ...flags, name: args.name }, false, 'none', undefined, chainProbe)
+    // No node logs; the manager log says why a node's reconciles fail.
+    const snapshots = await this.snapshots({ ...flags, name: args.name }, false, 'none', undefined, new Set(['operator']), chainProbe)
     const clusters = snapshots.map((snapshot) => ({ snapshot, index: new SnapshotIndex(snapshot) }))
     if (flags.output === 'json') {
       const nodes = clusters.flatMap(({ snapshot, index }) => statusRows(index).map((row) => ({ context: snapshot.source.context, ...row })))

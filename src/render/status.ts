@@ -5,6 +5,7 @@ import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
 import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
+import { reconcileHistory } from '../rules/reconcile-log.js'
 
 export interface StatusRow {
   namespace: string
@@ -16,6 +17,8 @@ export interface StatusRow {
   restarts: number
   recreations: number
   config: 'in-sync' | 'pending' | 'unknown'
+  /** The operator's latest reconcile error, while its reconciles of the node keep failing. */
+  operatorError?: { error: string; count: number; since: string; last: string }
 }
 
 /** Format a server Table cell the way kubectl does: dates become ages, absent values print empty. */
@@ -49,8 +52,16 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
         .filter((e) => e.reason === 'NodeRestarted')
         .reduce((sum, e) => sum + (e.count ?? 1), 0),
       config: configState(index, node, pod),
+      ...operatorError(index, node),
     }
   })
+}
+
+function operatorError(index: SnapshotIndex, node: KubeObject): Pick<StatusRow, 'operatorError'> {
+  const history = reconcileHistory(index, node)
+  const latest = history.failures.at(-1)
+  if (!history.latestFailed || !latest) return {}
+  return { operatorError: { error: latest.error ?? '(no error text)', count: history.failingCount, since: history.failingSince!, last: latest.at } }
 }
 
 function serverColumns(row: TableRow | undefined, now: number): Record<string, string> {
@@ -79,7 +90,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNa
     'config',
     ...(chain ? CHAIN_HEADERS : []),
   ]
-  return columns(
+  const table = columns(
     headers.map(visible),
     rows.map((r) =>
       [
@@ -94,6 +105,18 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNa
       ].map(visible),
     ),
   )
+  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), withNamespace)
+}
+
+/** Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. */
+function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean): string {
+  const failing = rows.filter((r) => r.operatorError)
+  if (failing.length === 0) return ''
+  const lines = failing.map(({ namespace, name, operatorError: e }) => {
+    const repeats = e!.count > 1 ? ` (x${e!.count} over ${humanAge(Date.parse(e!.last) - Date.parse(e!.since))})` : ''
+    return `  ${withNamespace ? `${namespace}/` : ''}${visible(name)}: ${visible(e!.error)}${repeats}, last ${humanAge(now - Date.parse(e!.last))} ago`
+  })
+  return `\n\nReconcile failing (the operator's latest error):\n${lines.join('\n')}`
 }
 
 const CHAIN_HEADERS = ['live height', 'block age', 'peers', 'catching up']
