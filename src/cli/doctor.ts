@@ -1,5 +1,5 @@
 import { exitCodeFor, type FailOn } from '../engine/exit-code.js'
-import type { ExitCode } from '../errors.js'
+import { usageError, type ExitCode } from '../errors.js'
 import { parseDuration } from '../duration.js'
 import { doctorJson } from '../render/doctor-json.js'
 import { renderDoctorJunit } from '../render/doctor-junit.js'
@@ -8,6 +8,7 @@ import { renderDoctorText } from '../render/doctor-text.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import type { Scope } from '../snapshot/types.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
@@ -42,11 +43,14 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  // Nothing checked is not health: an empty selection is an input error, not a clean report.
+  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules))
   const result = diagnose(snapshots, rules, input.bundle)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(snapshots[0]?.scope)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
-    text: () => renderDoctorText(result, session.palette),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
@@ -61,4 +65,17 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
     },
     failOn,
   )
+}
+
+/** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
+function noNodesError(scope: Scope | undefined) {
+  const where =
+    scope?.kind === 'set'
+      ? `of ChainNodeSet "${scope.name}"`
+      : scope?.kind === 'namespace' && scope.namespace
+        ? `in namespace ${scope.namespace}`
+        : scope?.kind === 'node'
+          ? `named "${scope.name}"`
+          : 'in any namespace'
+  return usageError(`no ChainNodes found ${where}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -4,7 +4,6 @@ import type { LogMode } from '../cluster/collect.js'
 import { KubeClient } from '../cluster/kube-client.js'
 import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../duration.js'
-import { usageError } from '../errors.js'
 import { recordHistory } from '../history/store.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
 import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
@@ -118,13 +117,11 @@ export class Session {
   private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
     const anything = !flags.name && !flags.set && !flags.all && !flags['all-namespaces']
     const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
-    const snapshot = await bundleSnapshot(bundle, { scope, redact })
-    if (scope.kind === 'node' && !snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === scope.name)) {
-      throw usageError(
-        `chainnode "${scope.name}" is not in bundle ${bundle}`,
-        `it holds: ${snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`).join(', ') || 'no nodes'}`,
-      )
+    const spinner = await progress(`reading bundle ${bundle}`)
+    try {
+      return await bundleSnapshot(bundle, { scope, redact }, (what) => spinner.update(`reading bundle ${bundle}: ${what}`))
+    } finally {
+      spinner.stop()
     }
-    return snapshot
   }
 }

@@ -31,7 +31,7 @@ export default class Events extends SnapshotCommand {
       const index = new SnapshotIndex(snapshot)
       const events = relatedEvents(index, flags.for)
       if (flags.output === 'json') this.print(JSON.stringify({ schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }, null, 2))
-      else this.print(events.length ? renderEventsTable(events, Date.now(), snapshot.scope.kind === 'all') : 'No events found.')
+      else this.print(events.length ? renderEventsTable(events, Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all') : 'No events found.')
     }
     if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
   }

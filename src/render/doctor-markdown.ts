@@ -1,5 +1,8 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { docsPath } from '../rules/docs.js'
+import { evidenceText, presentEvidence } from './evidence.js'
+import { TEXT_WIDTH } from './width.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
@@ -25,10 +28,17 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
     out.push('')
     for (const f of cluster.report.findings) {
       out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${f.node.namespace}/${f.node.name}`, '')
-      out.push(`**${f.summary}** (${f.subject.kind}/${f.subject.name})`, '', `- **Cause:** ${f.cause}`, `- **Action:** ${f.action}`, '')
+      out.push(
+        `**${f.summary}** (${f.subject.kind}/${f.subject.name})`,
+        '',
+        `- **Cause:** ${f.cause}`,
+        `- **Action:** ${f.action}`,
+        `- **Docs:** \`chainnode rules explain ${f.ruleId}\` (${docsPath(f.ruleId)})`,
+        '',
+      )
       if (f.evidence.length) {
         out.push('<details><summary>Evidence</summary>', '', '```text')
-        for (const e of f.evidence) out.push(`${e.at ? `${e.at}  ` : ''}${e.source}: ${e.text}`)
+        for (const line of presentEvidence(f.evidence)) out.push(evidenceText(line, '', TEXT_WIDTH))
         out.push('```', '', '</details>', '')
       }
     }

@@ -1,5 +1,7 @@
 import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { compareText } from '../compare.js'
+import { usageError } from '../errors.js'
 import { readBundle } from '../snapshot/bundle.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import type { LogRole } from '../snapshot/node-layout.js'
@@ -34,9 +36,19 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
-export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>): Promise<Snapshot> {
-  const snapshot = await readBundle(file)
+export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>, onProgress?: (what: string) => void): Promise<Snapshot> {
+  const snapshot = await readBundle(file, onProgress)
   const narrowed = narrowToScope(snapshot, request.scope)
+  const { scope } = request
+  if ((scope.kind === 'node' || scope.kind === 'set') && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
+    // Listed from the whole bundle, before narrowing: what the user could have asked for instead.
+    const held = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+    const where = `${scope.namespace ? ` of namespace ${scope.namespace}` : ''} in bundle ${file}`
+    throw usageError(
+      scope.kind === 'node' ? `chainnode "${scope.name}" is not${where}` : `no node of ChainNodeSet "${scope.name}" is${where}`,
+      `it holds: ${held.sort(compareText).join(', ') || 'no nodes'}`,
+    )
+  }
   return request.redact ? redactSnapshot(narrowed) : narrowed
 }
 

@@ -109,9 +109,9 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
 }
 
 /** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot. */
-export async function readBundle(source: string): Promise<Snapshot> {
+export async function readBundle(source: string, onProgress: (what: string) => void = () => undefined): Promise<Snapshot> {
   if (!existsSync(source)) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
-  if (statSync(source).isDirectory()) return readTree(source, source)
+  if (statSync(source).isDirectory()) return readTree(source, source, onProgress)
   const head = readFileSync(source).subarray(0, 2)
   if (head[0] !== 0x1f || head[1] !== 0x8b)
     throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
@@ -120,18 +120,24 @@ export async function readBundle(source: string): Promise<Snapshot> {
   try {
     const tar = await import('tar')
     try {
-      await tar.extract({ file: source, cwd: staging, strict: true })
+      await tar.extract({
+        file: source,
+        cwd: staging,
+        strict: true,
+        // The top directory is the same for every entry: what is read is the rest of the path.
+        onReadEntry: (entry) => onProgress(`extracting ${entry.path.split('/').slice(1).join('/')}`),
+      })
     } catch (error) {
       throw usageError(`${source} is not a readable bundle: ${(error as Error).message}`, 'the archive is damaged or truncated; collect it again')
     }
-    return readTree(staging, source)
+    return readTree(staging, source, onProgress)
   } finally {
     release()
     rmSync(staging, { recursive: true, force: true })
   }
 }
 
-function readTree(root: string, source: string): Snapshot {
+function readTree(root: string, source: string, onProgress: (what: string) => void): Snapshot {
   const top = existsSync(path.join(root, 'manifest.json'))
     ? root
     : readdirSync(root)
@@ -156,8 +162,10 @@ function readTree(root: string, source: string): Snapshot {
   const objects: KubeObject[] = []
   const resources = path.join(top, 'resources')
   for (const ns of existsSync(resources) ? readdirSync(resources) : []) {
+    onProgress(`reading resources/${ns}`)
     for (const file of readdirSync(path.join(resources, ns))) objects.push(...read<KubeObject[]>(path.join('resources', ns, file), []))
   }
+  onProgress('reading logs')
   const logs = read<(Omit<LogRecord, 'text'> & { file: string })[]>('logs/index.json', []).map(({ file, ...meta }) => {
     const full = path.join(top, file)
     return { ...meta, text: existsSync(full) ? readFileSync(full, 'utf8') : '' }
