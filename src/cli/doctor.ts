@@ -47,7 +47,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules))
   const result = diagnose(snapshots, rules, input.bundle)
-  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(snapshots[0]?.scope)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
     text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled }),
@@ -68,14 +68,14 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
 }
 
 /** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
-function noNodesError(scope: Scope | undefined) {
-  const where =
-    scope?.kind === 'set'
-      ? `of ChainNodeSet "${scope.name}"`
-      : scope?.kind === 'namespace' && scope.namespace
-        ? `in namespace ${scope.namespace}`
-        : scope?.kind === 'node'
-          ? `named "${scope.name}"`
-          : 'in any namespace'
+function noNodesError(input: DoctorInput, read: Scope | undefined) {
+  const namespace = input.namespace ?? read?.namespace
+  const where = input.set
+    ? `of ChainNodeSet "${input.set}"`
+    : input.name
+      ? `named "${input.name}"`
+      : namespace && !input['all-namespaces']
+        ? `in namespace ${namespace}`
+        : 'in any namespace'
   return usageError(`no ChainNodes found ${where}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -49,5 +49,5 @@ export const SCOPE_FLAGS = {
 export const SNAPSHOT_FLAGS = {
   bundle: { type: 'string', description: 'read from a bundle written by `chainnode collect` instead of the cluster' },
   'no-redact': { type: 'boolean', description: 'do not mask tokens, keys and mnemonics (they are masked by default)' },
-  tail: { type: 'integer', description: 'log lines to read per container', default: 500, min: 1 },
+  tail: { type: 'integer', description: 'log lines to read per container (-1: all)', default: 500, min: -1 },
 } satisfies FlagSpecs
