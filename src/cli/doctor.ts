@@ -77,5 +77,6 @@ function noNodesError(input: DoctorInput, read: Scope | undefined) {
       : namespace && !input['all-namespaces']
         ? `in namespace ${namespace}`
         : 'in any namespace'
-  return usageError(`no ChainNodes found ${where}: nothing to check`, 'list the nodes with: chainnode status -A')
+  const matching = input.selector ? ` matching -l ${input.selector}` : ''
+  return usageError(`no ChainNodes found ${where}${matching}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -6,7 +6,8 @@ import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../duration.js'
 import { recordHistory } from '../history/store.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
-import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
+import { bundleSnapshot, liveSnapshot, narrowBySelector } from '../services/snapshots.js'
+import { parseLabelSelector } from '../snapshot/label-selector.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
@@ -80,6 +81,19 @@ export class Session {
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
   async snapshots(flags: SnapshotFlags, nameRequired = false, logs?: LogMode, probe?: Probe, logRoles?: ReadonlySet<LogRole>): Promise<Snapshot[]> {
+    // Checked before any read: a bad selector is an input error, whatever the cluster says.
+    if (flags.selector) parseLabelSelector(flags.selector)
+    const read = await this.readSnapshots(flags, nameRequired, logs, probe, logRoles)
+    return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
+  }
+
+  private async readSnapshots(
+    flags: SnapshotFlags,
+    nameRequired: boolean,
+    logs?: LogMode,
+    probe?: Probe,
+    logRoles?: ReadonlySet<LogRole>,
+  ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context

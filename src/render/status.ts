@@ -64,19 +64,37 @@ function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | u
   return podHash === configHash ? 'in-sync' : 'pending'
 }
 
-export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean): string {
-  const serverHeaders = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
-  const headers = [...(withNamespace ? ['namespace'] : []), ...serverHeaders, 'pod', 'ready', 'restarts', 'recreated', 'config']
+/** The server's columns shown by default; the others (IP, validator details, data usage) with -o wide. */
+const ESSENTIAL_SERVER_COLUMNS = ['Name', 'Status', 'Version', 'ChainID', 'LatestHeight']
+
+export interface StatusTextOptions {
+  withNamespace: boolean
+  /** -o wide: every server column, and recreations. */
+  wide?: boolean
+  noHeaders?: boolean
+}
+
+/** kubectl get's layout: the essential columns, AGE last; -o wide adds the rest. */
+export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], options: StatusTextOptions): string {
+  const all = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
+  const server = options.wide ? all.filter((h) => h !== 'Age') : all.filter((h) => ESSENTIAL_SERVER_COLUMNS.includes(h))
+  const age = all.includes('Age') ? ['Age'] : []
+  const ours: [string, (r: StatusRow) => string][] = [
+    ['pod', (r) => r.pod],
+    ['ready', (r) => r.ready],
+    ['restarts', (r) => String(r.restarts)],
+    ...(options.wide ? ([['recreated', (r: StatusRow) => String(r.recreations)]] as [string, (r: StatusRow) => string][]) : []),
+    ['config', (r) => r.config],
+  ]
+  const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
   return columns(
-    headers,
+    [...(options.withNamespace ? ['namespace'] : []), ...server, ...ours.map(([h]) => h), ...age],
     rows.map((r) => [
-      ...(withNamespace ? [r.namespace] : []),
-      ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
-      r.pod,
-      r.ready,
-      String(r.restarts),
-      String(r.recreations),
-      r.config,
+      ...(options.withNamespace ? [r.namespace] : []),
+      ...server.map((h) => serverCell(r, h)),
+      ...ours.map(([, value]) => value(r)),
+      ...age.map((h) => serverCell(r, h)),
     ]),
+    { noHeaders: options.noHeaders },
   )
 }

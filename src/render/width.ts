@@ -26,3 +26,13 @@ export function wrap(text: string, width: number, first: string, rest = ' '.repe
   lines.push(line)
   return lines
 }
+
+/** Cut every line to `width` (undefined: leave them whole). */
+export function fitWidth(text: string, width: number | undefined): string {
+  return width === undefined
+    ? text
+    : text
+        .split('\n')
+        .map((line) => cut(line, width))
+        .join('\n')
+}

@@ -3,6 +3,8 @@ import { collectSnapshot, type LogMode } from '../cluster/collect.js'
 import { compareText } from '../compare.js'
 import { usageError } from '../errors.js'
 import { readBundle } from '../snapshot/bundle.js'
+import { selectorMatches } from '../snapshot/index.js'
+import { parseLabelSelector } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
@@ -65,5 +67,22 @@ function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
     chainNodeRows: snapshot.chainNodeRows.filter((row) =>
       snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === row.name && o.metadata.namespace === row.namespace && !dropNode(o)),
     ),
+  }
+}
+
+/** Keep the ChainNodes whose labels match -l; what they own stays, as in a narrowed bundle. */
+export function narrowBySelector(snapshot: Snapshot, selector: string): Snapshot {
+  const parsed = parseLabelSelector(selector)
+  const dropped = new Set(
+    snapshot.objects
+      .filter((o) => o.kind === 'ChainNode' && !selectorMatches(parsed, o.metadata.labels ?? {}))
+      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+  )
+  if (dropped.size === 0) return snapshot
+  const isDropped = (namespace: string | undefined, name: string) => dropped.has(`${namespace}/${name}`)
+  return {
+    ...snapshot,
+    objects: snapshot.objects.filter((o) => o.kind !== 'ChainNode' || !isDropped(o.metadata.namespace, o.metadata.name)),
+    chainNodeRows: snapshot.chainNodeRows.filter((row) => !isDropped(row.namespace, row.name)),
   }
 }
