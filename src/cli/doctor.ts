@@ -9,6 +9,7 @@ import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import type { Scope } from '../snapshot/types.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
@@ -59,12 +60,15 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const windowMs = parseDuration(input['probe-window'], '--probe-window')
   const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  // Nothing checked is not health: an empty selection is an input error, not a clean report.
+  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
   const result = diagnose(snapshots, rules, input.bundle, settings)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
-    text: () => renderDoctorText(result, session.palette),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
@@ -91,4 +95,18 @@ export function parsePhaseTimeouts(values: string[]): Record<string, number> {
     out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
   }
   return out
+}
+
+/** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
+function noNodesError(input: DoctorInput, read: Scope | undefined) {
+  const namespace = input.namespace ?? read?.namespace
+  const where = input.set
+    ? `of ChainNodeSet "${input.set}"`
+    : input.name
+      ? `named "${input.name}"`
+      : namespace && !input['all-namespaces']
+        ? `in namespace ${namespace}`
+        : 'in any namespace'
+  const matching = input.selector ? ` matching -l ${input.selector}` : ''
+  return usageError(`no ChainNodes found ${where}${matching}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -5,15 +5,21 @@ import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
 import { compareText } from '../compare.js'
 import { visible } from './visible.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { TEXT_WIDTH, wrap } from './width.js'
+
+export interface DoctorTextOptions {
+  /** The list of rules checked is noise on a normal run; --debug shows it. */
+  debug?: boolean
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-export function renderDoctorText(result: DoctorResult, palette: Palette): string {
+export function renderDoctorText(result: DoctorResult, palette: Palette, options: DoctorTextOptions = {}): string {
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    if (cluster.report.nodes.length === 0) out.push('No ChainNodes in scope.', '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
     for (const line of details(cluster, palette)) out.push(line)
   }
@@ -27,7 +33,13 @@ export function renderDoctorText(result: DoctorResult, palette: Palette): string
       ? palette.paint('ok', `No problems found on ${plural(nodes, 'node')}.`)
       : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info on ${plural(nodes, 'node')}.`,
   )
-  out.push(palette.paint('muted', `Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`))
+  // Offline, "now" is when the bundle was collected: say when that was.
+  for (const cluster of result.clusters.filter((c) => c.bundle))
+    out.push(palette.paint('muted', `Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`))
+  if (options.debug)
+    out.push(
+      ...wrap(`Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`, TEXT_WIDTH, '').map((l) => palette.paint('muted', l)),
+    )
   return out.join('\n')
 }
 
@@ -88,11 +100,16 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
 export function renderFinding(f: Finding, palette: Palette): string[] {
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
   const subject = visible(`${f.subject.kind}/${f.subject.name}`)
+  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
+  const headline = wrap(visible(f.summary), TEXT_WIDTH, plainPrefix, '    ')
+  // Painted after wrapping so escape codes do not count towards the width.
+  headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
   return [
-    `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${visible(f.summary)}`,
-    `    Cause:    ${visible(f.cause)}`,
-    `    Action:   ${visible(f.action)}`,
+    ...headline,
+    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...f.evidence.map((e) => `      ${e.at ? `${visible(e.at)}  ` : ''}${palette.paint('muted', visible(e.source))}: ${visible(e.text)}`),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
   ]
 }

@@ -77,35 +77,46 @@ function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | u
   return podHash === configHash ? 'in-sync' : 'pending'
 }
 
-export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean, wide = false): string {
-  const serverHeaders = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
-  const chain = wide ? chainColumns(index) : undefined
-  const headers = [
-    ...(withNamespace ? ['namespace'] : []),
-    ...serverHeaders,
-    'pod',
-    'ready',
-    'restarts',
-    'recreated',
-    'config',
-    ...(chain ? CHAIN_HEADERS : []),
+/** The server's columns shown by default; the others (IP, validator details, data usage) with -o wide. */
+const ESSENTIAL_SERVER_COLUMNS = ['Name', 'Status', 'Version', 'ChainID', 'LatestHeight']
+
+export interface StatusTextOptions {
+  withNamespace: boolean
+  /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
+  wide?: boolean
+  noHeaders?: boolean
+}
+
+type Column = [string, (r: StatusRow) => string]
+
+/** kubectl get's layout: the essential columns, AGE last; -o wide adds the rest. */
+export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], options: StatusTextOptions): string {
+  const all = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
+  const server = options.wide ? all.filter((h) => h !== 'Age') : all.filter((h) => ESSENTIAL_SERVER_COLUMNS.includes(h))
+  const age = all.includes('Age') ? ['Age'] : []
+  const chain = options.wide ? chainColumns(index) : undefined
+  const ours: Column[] = [
+    ['pod', (r) => r.pod],
+    ['ready', (r) => r.ready],
+    ['restarts', (r) => String(r.restarts)],
+    ...(options.wide ? ([['recreated', (r: StatusRow) => String(r.recreations)]] as Column[]) : []),
+    ['config', (r) => r.config],
   ]
+  const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
   const table = columns(
-    headers.map(visible),
+    [...(options.withNamespace ? ['namespace'] : []), ...server, ...ours.map(([h]) => h), ...(chain ? CHAIN_HEADERS : []), ...age].map(visible),
     rows.map((r) =>
       [
-        ...(withNamespace ? [r.namespace] : []),
-        ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
-        r.pod,
-        r.ready,
-        String(r.restarts),
-        String(r.recreations),
-        r.config,
+        ...(options.withNamespace ? [r.namespace] : []),
+        ...server.map((h) => serverCell(r, h)),
+        ...ours.map(([, value]) => value(r)),
         ...(chain ? chain(r) : []),
+        ...age.map((h) => serverCell(r, h)),
       ].map(visible),
     ),
+    { noHeaders: options.noHeaders },
   )
-  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), withNamespace)
+  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace)
 }
 
 /** Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. */
