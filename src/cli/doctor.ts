@@ -7,6 +7,7 @@ import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
 import { renderDoctorText } from '../render/doctor-text.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
+import { leadUps } from '../services/timeline.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
 
@@ -46,7 +47,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const result = diagnose(snapshots, rules, input.bundle)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
-    text: () => renderDoctorText(result, session.palette),
+    text: () => renderDoctorText(result, session.palette, leadUps(snapshots, result)),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),

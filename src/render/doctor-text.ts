@@ -4,17 +4,20 @@ import type { Finding } from '../rules/define-rule.js'
 import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
 import { compareText } from '../compare.js'
+import type { TimelineEntry } from '../timeline/types.js'
+import { renderLeadUp } from './doctor-lead-up.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-export function renderDoctorText(result: DoctorResult, palette: Palette): string {
+/** leadUps: per node (namespace/name), the timeline entries leading up to its worst finding. */
+export function renderDoctorText(result: DoctorResult, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string {
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${cluster.context} (${cluster.server})`), '')
     if (cluster.report.nodes.length === 0) out.push('No ChainNodes in scope.', '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    out.push(...details(cluster, palette))
+    out.push(...details(cluster, palette, leadUps))
   }
   const counts = countBySeverity(result)
   const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
@@ -48,7 +51,7 @@ function paintResult(line: string, palette: Palette): string {
   return line.slice(0, match.index) + palette.paint(match[1] as 'error', line.slice(match.index))
 }
 
-function details(cluster: ClusterReport, palette: Palette): string[] {
+function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
   for (const finding of cluster.report.findings) {
@@ -58,6 +61,7 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
   for (const [key, findings] of byNode) {
     out.push(palette.paint('subject', `ChainNode ${key}`))
     for (const f of findings) out.push(...renderFinding(f, palette), '')
+    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
   }
   for (const error of cluster.report.ruleErrors) {
     out.push(palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${error.node.namespace}/${error.node.name}: ${error.message}`))
