@@ -3,9 +3,7 @@ import { outputFlag } from '../base/command.js'
 import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { parseDuration } from '../duration.js'
 import { usageError } from '../errors.js'
-import { renderTimelineJson } from '../render/timeline-json.js'
-import { renderTimelineMarkdown } from '../render/timeline-markdown.js'
-import { renderTimelineText } from '../render/timeline-text.js'
+import { renderTimeline, type TimelineFormat } from '../render/timeline.js'
 import { logRolesOf, selectRules } from '../services/doctor.js'
 import { timelines } from '../services/timeline.js'
 import type { Bound } from '../timeline/build.js'
@@ -39,12 +37,7 @@ The default window starts a little before the last restart or the first finding,
     // The same reads as doctor's (its rules' logs), without the active signer probes.
     const snapshots = await this.session.snapshots({ ...flags, name: args.name }, false, undefined, undefined, logRolesOf(rules))
     const clusters = timelines(snapshots, rules, window, flags.bundle)
-    const render = {
-      text: () => renderTimelineText(clusters, this.palette, flags.utc),
-      json: () => renderTimelineJson(clusters),
-      markdown: () => renderTimelineMarkdown(clusters),
-    }
-    this.print(render[flags.output as 'text']())
+    this.print(renderTimeline(flags.output as TimelineFormat, clusters, this.palette, flags.utc))
     if (clusters.some((c) => c.incomplete)) process.exitCode = 3
   }
 }
