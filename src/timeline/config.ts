@@ -38,7 +38,7 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
   for (let i = 1; i < history.length; i++) {
     const [before, after] = [history[i - 1], history[i]]
     if (before.configMapHash !== after.configMapHash && after.configMapHash) {
-      push(after.at, {
+      push(firstSeen(history, i, after.configMapHash), {
         kind: 'configmap-hash',
         subject: cmRef,
         level: 'info',
@@ -63,7 +63,9 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
   if (restart && state.detectedBy === 'events')
     push(state.restartedAt, { kind: 'config-restart', subject: podRef, level: restart[0], text: `Pod ${restart[1]}` })
   if (state.verdict === 'pending' || state.verdict === 'deferred') {
-    push(lastWrite(configMap) ?? now, {
+    let since = history.length - 1
+    while (since > 0 && history[since - 1].configMapHash === current.configMapHash) since--
+    push(current.configMapHash ? firstSeen(history, since, current.configMapHash) : now, {
       kind: 'config-pending',
       subject: cmRef,
       level: state.verdict === 'deferred' ? 'warning' : 'info',
@@ -75,8 +77,14 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
   return out
 }
 
-/** When an object was last written, from its managed fields (the API server records each writer's time). */
-function lastWrite(obj: KubeObject | undefined): string | undefined {
-  const times: string[] = (obj?.metadata as { managedFields?: { time?: string }[] } | undefined)?.managedFields?.flatMap((f) => (f.time ? [f.time] : [])) ?? []
-  return times.sort().at(-1)
+/**
+ * The earliest sign of a config-hash from observation `from` on: an observation of the ConfigMap with
+ * it, or the creation of a Pod that carries it (the operator renders the ConfigMap before the Pod), so
+ * a change seen only after the restart it caused is still placed before that restart.
+ */
+function firstSeen(history: Observation[], from: number, hash: string): string {
+  const times = history
+    .slice(from)
+    .flatMap((o) => [...(o.configMapHash === hash ? [Date.parse(o.at)] : []), ...(o.podHash === hash && o.podCreated ? [Date.parse(o.podCreated)] : [])])
+  return new Date(Math.min(...times)).toISOString()
 }
