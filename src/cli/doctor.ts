@@ -8,6 +8,7 @@ import { renderDoctorText } from '../render/doctor-text.js'
 import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
+import { leadUps } from '../services/timeline.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
@@ -68,7 +69,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
-    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled }),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(snapshots, result) }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),

@@ -7,10 +7,14 @@ import { compareText } from '../compare.js'
 import { visible } from './visible.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH, wrap } from './width.js'
+import type { TimelineEntry } from '../timeline/types.js'
+import { renderLeadUp } from './doctor-lead-up.js'
 
 export interface DoctorTextOptions {
   /** The list of rules checked is noise on a normal run; --debug shows it. */
   debug?: boolean
+  /** Per node (namespace/name), the timeline entries leading up to its worst finding. */
+  leadUps?: ReadonlyMap<string, TimelineEntry[]>
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -21,7 +25,7 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   for (const cluster of result.clusters) {
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    for (const line of details(cluster, palette)) out.push(line)
+    for (const line of details(cluster, palette, options.leadUps)) out.push(line)
   }
   const measured = measuredLines(result, palette)
   if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
@@ -73,7 +77,7 @@ function paintResult(line: string, palette: Palette): string {
   return line.slice(0, match.index) + palette.paint(match[1] as 'error', line.slice(match.index))
 }
 
-function details(cluster: ClusterReport, palette: Palette): string[] {
+function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
   for (const finding of cluster.report.findings) {
@@ -83,6 +87,7 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
   for (const [key, findings] of byNode) {
     out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
     for (const f of findings) out.push(...renderFinding(f, palette), '')
+    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
   }
   for (const error of cluster.report.ruleErrors) {
     out.push(
