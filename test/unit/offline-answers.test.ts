@@ -52,7 +52,7 @@ describe('doctor text report', () => {
   it('folds repeated evidence like Events, in time order, one time format, within 120 columns', async () => {
     const { stdout } = await runCli(['doctor', '--bundle', bundle('snapshot-verify')])
     expect(stdout).toMatch(/IntegrityCheckStart on ChainNode\/snap-0: .*\(x8 over 12h\)$/m)
-    expect(stdout.match(/IntegrityCheckStart/g)).toHaveLength(1)
+    expect(stdout.match(/Event Normal IntegrityCheckStart/g)).toHaveLength(1)
     const times = [...stdout.matchAll(/^ {6}(\d{4}-\S+) {2}/gm)].map((m) => m[1])
     expect(times.length).toBeGreaterThan(1)
     for (const at of times) expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
