@@ -32,7 +32,7 @@ function renderNode(timeline: NodeTimeline, palette: Palette, utc: boolean): str
 
 /** The table lines of some timeline entries; doctor prints a few of them under a node. */
 export function timelineRows(entries: TimelineEntry[], now: string, palette: Palette, utc: boolean, indent = '', width?: number): string[] {
-  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, object(e), oneLine(e.text)])
+  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, oneLine(object(e)), oneLine(e.text)])
   return columns(['time', 'last seen', 'source', 'object', 'message'], rows)
     .split('\n')
     .map((line, i) => {
