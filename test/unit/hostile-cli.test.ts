@@ -49,14 +49,23 @@ describe('hostile bundles and profiles through the real CLI', () => {
   it('a gzip bomb behind a tar header stops at the ratio limit', async () => {
     const bomb = path.join(work, 'bomb.tgz')
     await gzipOfZeros(bomb, 512 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 120 << 20 }).subarray(0, 512))
-    inputError(await runCli(['doctor', '--bundle', bomb]), /decompression ratio of a bundle \(200\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=800/)
+    inputError(
+      await runCli(['doctor', '--bundle', bomb]),
+      /decompression ratio of a bundle \(200\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=800/,
+    )
   })
 
   it('pprof top: a gzip of zeros stops at the profile limit', async () => {
     const bomb = path.join(work, 'bomb.pb.gz')
     await gzipOfZeros(bomb, 300 << 20)
-    inputError(await runCli(['pprof', 'top', bomb]), /bomb\.pb\.gz \(it unpacks to more\) is over the limit of the size of a profile \(256 MiB\).*KUBECTL_CHAINNODE_MAX_PROFILE_SIZE=1GiB/)
-    inputError(await runCli(['pprof', 'top', bomb], { env: { KUBECTL_CHAINNODE_MAX_PROFILE_SIZE: '1KiB' } }), /bomb\.pb\.gz \(\d+ bytes\) is over the limit of the size of a profile \(1 KiB\)/)
+    inputError(
+      await runCli(['pprof', 'top', bomb]),
+      /bomb\.pb\.gz \(it unpacks to more\) is over the limit of the size of a profile \(256 MiB\).*KUBECTL_CHAINNODE_MAX_PROFILE_SIZE=1GiB/,
+    )
+    inputError(
+      await runCli(['pprof', 'top', bomb], { env: { KUBECTL_CHAINNODE_MAX_PROFILE_SIZE: '1KiB' } }),
+      /bomb\.pb\.gz \(\d+ bytes\) is over the limit of the size of a profile \(1 KiB\)/,
+    )
   })
 
   it('a folder bundle with a link to a file outside is refused', async () => {
@@ -67,7 +76,10 @@ describe('hostile bundles and profiles through the real CLI', () => {
   })
 
   it('JSON of the wrong shape names the file and the field', async () => {
-    inputError(await runCli(['doctor', '--bundle', folder({ ...bundleFiles(), 'resources/ns/Pod.json': '[null, 1, "x"]' })]), /Pod\.json is not what a bundle holds: \[0\] should be an object, not null/)
+    inputError(
+      await runCli(['doctor', '--bundle', folder({ ...bundleFiles(), 'resources/ns/Pod.json': '[null, 1, "x"]' })]),
+      /Pod\.json is not what a bundle holds: \[0\] should be an object, not null/,
+    )
     inputError(await runCli(['status', '--bundle', folder({ ...bundleFiles(), 'logs/index.json': '{}' })]), /logs\/index\.json is not what a bundle holds/)
   })
 
@@ -80,18 +92,37 @@ describe('hostile bundles and profiles through the real CLI', () => {
   it('a 1 GB log is refused by the log limit', async () => {
     const dir = folder({ ...withLogFile('logs/big.log'), 'logs/big.log': '' })
     truncateSync(path.join(dir, 'logs/big.log'), 1 << 30)
-    inputError(await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir]), /big\.log \(1073741824 bytes\) is over the limit of the size of one log.*KUBECTL_CHAINNODE_MAX_LOG_SIZE=256MiB/)
+    inputError(
+      await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir]),
+      /big\.log \(1073741824 bytes\) is over the limit of the size of one log.*KUBECTL_CHAINNODE_MAX_LOG_SIZE=256MiB/,
+    )
   })
 
   it('a bundle of 300,000 objects of one kind is diagnosed', async () => {
-    const events = Array.from({ length: 300_000 }, (_, i) => ({ kind: 'Event', metadata: { name: `e${i}`, namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'node-0', uid: 'p1' }, message: 'm' }))
-    const result = await runCli(['doctor', '--bundle', folder({ ...bundleFiles(), 'resources/ns/Event.json': JSON.stringify(events) }), '-o', 'json', '--fail-on', 'never'])
+    const events = Array.from({ length: 300_000 }, (_, i) => ({
+      kind: 'Event',
+      metadata: { name: `e${i}`, namespace: 'ns' },
+      involvedObject: { kind: 'Pod', name: 'node-0', uid: 'p1' },
+      message: 'm',
+    }))
+    const result = await runCli([
+      'doctor',
+      '--bundle',
+      folder({ ...bundleFiles(), 'resources/ns/Event.json': JSON.stringify(events) }),
+      '-o',
+      'json',
+      '--fail-on',
+      'never',
+    ])
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).clusters[0].ruleErrors).toEqual([])
   })
 
   it('KUBECONFIG naming a missing file says so', async () => {
-    inputError(await runCli(['doctor', 'x'], { env: { KUBECONFIG: '/nonexistent/kubeconfig', HOME: work } }), /kubeconfig \/nonexistent\/kubeconfig \(from KUBECONFIG\) does not exist/)
+    inputError(
+      await runCli(['doctor', 'x'], { env: { KUBECONFIG: '/nonexistent/kubeconfig', HOME: work } }),
+      /kubeconfig \/nonexistent\/kubeconfig \(from KUBECONFIG\) does not exist/,
+    )
   })
 
   it('terminal escape sequences from a bundle are shown, not played, in text and Markdown; JSON keeps them exact', async () => {
