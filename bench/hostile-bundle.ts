@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
+import { gzipOfParts, gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'bin', 'chainnode')
@@ -28,15 +28,19 @@ async function main(): Promise<void> {
   if (!existsSync('/usr/bin/time')) throw new Error('needs GNU time at /usr/bin/time')
   console.log('# linear time: a header then N MiB of zeros, every limit but the size lifted')
   let previous: number | undefined
-  for (const size of [64, 128, 256, 512]) {
+  for (const size of [32, 64, 128, 256]) {
     const file = path.join(work, `linear-${size}.tgz`)
-    // A file the reader unpacks but never opens: what is timed is the unpacking alone.
+    // A file the reader unpacks but never opens: what is timed is the unpacking alone (median of 3).
     await gzipOfZeros(file, size * MiB, header('top/other/blob.bin', size * MiB))
-    const result = measure(['doctor', '--bundle', file], { KUBECTL_CHAINNODE_MAX_RATIO: '1000000', KUBECTL_CHAINNODE_MAX_ENTRY_SIZE: '512MiB' })
-    console.log(
-      `${size} MiB unpacked from ${statSync(file).size} bytes: ${result.ms.toFixed(0)} ms, ${result.peakMB} MB peak${previous ? `, time x${(result.ms / previous).toFixed(2)} for x2 input` : ''}`,
+    const runs = [0, 1, 2].map(() =>
+      measure(['doctor', '--bundle', file], { KUBECTL_CHAINNODE_MAX_RATIO: '1000000', KUBECTL_CHAINNODE_MAX_ENTRY_SIZE: '512MiB' }),
     )
-    previous = result.ms
+    const ms = runs.map((r) => r.ms).sort((x, y) => x - y)[1]
+    const peak = Math.max(...runs.map((r) => r.peakMB))
+    console.log(
+      `${size} MiB unpacked from ${statSync(file).size} bytes: ${ms.toFixed(0)} ms, ${peak} MB peak${previous ? `, time x${(ms / previous).toFixed(2)} for x2 input` : ''}`,
+    )
+    previous = ms
     rmSync(file)
   }
 
@@ -48,9 +52,11 @@ async function main(): Promise<void> {
       (f) => ['doctor', '--bundle', f],
     ],
     [
-      '3 GiB behind a file header (ratio ~1000)',
+      '3 GiB in 30 files of 100 MiB, each under the file limit',
       async () =>
-        gzipOfZeros(path.join(work, 'ratio.tgz'), 3072 * MiB, header('top/resources/ns/Pod.json', 100 * MiB)).then(() => path.join(work, 'ratio.tgz')),
+        gzipOfParts(path.join(work, 'ratio.tgz'), Array.from({ length: 30 }, (_, i) => [header(`top/logs/ns/p/c${i}.txt`, 100 * MiB), 100 * MiB]).flat()).then(
+          () => path.join(work, 'ratio.tgz'),
+        ),
       (f) => ['doctor', '--bundle', f],
     ],
     [

@@ -123,8 +123,8 @@ describe('limits, each named with how to raise it', () => {
   it('refuses a bomb behind a real header by the decompression ratio, as it streams', async () => {
     const bomb = fresh('ratio.tgz')
     await gzipOfZeros(bomb, 100 << 20, tarEntry({ name: 'top/big.json', size: 100 << 20 }).subarray(0, 512))
-    const line = await refused(bomb, /over the limit of the decompression ratio of a bundle \(200\)/)
-    expect(line).toMatch(/KUBECTL_CHAINNODE_MAX_RATIO=800/)
+    const line = await refused(bomb, /over the limit of the decompression ratio of a bundle \(100\)/)
+    expect(line).toMatch(/KUBECTL_CHAINNODE_MAX_RATIO=400/)
   })
 
   it('refuses a bundle that unpacks to more than the total limit', async () => {

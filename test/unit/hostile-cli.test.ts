@@ -51,7 +51,7 @@ describe('hostile bundles and profiles through the real CLI', () => {
     await gzipOfZeros(bomb, 512 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 120 << 20 }).subarray(0, 512))
     inputError(
       await runCli(['doctor', '--bundle', bomb]),
-      /decompression ratio of a bundle \(200\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=800/,
+      /decompression ratio of a bundle \(100\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=400/,
     )
   })
 
