@@ -5,7 +5,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { CLI, ROOT, runCli } from '../helpers/cli.js'
-import { bundleFiles, gzipOfZeros, tarEntry, tgz } from '../helpers/hostile.js'
+import { ESCAPES, bundleFiles, gzipOfZeros, tarEntry, tgz } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-cli-'))
 let counter = 0
@@ -135,6 +135,11 @@ describe('hostile bundles and profiles through the real CLI', () => {
       expect(result.stdout, argv.join(' ')).not.toMatch(raw)
       if (argv[0] !== 'doctor') expect(result.stdout, argv.join(' ')).toContain('^[[2J^[]0;pwned^G^[[31mFAKE RED^[[0m\\u009b1m')
     }
+    writeFileSync(path.join(dir, 'logs/ns/node-0/node-utils.log'), `before\n${ESCAPES}\nafter\n`)
+    const logs = await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir])
+    expect(logs.code, logs.stderr).toBe(0)
+    expect(logs.stdout).not.toMatch(raw)
+    expect(logs.stdout).toMatch(/^before\n.*FAKE RED.*\\u009b1m\nafter\n$/)
     const json = await runCli(['events', '--bundle', dir, '-o', 'json'])
     expect(JSON.parse(json.stdout).events[0].message).toBe('look \u001b[2J\u001b]0;pwned\u0007\u001b[31mFAKE RED\u001b[0m\u009b1m here')
   })
