@@ -130,6 +130,8 @@ class TarUnpacker {
         `holds ${type === '3' || type === '4' ? 'a device' : type === '6' ? 'a FIFO' : `an entry of type ${JSON.stringify(type)}`} (${JSON.stringify(name)}); a bundle holds only files and folders`,
       )
     if (++this.entries > this.limits.entries) throw limitError('entries', this.limits, `${this.label} (it holds more)`)
+    // `tar czf b.tgz .` starts with the folder "./": the top itself, nothing to make.
+    if (type === '5' && path.posix.normalize(name).replace(/\/+$/, '') === '.') return this.start('skip', size)
     const target = this.inside(name)
     if (type === '5') {
       mkdirSync(target, { recursive: true })

@@ -68,6 +68,12 @@ describe('paths a bundle names stay inside it', () => {
     }
   })
 
+  it('reads a bundle re-packed with `tar czf b.tgz .` (its first entry is the folder "./")', async () => {
+    const file = fresh('repacked.tgz')
+    writeFileSync(file, tgz([{ name: './', type: '5' }, ...Object.entries(bundleFiles()).map(([name, content]) => ({ name: `./${name}`, content }))]))
+    expect((await readBundle(file)).objects).toHaveLength(3)
+  })
+
   it('refuses logs/index.json naming a file that climbs out (../../..)', async () => {
     const secret = path.join(work, 'secret')
     writeFileSync(secret, 'local secret')
