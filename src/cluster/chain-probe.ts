@@ -79,7 +79,16 @@ async function probeNode(node: KubeObject, pod: KubeObject, config: string | und
   const target = `pod/${pod.metadata.name}:${port}`
   const at = facts.status?.at ?? new Date().toISOString()
   if (!facts.status)
-    return { kind: 'chain', namespace, pod: pod.metadata.name, target, ok: false, detail: facts.problems[0] ?? 'no /status answer', at, chain: facts }
+    return {
+      kind: 'chain',
+      namespace,
+      pod: pod.metadata.name,
+      target,
+      ok: false,
+      detail: facts.problems.find((p) => p.startsWith('/status')) ?? 'no /status answer',
+      at,
+      chain: facts,
+    }
   const peerText = facts.peers ? `, ${facts.peers.total} peer(s) (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : ''
   return {
     kind: 'chain',

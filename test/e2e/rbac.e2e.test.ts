@@ -99,6 +99,26 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
     },
   )
 
+  it('without pods/portforward, the chain probe is skipped and named as not checked: exit 3', async () => {
+    await grantViewer(reader.rules!)
+    const run = () =>
+      runCli(['doctor', 'node-0', '-n', 'sc-healthy-chain', '--context', 'viewer', '-o', 'json', '--fail-on', 'never'], {
+        env: { KUBECONFIG: inject('kubeconfigPath') },
+      })
+    const result = await eventually(run, (r) => r.code === 3 && JSON.parse(r.stdout).clusters[0].collectionErrors.length === 1)
+    expect(result.code).toBe(3)
+    const cluster = JSON.parse(result.stdout).clusters[0]
+    expect(cluster.collectionErrors).toEqual([
+      {
+        what: 'port-forward to pod/node-0:26657 (chain probe not checked)',
+        namespace: 'sc-healthy-chain',
+        reason: 'forbidden',
+        message: expect.stringMatching(/cannot create resource "pods\/portforward"/),
+      },
+    ])
+    expect(cluster.nodes[0].chain).toBeUndefined()
+  })
+
   it('runs inside a Pod with the in-cluster configuration', async () => {
     await grantViewer(reader.rules!)
     const state = readClusterState()
