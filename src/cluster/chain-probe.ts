@@ -64,7 +64,8 @@ async function probeNode(node: KubeObject, pod: KubeObject, config: string | und
       network: String(first.node_info?.network ?? ''),
       nodeId: String(first.node_info?.id ?? ''),
     }
-    if (isRecent(facts)) return
+    // A window of 0 (status -o wide) asks for one reading only.
+    if (isRecent(facts) || options.windowMs <= 0) return
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.windowMs - (Date.now() - Date.parse(sample.at)))))
     const second = await rpc('/status')

@@ -100,7 +100,8 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
         if (status !== 101) {
           const body = pending.subarray(end + 4).toString('utf8')
-          const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(body)?.[1] ?? head.split('\r\n')[0]
+          const quoted = /"message":("(?:[^"\\]|\\.)*")/.exec(body)?.[1]
+          const message = quoted ? (JSON.parse(quoted) as string) : head.split('\r\n')[0]
           return finish(status === 401 || status === 403 ? new PortForwardRefused(status, message) : new Error(`port-forward: HTTP ${status}: ${message}`))
         }
         upgraded = true
