@@ -31,7 +31,7 @@ export default class Collect extends SnapshotCommand {
     // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
     const windowMs = parseDuration(flags['probe-window'], '--probe-window')
     const chainProbe = flags['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
-    const [snapshot] = await this.snapshots({ ...flags, name: args.name }, false, undefined, undefined, chainProbe)
+    const [snapshot] = await this.snapshots({ ...flags, name: args.name }, false, undefined, undefined, undefined, chainProbe)
     await writeBundle(flags.out, snapshot, !flags['no-redact'])
     const nodes = snapshot.chainNodeRows.length
     process.stderr.write(

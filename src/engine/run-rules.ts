@@ -1,4 +1,4 @@
-import type { Finding, Rule } from '../rules/define-rule.js'
+import type { Finding, Rule, RuleSettings } from '../rules/define-rule.js'
 import { severityRank } from '../rules/define-rule.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
@@ -38,7 +38,12 @@ export interface Report {
  * Run every rule against every node of the snapshot. A rule that throws is reported as an error
  * of the tool and never stops the others. Findings about a shared subject (the operator) are kept once.
  */
-export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], now = Date.parse(index.snapshot.collectedAt)): Report {
+export function runRules(
+  index: SnapshotIndex,
+  rules: readonly Rule<never>[],
+  now = Date.parse(index.snapshot.collectedAt),
+  settings: RuleSettings = {},
+): Report {
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
@@ -47,7 +52,7 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], no
     const nodeRef = refOf(node)
     for (const rule of rules as readonly Rule<Record<string, unknown>>[]) {
       try {
-        for (const hit of rule.check({ index, node, pod, now })) {
+        for (const hit of rule.check({ index, node, pod, now, settings })) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           if (findings.has(key)) continue
           findings.set(key, {

@@ -1,5 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { docsPath } from '../rules/docs.js'
 
 /** Version of the JSON output contract described by schema/doctor-report.schema.json. */
 export const REPORT_SCHEMA_VERSION = 1
@@ -31,7 +32,7 @@ export function doctorJson(result: DoctorResult, cliVersion: string): object {
         worst: worstSeverity(cluster.report, node.namespace, node.name),
         ...(chain ? { chain } : {}),
       })),
-      findings: cluster.report.findings,
+      findings: cluster.report.findings.map((finding) => ({ ...finding, docs: docsPath(finding.ruleId) })),
       suppressed: cluster.report.suppressed,
       ruleErrors: cluster.report.ruleErrors,
       collectionErrors: cluster.report.collectionErrors,

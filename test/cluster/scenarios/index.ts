@@ -31,6 +31,9 @@ import scHealthyChain from './sc-healthy-chain.js'
 import scChainNoPeers from './sc-chain-no-peers.js'
 import scChainHalt from './sc-chain-halt.js'
 import scChainRpcDead from './sc-chain-rpc-dead.js'
+import scReconcileFailing from './sc-reconcile-failing.js'
+import scPhaseStuck from './sc-phase-stuck.js'
+import scHealthyNoLeaderElection from './sc-healthy-no-leader-election.js'
 
 export type { ScenarioCtx, ScenarioInfo } from './types.js'
 
@@ -53,6 +56,9 @@ const ALL: Scenario[] = [
   scChainNoPeers,
   scChainHalt,
   scChainRpcDead,
+  scReconcileFailing,
+  scPhaseStuck,
+  scHealthyNoLeaderElection,
 ]
 
 export const SCENARIOS: ScenarioInfo[] = ALL.map((s) => s.info)
