@@ -179,7 +179,7 @@ describe('specific rules read the operator log as well as Events', () => {
 
   it('restore-not-starting: the source is missing by the operator log when the snapshot list was forbidden', () => {
     const forbidden = (s: Snapshot) => {
-      s.collectionErrors.push({ what: 'list volumesnapshots in sc-restore-not-starting', reason: 'Forbidden', message: 'forbidden' })
+      s.collectionErrors.push({ what: 'list volumesnapshots in sc-restore-not-starting', reason: 'forbidden', message: 'forbidden' })
       return s
     }
     expect(hits(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data.sourceMissing).toBe(false)
