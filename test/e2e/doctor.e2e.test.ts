@@ -24,6 +24,10 @@ const EXPECTED: Record<string, string[]> = {
   'sc-legacy-signing': ['legacy-signing-refused'],
   'sc-leader-election': ['leader-election'],
   'sc-webhook-certificates': ['webhook-certificates'],
+  // The cause, and how long it has held the node in InitializingData.
+  'sc-reconcile-failing': ['reconcile-failing', 'phase-stuck'],
+  'sc-phase-stuck': ['phase-stuck'],
+  'sc-healthy-no-leader-election': [],
 }
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
