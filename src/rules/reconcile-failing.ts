@@ -100,4 +100,5 @@ const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   genesis: 'it cannot obtain the genesis',
   'crd-missing': 'a custom resource kind it needs is not installed',
   'invalid-spec': 'the spec is invalid',
+  'start-timeout': 'the node Pod it created did not start its main container in time',
 }

@@ -103,7 +103,9 @@ function reconcileLinesOf(index: SnapshotIndex, pod: KubeObject, record: LogReco
       const entry = parseReconcileLine(line.text, line.at, source)
       if (!entry) continue
       const key = `${entry.kind}/${entry.namespace}/${entry.name}`
-      byObject.set(key, [...(byObject.get(key) ?? []), entry])
+      const list = byObject.get(key)
+      if (list) list.push(entry)
+      else byObject.set(key, [entry])
     }
     parsed.set(record, byObject)
   }

@@ -167,6 +167,7 @@ describe('classifyReconcileError', () => {
     ['no matches for kind "VolumeSnapshot" in version "snapshot.storage.k8s.io/v1"', 'crd-missing', 'VolumeSnapshot'],
     ['ChainNode.cosmopilot.voluzi.com "n-0" is invalid: spec.app.image: Required value', 'invalid-spec', undefined],
     ['Post "https://cosmopilot-webhook.cosmopilot-system.svc:443/validate": x509: certificate signed by unknown authority', 'webhook', undefined],
+    ['timeout waiting for container gaiad to start in pod n-0: context deadline exceeded', 'start-timeout', 'gaiad'],
     ['validator not found', 'unknown', undefined],
   ])('%s -> %s', (error, cause, object) => {
     expect(classifyReconcileError(error)).toEqual({ cause, object })
