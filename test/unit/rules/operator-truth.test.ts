@@ -125,6 +125,19 @@ describe('phase-stuck', () => {
     node.status.phase = 'Syncing'
     expect(hits(s, 'phase-stuck')).toEqual([])
   })
+
+  it('a Pod being deleted for a restart dates the phase from the deletion, not from its creation', () => {
+    const s = load('healthy-no-leader-election')
+    find(s, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    const pod = find(s, 'Pod', 'solo-0')
+    pod.metadata.deletionGracePeriodSeconds = 30
+    pod.metadata.deletionTimestamp = new Date(Date.parse(s.collectedAt) + 20_000).toISOString()
+    expect(hits(s, 'phase-stuck')).toEqual([])
+    const late = load('healthy-no-leader-election')
+    find(late, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    Object.assign(find(late, 'Pod', 'solo-0').metadata, { deletionGracePeriodSeconds: 30, deletionTimestamp: ago(late, 20 * 60).toISOString() })
+    expect(hits(late, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Restarting for about 20m \(more than 15m\)$/)
+  })
 })
 
 describe('leader-election read from the release', () => {
