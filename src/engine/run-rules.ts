@@ -3,6 +3,7 @@ import { severityRank } from '../rules/define-rule.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../compare.js'
+import { chainProbeOf } from '../snapshot/chain.js'
 
 export interface RuleError {
   ruleId: string
@@ -14,6 +15,8 @@ export interface NodeResult {
   node: ObjectRef
   phase?: string
   rulesChecked: string[]
+  /** What the chain probe measured on the node (or why it could not), when the run took one. */
+  chain?: { target: string; ok: boolean; detail: string; at: string }
 }
 
 /** A finding left out because a root-cause rule fired on the same node. */
@@ -68,7 +71,9 @@ export function runRules(
         ruleErrors.push({ ruleId: rule.id, node: nodeRef, message: error instanceof Error ? error.message : String(error) })
       }
     }
-    nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id) })
+    const probe = chainProbeOf(index.snapshot, pod)
+    const chain = probe && { target: probe.target, ok: probe.ok, detail: probe.detail, at: probe.at }
+    nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id), ...(chain ? { chain } : {}) })
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules as readonly Rule<Record<string, unknown>>[])
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }

@@ -60,9 +60,8 @@ export class SnapshotIndex {
 
   private indexEvent(event: KubeObject): void {
     const involved = event.involvedObject ?? event.regarding ?? {}
-    if (involved.uid) this.eventsByUid.set(involved.uid, [...(this.eventsByUid.get(involved.uid) ?? []), event])
-    const key = keyOf(involved.kind ?? '', involved.namespace ?? event.metadata.namespace, involved.name ?? '')
-    this.eventsByName.set(key, [...(this.eventsByName.get(key) ?? []), event])
+    if (involved.uid) append(this.eventsByUid, involved.uid, event)
+    append(this.eventsByName, keyOf(involved.kind ?? '', involved.namespace ?? event.metadata.namespace, involved.name ?? ''), event)
   }
 
   list(kind: string, namespace?: string): KubeObject[] {
@@ -159,6 +158,13 @@ export class SnapshotIndex {
   podsSelectedBy(namespace: string | undefined, selector: LabelSelector | undefined): KubeObject[] {
     return this.list('Pod', namespace).filter((pod) => selectorMatches(selector, pod.metadata.labels ?? {}))
   }
+}
+
+/** Add to a list in a map in place: copying the list each time is quadratic for many events of one object. */
+function append(map: Map<string, KubeObject[]>, key: string, obj: KubeObject): void {
+  const list = map.get(key)
+  if (list) list.push(obj)
+  else map.set(key, [obj])
 }
 
 export interface LabelSelector {
