@@ -238,7 +238,7 @@ describe("status shows the operator's latest error", () => {
     const rows = statusRows(index)
     expect(rows[0].operatorError).toMatchObject({ error: QUOTA_ERROR })
     expect(rows[0].operatorError!.count).toBeGreaterThan(1)
-    const text = renderStatusText(index, rows, false)
+    const text = renderStatusText(index, rows, { withNamespace: false })
     expect(text).toMatch(
       new RegExp(
         `\\n\\nReconcile failing \\(the operator's latest error\\):\\n  quota-0: failed to create init pod: .* \\(x\\d+ over \\d+m\\), last \\S+ ago$`,
@@ -250,7 +250,7 @@ describe("status shows the operator's latest error", () => {
     const index = new SnapshotIndex(load('healthy-no-leader-election'))
     const rows = statusRows(index)
     expect(rows[0].operatorError).toBeUndefined()
-    expect(renderStatusText(index, rows, false)).not.toMatch(/Reconcile failing/)
+    expect(renderStatusText(index, rows, { withNamespace: false })).not.toMatch(/Reconcile failing/)
   })
 })
 
