@@ -1,6 +1,7 @@
 import type { Palette } from '../palette.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { timelineRows } from './timeline-text.js'
+import { TEXT_WIDTH } from './width.js'
 
 /**
  * The few timeline entries leading up to a node's worst finding, closing its section of doctor's
@@ -9,5 +10,9 @@ import { timelineRows } from './timeline-text.js'
 export function renderLeadUp(node: string, entries: TimelineEntry[] | undefined, now: string, palette: Palette): string[] {
   if (!entries?.length) return []
   const [namespace, name] = node.split('/')
-  return [`  Leading up to it (whole timeline: chainnode timeline ${name} -n ${namespace}):`, ...timelineRows(entries, now, palette, true, '    '), '']
+  return [
+    `  Leading up to it (whole timeline: chainnode timeline ${name} -n ${namespace}):`,
+    ...timelineRows(entries, now, palette, true, '    ', TEXT_WIDTH),
+    '',
+  ]
 }

@@ -1,3 +1,4 @@
+import { cut } from './width.js'
 import type { Palette } from '../palette.js'
 import type { ClusterTimelines } from '../services/timeline.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
@@ -30,13 +31,15 @@ function renderNode(timeline: NodeTimeline, palette: Palette, utc: boolean): str
 }
 
 /** The table lines of some timeline entries; doctor prints a few of them under a node. */
-export function timelineRows(entries: TimelineEntry[], now: string, palette: Palette, utc: boolean, indent = ''): string[] {
-  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, object(e), oneLine(e.text)])
+export function timelineRows(entries: TimelineEntry[], now: string, palette: Palette, utc: boolean, indent = '', width?: number): string[] {
+  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, oneLine(object(e)), oneLine(e.text)])
   return columns(['time', 'last seen', 'source', 'object', 'message'], rows)
     .split('\n')
     .map((line, i) => {
       const entry = i === 0 ? undefined : entries[i - 1]
       const meaning = entry?.level === 'error' || entry?.level === 'warning' ? entry.level : entry?.source === 'finding' ? 'info' : undefined
-      return indent + (meaning ? palette.paint(meaning, line) : line)
+      // Cut before painting, so colour codes do not count towards the width.
+      const fitted = width === undefined ? line : cut(line, width - indent.length)
+      return indent + (meaning ? palette.paint(meaning, fitted) : fitted)
     })
 }

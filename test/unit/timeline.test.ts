@@ -277,8 +277,8 @@ describe('the builder on a recorded bundle', () => {
     event.note = 'line one\nline two \u001b[31mred\u001b[0m | pipe'
     const clusters = timelines([snapshot], selectRules({}), { since: { at: '2026-11-22T13:00:00Z' } })
     const text = renderTimelineText(clusters, plainPalette, true)
-    expect(text).toContain('BackOff: line one line two \\u{1b}[31mred\\u{1b}[0m | pipe')
-    expect(renderTimelineMarkdown(clusters)).toContain('BackOff: line one line two \\\\u{1b}\\[31mred\\\\u{1b}\\[0m \\| pipe')
+    expect(text).toContain('BackOff: line one line two ^[[31mred^[[0m | pipe')
+    expect(renderTimelineMarkdown(clusters)).toContain('BackOff: line one line two ^\\[\\[31mred^\\[\\[0m \\| pipe')
   })
 
   it('prints local times with their offset unless asked for UTC', () => {
