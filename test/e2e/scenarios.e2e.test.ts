@@ -91,9 +91,9 @@ describe('seeded scenarios (checked with kubectl)', () => {
     await refreshLiveness(ctx())
   })
 
-  it('lists 17 scenarios, one namespace each, every ChainNode present', async () => {
-    expect(SCENARIOS).toHaveLength(17)
-    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(17)
+  it('lists 21 scenarios, one namespace each, every ChainNode present', async () => {
+    expect(SCENARIOS).toHaveLength(21)
+    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(21)
     const nodes = (await getJson(['get', 'chainnodes', '-A'])).items as Obj[]
     for (const s of SCENARIOS) {
       expect(s.namespace).toBe(s.name)
