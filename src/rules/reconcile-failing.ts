@@ -42,7 +42,7 @@ export default defineRule<Data>({
     const operator = index.operatorFor(node)
     if (!operator) return []
     const history = reconcileHistory(index, node)
-    if (!history.latestFailed) return []
+    if (!history.latestFailed || history.onlyConflicts) return []
     const latest = history.failures.at(-1)!
     const failingForMs = now - Date.parse(history.failingSince!)
     const keepsFailing = history.failingCount >= 2 && failingForMs >= KEEPS_FAILING_MS && now - Date.parse(latest.at) <= STILL_FAILING_MS

@@ -4,6 +4,7 @@ import { parsePhaseTimeouts } from '../../../src/cli/doctor.js'
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule, RuleSettings } from '../../../src/rules/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
+import { reconcileHistory } from '../../../src/rules/reconcile-log.js'
 import { renderStatusText, statusRows } from '../../../src/render/status.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
@@ -66,6 +67,20 @@ describe('reconcile-failing', () => {
     const [finding] = hits(s, 'reconcile-failing')
     expect(finding.summary).toMatch(/: validator not found$/)
     expect(finding.action).toMatch(/^Read the operator log for this node: kubectl logs -n cosmopilot-system deploy\/cosmopilot -c manager \| grep quota-0$/)
+  })
+
+  it('ignores update conflicts, which the next reconcile resolves', () => {
+    const s = load('reconcile-failing')
+    const log = s.logs.find((l) => l.container === 'manager')!
+    log.text = log.text
+      .split(JSON.stringify(QUOTA_ERROR).slice(1, -1))
+      .join(
+        'Operation cannot be fulfilled on chainnodes.cosmopilot.voluzi.com \\"quota-0\\": the object has been modified; please apply your changes to the latest version and try again',
+      )
+    const index = new SnapshotIndex(s)
+    expect(reconcileHistory(index, find(s, 'ChainNode', 'quota-0'))).toMatchObject({ latestFailed: true, onlyConflicts: true })
+    expect(hits(s, 'reconcile-failing')).toEqual([])
+    expect(statusRows(index)[0].operatorError).toBeUndefined()
   })
 
   it('gives way to priority-class-missing, which now reads the log too', () => {

@@ -127,6 +127,15 @@ describe('reconcileHistory', () => {
     expect(reconcileHistory(startedAfter.index, startedAfter.node).latestFailed).toBe(false)
   })
 
+  it('tells a run of optimistic-lock conflicts from a real failure', () => {
+    const conflict =
+      'Operation cannot be fulfilled on chainnodes.cosmopilot.voluzi.com "n-0": the object has been modified; please apply your changes to the latest version and try again'
+    const conflicts = snapshotWith([...reconcile(300, 'a', 'error', conflict), ...reconcile(200, 'b', 'error', conflict)])
+    expect(reconcileHistory(conflicts.index, conflicts.node)).toMatchObject({ latestFailed: true, onlyConflicts: true })
+    const mixed = snapshotWith([...reconcile(300, 'a', 'error', conflict), ...reconcile(200, 'b', 'error')])
+    expect(reconcileHistory(mixed.index, mixed.node)).toMatchObject({ latestFailed: true, onlyConflicts: false })
+  })
+
   it('a reconcile still running does not clear the failures before it', () => {
     const { index, node } = snapshotWith([...reconcile(300, 'a', 'error'), ...reconcile(200, 'b', 'error'), ...reconcile(5, 'c', 'running')])
     expect(reconcileHistory(index, node)).toMatchObject({ latestFailed: true, failingCount: 2 })
