@@ -88,6 +88,15 @@ const EXPECTED: Record<string, { findings: string[]; shows: Check[] }> = {
   'sc-legacy-signing': { findings: ['legacy-signing-refused'], shows: [{ kind: 'Event/LegacySigningPathRefused' }] },
   'sc-leader-election': { findings: ['leader-election'], shows: [{ source: 'lease' }] },
   'sc-webhook-certificates': { findings: ['webhook-certificates'], shows: [{ kind: 'created', source: 'chainnode' }] },
+  'sc-reconcile-failing': {
+    findings: ['phase-stuck', 'reconcile-failing'],
+    shows: [
+      { source: 'operator', text: /^Reconciler error error=failed to create init pod/ },
+      { source: 'operator', text: /^updating \.status\.phase/ },
+    ],
+  },
+  'sc-phase-stuck': { findings: ['phase-stuck'], shows: [{ kind: 'Event/DataInitStarted' }] },
+  'sc-healthy-no-leader-election': { findings: [], shows: [{ source: 'operator', text: /^finishing reconcile/ }] },
 }
 
 describe('timeline against every scenario of the test cluster', () => {
