@@ -124,7 +124,7 @@ describe('config-hash diff', () => {
 /** Run the CLI on a pseudo-terminal (util-linux `script`), 200 columns wide; what the terminal shows comes back. */
 function onTerminal(args: string[], redirect: string): string {
   const line = `stty cols 200 rows 50; ${CLI} ${args.join(' ')} ${redirect}`
-  const env = { ...process.env, NO_COLOR: '1', KUBECONFIG: '' }
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KUBECONFIG: '' }
   delete env.CI
   return execFileSync('script', ['-qec', line, '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 })
 }
