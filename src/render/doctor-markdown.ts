@@ -1,7 +1,7 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { docsPath } from '../rules/docs.js'
-import { evidenceText, presentEvidence } from './evidence.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH } from './width.js'
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -16,7 +16,7 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
     out.push(
       `## Cluster \`${cluster.context}\``,
       '',
-      `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`,
+      `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${shortTime(cluster.collectedAt)}.`,
       '',
     )
     out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')
