@@ -3,11 +3,7 @@ import { alignTabs } from '../../../src/render/tabwriter.js'
 
 describe('alignTabs (text/tabwriter, padding 2, as kubectl describe)', () => {
   it('aligns a column over consecutive lines that have it', () => {
-    expect(alignTabs(['Name:\tpull-0', 'Namespace:\tsc-image-pull', '\tmore'])).toEqual([
-      'Name:       pull-0',
-      'Namespace:  sc-image-pull',
-      '            more',
-    ])
+    expect(alignTabs(['Name:\tpull-0', 'Namespace:\tsc-image-pull', '\tmore'])).toEqual(['Name:       pull-0', 'Namespace:  sc-image-pull', '            more'])
   })
 
   it('restarts alignment after a line without the cell, so nested sections align on their own', () => {
