@@ -96,6 +96,23 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(missing.stderr).toMatch(/has no container "wait-cosmosigner-discovery"/)
   })
 
+  it('logs answers as kubectl logs: -p without a previous run is an error, --tail 0 and -1, --since', async () => {
+    const base = ['logs', 'fullnode-0', '-n', 'sc-healthy']
+    const previous = await runCli([...base, '-p'], { env: env() })
+    expect(previous.code).toBe(2)
+    expect(previous.stderr.trim()).toMatch(/^error: previous terminated container "app" in pod "fullnode-0" not found; /)
+    const none = await runCli([...base, '--tail', '0'], { env: env() })
+    expect(none.code).toBe(0)
+    expect(none.stdout).toBe('')
+    const every = await runCli([...base, '--tail', '-1'], { env: env() })
+    const five = await runCli([...base, '--tail', '5'], { env: env() })
+    expect(every.stdout.trim().split('\n').length).toBeGreaterThan(5)
+    expect(every.stdout.trim().split('\n').slice(-5)).toEqual(five.stdout.trim().split('\n'))
+    const since = await runCli([...base, '--tail', '-1', '--since', '1s'], { env: env() })
+    expect(since.code).toBe(0)
+    expect(since.stdout.split('\n').length).toBeLessThan(every.stdout.split('\n').length)
+  })
+
   it('logs -f streams until interrupted and leaves nothing behind', async () => {
     const child = spawn(CLI, ['logs', 'fullnode-0', '-n', 'sc-healthy', '-f', '--tail', '2'], { env: { ...process.env, ...env(), NO_COLOR: '1' } })
     let out = ''
