@@ -2,6 +2,7 @@ import { Args } from '@oclif/core'
 import { SnapshotCommand } from '../base/snapshot-command.js'
 import { describeChainNode, describePod } from '../render/describe.js'
 import { fitWidth, tableWidth } from '../render/width.js'
+import { visible } from '../render/visible.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Describe extends SnapshotCommand {
@@ -22,7 +23,7 @@ export default class Describe extends SnapshotCommand {
       return [
         describeChainNode(index, node, now),
         '',
-        pod ? describePod(index, pod, now) : `Pod ${node.metadata.name}: <none> (no Pod controlled by this ChainNode)`,
+        pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
       ]
     })
     this.print(fitWidth(sections.join('\n'), tableWidth()))

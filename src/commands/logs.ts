@@ -3,6 +3,7 @@ import { SnapshotCommand } from '../base/snapshot-command.js'
 import { onInterrupt } from '../cleanup.js'
 import { parseDuration } from '../duration.js'
 import { usageError } from '../errors.js'
+import { visible } from '../render/visible.js'
 import { CONTAINER_CHOICES, bundleLines, followLive, logSources, noPreviousError, readLive, type LogQuery } from '../services/logs.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
@@ -51,7 +52,7 @@ export default class Logs extends SnapshotCommand {
       for (const { source, lines } of found) {
         if (lines === undefined || query.tailLines === 0) continue
         this.print(
-          lines.join('\n') ||
+          lines.map(visible).join('\n') ||
             `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle${query.sinceSeconds ? ` since ${flags.since}` : ''})`,
         )
       }
@@ -59,13 +60,14 @@ export default class Logs extends SnapshotCommand {
     }
     const { client } = await this.connect(flags)
     if (!flags.follow) {
-      for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query)))) if (lines.length) this.print(lines.join('\n'))
+      for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query))))
+        if (lines.length) this.print(lines.map(visible).join('\n'))
       return
     }
     const abort = new AbortController()
     const release = onInterrupt(() => abort.abort())
     try {
-      await Promise.all(sources.map((source) => followLive(client, source, query, (line) => this.print(line), abort.signal)))
+      await Promise.all(sources.map((source) => followLive(client, source, query, (line) => this.print(visible(line)), abort.signal)))
     } finally {
       release()
     }

@@ -3,14 +3,17 @@ import { outputFlag } from '../base/command.js'
 import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
 import { renderStatusText, statusRows, type StatusRow } from '../render/status.js'
 import { structured } from '../render/structured.js'
+import { visible } from '../render/visible.js'
 import { fitWidth, tableWidth } from '../render/width.js'
 import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
+import { CHAIN_PROBE_TIMEOUT_MS } from '../cli/doctor.js'
 
 export default class Status extends SnapshotCommand {
   static summary = 'Show nodes the way kubectl get does: phase, chain, height, pod readiness, restarts and config-hash state'
-  static description = '-o wide adds the rest of the server columns (IP, validator, bond status, jailed, data usage) and Pod recreations.'
+  static description =
+    "-o wide adds the rest of the server columns (IP, validator, bond status, jailed, data usage), Pod recreations, and what the nodes themselves say (live height, age of the last block, peers, catching up), read from each running Pod's CometBFT RPC on 26657 through a port-forward."
   static examples = [
     '<%= config.bin %> status fullnode-0 -n cosmos',
     '<%= config.bin %> status --all -n cosmos -w',
@@ -31,7 +34,10 @@ export default class Status extends SnapshotCommand {
     const { args, flags } = await this.parse(Status)
     await this.setupOutput(flags)
     if (flags.watch) requireLive(flags.bundle)
-    const read = () => this.snapshots({ ...flags, name: args.name }, false, 'none')
+    // The wide columns come from the nodes: one /status and /net_info each, no second reading.
+    const chainProbe = flags.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
+    // No node logs; the manager log says why a node's reconciles fail.
+    const read = () => this.snapshots({ ...flags, name: args.name }, false, 'none', undefined, new Set(['operator']), chainProbe)
     const snapshots = await read()
     const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = flags['no-headers']) =>
       renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: flags.output === 'wide', noHeaders })
@@ -41,7 +47,7 @@ export default class Status extends SnapshotCommand {
       this.print(structured(flags.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors }))
     } else {
       for (const snapshot of snapshots) {
-        if (snapshots.length > 1) this.print(this.palette.paint('heading', `Cluster ${snapshot.source.context}`))
+        if (snapshots.length > 1) this.print(this.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
         const rows = statusRows(new SnapshotIndex(snapshot))
         this.print(rows.length ? fitWidth(text(snapshot, rows), tableWidth()) : noneFound(snapshot))
       }

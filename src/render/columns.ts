@@ -24,7 +24,8 @@ export function columns(headers: string[], rows: string[][], options: { noHeader
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   })
-  table.push(...rows)
+  // One by one: a list of 300,000 events would overflow the stack as spread arguments.
+  for (const row of rows) table.push(row)
   const lines = table
     .toString()
     .split('\n')

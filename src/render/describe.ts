@@ -4,6 +4,7 @@ import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-lay
 import type { KubeObject } from '../snapshot/types.js'
 import { eventAge, eventSource } from './events.js'
 import { alignTabs } from './tabwriter.js'
+import { visible } from './visible.js'
 import { compareText } from '../compare.js'
 
 /*
@@ -15,7 +16,7 @@ import { compareText } from '../compare.js'
 const titleCase = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase())
 
 /** A value as one cell: a tab inside would start a new one. */
-const cell = (value: unknown) => (value === undefined || value === null || value === '' ? '<none>' : String(value).replace(/\t/g, ' '))
+const cell = (value: unknown) => (value === undefined || value === null || value === '' ? '<none>' : visible(String(value).replace(/\t/g, ' ')))
 
 const field = (indent: number, key: string, value: unknown) => `${' '.repeat(indent)}${key}:\t${cell(value)}`
 
@@ -37,7 +38,9 @@ function nested(value: unknown, indent: number): string[] {
   }
   if (value && typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
-      inner !== null && typeof inner === 'object' ? [`${pad}${titleCase(key)}:`, ...nested(inner, indent + 2)] : [field(indent, titleCase(key), inner)],
+      inner !== null && typeof inner === 'object'
+        ? [`${pad}${visible(titleCase(key))}:`, ...nested(inner, indent + 2)]
+        : [field(indent, visible(titleCase(key)), inner)],
     )
   }
   return [`${pad}${cell(value)}`]
@@ -52,7 +55,8 @@ function eventsSection(events: KubeObject[], now: number): string[] {
     '  Type\tReason\tAge\tFrom\tMessage',
     '  ----\t------\t----\t----\t-------',
     ...events.map(
-      (e) => `  ${[e.type, e.reason, eventAge(e, now), eventSource(e)].map((c) => cell(c ?? '')).join('\t')}\t${String(e.message ?? e.note ?? '').trim()}`,
+      (e) =>
+        `  ${[e.type, e.reason, eventAge(e, now), eventSource(e)].map((c) => cell(c ?? '')).join('\t')}\t${visible(String(e.message ?? e.note ?? '').trim())}`,
     ),
   ]
 }
@@ -88,7 +92,7 @@ function containerLines(
     const [stateName, state] = (Object.entries(status?.state ?? {})[0] ?? ['Waiting', {}]) as [string, State]
     const [lastName, last] = (Object.entries(status?.lastState ?? {})[0] ?? []) as [string?, State?]
     return [
-      `  ${spec.name}:`,
+      `  ${visible(spec.name)}:`,
       field(4, 'Image', spec.image),
       field(4, 'Ports', (spec.ports ?? []).map((p) => `${p.containerPort}/TCP${p.name ? ` (${p.name})` : ''}`).join(', ')),
       field(4, 'State', `${titleCase(stateName)}${state?.reason ? `: ${state.reason}` : ''}`),
@@ -122,7 +126,7 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
     'Conditions:',
     // kubectl writes "Type \t" with a space: the column is one wider than its longest type.
     '  Type\tStatus',
-    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${c.type} \t${c.status}`),
+    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${cell(c.type)} \t${cell(c.status)}`),
     ...eventsSection(index.eventsFor(pod), now),
   ]).join('\n')
 }

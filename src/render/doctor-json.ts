@@ -25,11 +25,12 @@ export function doctorJson(result: DoctorResult, cliVersion: string): object {
       scope: cluster.scope,
       requests: cluster.requests,
       durationMs: cluster.durationMs,
-      nodes: cluster.report.nodes.map(({ node, phase }) => ({
+      nodes: cluster.report.nodes.map(({ node, phase, chain }) => ({
         namespace: node.namespace,
         name: node.name,
         phase: phase ?? null,
         worst: worstSeverity(cluster.report, node.namespace, node.name),
+        ...(chain ? { chain } : {}),
       })),
       findings: cluster.report.findings.map((finding) => ({ ...finding, docs: docsPath(finding.ruleId) })),
       suppressed: cluster.report.suppressed,

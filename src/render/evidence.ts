@@ -1,5 +1,6 @@
 import { humanAge } from '../duration.js'
 import type { Evidence } from '../rules/define-rule.js'
+import { visible } from './visible.js'
 import { cut } from './width.js'
 
 /** Evidence as a reader sees it: repeats folded into one line with a count, the way kubectl folds Events. */
@@ -60,8 +61,9 @@ export const repeatSuffix = (line: EvidenceLine) => (line.count > 1 ? ` (x${line
 
 /** One evidence line, cut to `width` while keeping the repeat count visible. */
 export function evidenceText(line: EvidenceLine, indent: string, width: number, paintSource = (s: string) => s): string {
-  const head = `${indent}${line.at ? `${line.at}  ` : ''}`
+  const head = `${indent}${line.at ? `${visible(line.at)}  ` : ''}`
   const suffix = repeatSuffix(line)
-  const room = width - head.length - line.source.length - 2 - suffix.length
-  return `${head}${paintSource(line.source)}: ${cut(line.text, Math.max(room, 20))}${suffix}`
+  const source = visible(line.source)
+  const room = width - head.length - source.length - 2 - suffix.length
+  return `${head}${paintSource(source)}: ${cut(visible(line.text), Math.max(room, 20))}${suffix}`
 }

@@ -1,5 +1,6 @@
 import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { podHttpGet } from '../cluster/pod-http.js'
 import { compareText } from '../compare.js'
 import { usageError } from '../errors.js'
 import { readBundle } from '../snapshot/bundle.js'
@@ -19,6 +20,8 @@ export interface SnapshotRequest {
   logs?: LogMode
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
+  /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
+  chainProbe?: { windowMs: number; timeoutMs: number }
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -34,12 +37,20 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
       roles: request.logRoles,
     },
     redactor: request.redact ? new Redactor() : undefined,
+    chain: request.chainProbe && {
+      windowMs: request.chainProbe.windowMs,
+      get: (namespace, pod, port, path, maxBytes = 64 * 1024) =>
+        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, path, {
+          timeoutMs: request.chainProbe!.timeoutMs,
+          maxBytes,
+        }),
+    },
   })
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
 export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>, onProgress?: (what: string) => void): Promise<Snapshot> {
-  const snapshot = await readBundle(file, onProgress)
+  const snapshot = await readBundle(file, undefined, onProgress)
   const narrowed = narrowToScope(snapshot, request.scope)
   const { scope } = request
   if ((scope.kind === 'node' || scope.kind === 'set') && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {

@@ -5,6 +5,8 @@ import { KubeCommand } from '../../src/base/kube-command.js'
 import { DOCTOR_COMMAND } from '../../src/cli/doctor.js'
 import { parseArgv } from '../../src/cli/parse-argv.js'
 import Doctor from '../../src/commands/doctor.js'
+import Timeline from '../../src/commands/timeline.js'
+import { TIMELINE_COMMAND } from '../../src/cli/timeline.js'
 
 /** What oclif makes of a doctor command line: the reference the quick start must agree with. */
 async function oclifParse(argv: string[]) {
@@ -69,5 +71,26 @@ describe('quick start argv parsing agrees with oclif', () => {
   it.each(handedOver.map(([argv, why]) => [argv.join(' '), argv, why] as const))('%s: handed to oclif', async (_line, argv, why) => {
     expect(quick(argv)).toBeUndefined()
     if (why === 'error') expect(await oclifParse(argv)).toHaveProperty('error')
+  })
+})
+
+describe('quick start argv parsing agrees with oclif for timeline', () => {
+  const timelineParse = async (argv: string[]) => {
+    const { args, flags } = await Parser.parse(argv, { flags: { ...BaseCommand.baseFlags, ...KubeCommand.baseFlags, ...Timeline.flags }, args: Timeline.args })
+    return { args, flags }
+  }
+  it.each([
+    ['fullnode-0', '--since', '2h', '--utc'],
+    ['-n', 'cosmos', '--set', 'hub', '-o', 'markdown', '--until', '2026-11-22T13:00:00Z'],
+    ['--bundle', 'x.tgz', '--all', '-o', 'json', '--no-redact', '--tail', '50'],
+  ])('%s: same flags and args', async (...argv) => {
+    const ours = parseArgv(argv, TIMELINE_COMMAND.flags, TIMELINE_COMMAND.args)
+    expect(ours).toBeDefined()
+    const reference = await timelineParse(argv)
+    expect(ours!.args).toEqual(reference.args)
+    const theirs = Object.fromEntries(
+      Object.keys(ours!.flags).map((name) => [name, (reference.flags as Record<string, unknown>)[name] ?? (ours!.flags[name] === false ? false : undefined)]),
+    )
+    expect(ours!.flags).toEqual(theirs)
   })
 })
