@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { RULES } from '../../../src/rules/index.js'
@@ -6,7 +5,7 @@ import type { Rule } from '../../../src/rules/define-rule.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
+import { fixtureBundle } from '../../helpers/fixtures.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const bundles = new Map<string, Snapshot>()
@@ -160,7 +159,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
 describe('rules on snapshots recorded from the test cluster', () => {
   beforeAll(async () => {
     for (const name of ['healthy', 'healthy-legacy', 'healthy-no-leader-election', ...new Set(CASES.map((c) => c[1]))])
-      bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+      bundles.set(name, await readBundle(fixtureBundle(name)))
   })
 
   it.each(['healthy', 'healthy-legacy', 'healthy-no-leader-election'])('no rule fires on the %s bundle', (name) => {
