@@ -129,6 +129,12 @@ describe('timeline against every scenario of the test cluster', () => {
     expect(doctor.stdout).toMatch(/^\s+\S+Z\s+.*finding\s+pod\/pull-0\s+image-pull: .*\n\n/m)
   })
 
+  it('covers every node of a set with --set, one timeline each', async () => {
+    const nodes = await timelineJson(['--set', 'hub', '-n', 'sc-healthy', '--since', '10000h'])
+    expect(nodes.map((n) => n.name).sort()).toEqual(['hub-fullnodes-0', 'hub-fullnodes-1'])
+    for (const node of nodes) expect(has(node.entries, { kind: 'pod-created', subject: node.name })).toBe(true)
+  })
+
   it('says in one line what is wrong with a bad window or a missing node', async () => {
     const badSince = await runCli(['timeline', 'pull-0', '-n', 'sc-image-pull', '--since', 'yesterday'], { env: env() })
     expect(badSince.code).toBe(2)
