@@ -16,6 +16,7 @@ import C_rules from './commands/rules/index.js'
 import C_signer from './commands/signer.js'
 import C_status from './commands/status.js'
 import C_timeline from './commands/timeline.js'
+import C_version from './commands/version.js'
 
 export const COMMANDS = {
   'collect': C_collect,
@@ -35,4 +36,5 @@ export const COMMANDS = {
   'signer': C_signer,
   'status': C_status,
   'timeline': C_timeline,
+  'version': C_version,
 }

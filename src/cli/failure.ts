@@ -1,4 +1,5 @@
 import { ExitCode, UserError } from '../errors.js'
+import { visible } from '../render/visible.js'
 
 /**
  * The one place where an error becomes a single line on stderr and an exit code (see ExitCode);
@@ -11,7 +12,8 @@ export function reportFailure(error: Error, debug: boolean, known = exitCodeOf(e
     return ExitCode.Usage
   }
   const message = (error.message.split('\n').find((line) => line.trim() !== '') ?? error.message).trim()
-  process.stderr.write(`error: ${hint ? `${message}; ${hint}` : message}\n`)
+  // Messages quote names and values from bundles and clusters: nothing in them may drive the terminal.
+  process.stderr.write(`error: ${visible(hint ? `${message}; ${hint}` : message)}\n`)
   return known
 }
 

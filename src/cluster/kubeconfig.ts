@@ -175,6 +175,9 @@ export async function resolveContext(opts: KubeconfigOptions): Promise<ResolvedC
   if (files.length === 0) {
     const inCluster = inClusterContext(env, opts.namespace)
     if (inCluster) return inCluster
+    const named = (env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean)
+    if (named.length > 0)
+      throw usageError(`kubeconfig ${named.join(', ')} (from KUBECONFIG) does not exist`, 'point KUBECONFIG at an existing file, or pass --kubeconfig FILE')
     throw usageError('no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)', 'pass --kubeconfig FILE or set KUBECONFIG')
   }
   const merged = await loadKubeconfig(files)

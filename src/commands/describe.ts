@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { SnapshotCommand } from '../base/snapshot-command.js'
 import { describeChainNode, describePod } from '../render/describe.js'
+import { visible } from '../render/visible.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Describe extends SnapshotCommand {
@@ -14,13 +15,14 @@ export default class Describe extends SnapshotCommand {
     await this.setupOutput(flags)
     const [snapshot] = await this.snapshots({ ...flags, name: args.name }, true, 'none')
     const index = new SnapshotIndex(snapshot)
-    const now = Date.now()
+    // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+    const now = Date.parse(snapshot.collectedAt)
     const sections = index.chainNodes().flatMap((node) => {
       const pod = index.podOf(node)
       return [
         describeChainNode(index, node, now),
         '',
-        pod ? describePod(index, pod, now) : `Pod ${node.metadata.name}: <none> (no Pod controlled by this ChainNode)`,
+        pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
       ]
     })
     this.print(sections.join('\n'))

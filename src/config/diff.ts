@@ -1,4 +1,5 @@
 import { parse as parseToml } from 'smol-toml'
+import { visible } from '../render/visible.js'
 
 export interface ConfigChange {
   file: string
@@ -70,5 +71,6 @@ export function renderChanges(changes: ConfigChange[]): string {
       if (c.kind === 'removed') return `  - ${where}${c.before === undefined ? '' : ` (was ${show(c.before)})`}`
       return `  ~ ${where}: ${show(c.before)} -> ${show(c.after)}`
     })
+    .map(visible)
     .join('\n')
 }

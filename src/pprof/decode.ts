@@ -102,6 +102,10 @@ function looksLikeProfileProto(b: Uint8Array): boolean {
 export interface DecodeOptions {
   /** File name or URL, used in messages such as the `go tool trace FILE` hint. */
   source?: string
+  /** The content of gzipped `bytes`, when the caller has unpacked it already (as a stream, within its limit). */
+  inflated?: Uint8Array
+  /** Unpack no more than this many bytes: a gzip of zeros must not fill the memory. */
+  maxBytes?: number
 }
 
 /**
@@ -114,7 +118,7 @@ export function decodeProfile(bytes: Uint8Array, options: DecodeOptions = {}): P
   let compressed = false
   let kind = sniffProfileKind(bytes)
   if (kind === 'pprof-gzip') {
-    data = gunzip(bytes)
+    data = options.inflated ?? gunzip(bytes, options.maxBytes)
     compressed = true
     if (data.length === 0) throw new ProfileFormatError('empty', 'the profile is empty (gzip data with 0 bytes inside)')
     kind = sniffProfileKind(data)
@@ -133,11 +137,12 @@ export function decodeProfile(bytes: Uint8Array, options: DecodeOptions = {}): P
   }
 }
 
-function gunzip(bytes: Uint8Array): Uint8Array {
+function gunzip(bytes: Uint8Array, maxBytes: number | undefined): Uint8Array {
   try {
-    return gunzipSync(bytes)
+    return gunzipSync(bytes, maxBytes === undefined ? {} : { maxOutputLength: maxBytes })
   } catch (err) {
     const e = err as NodeJS.ErrnoException
+    if (e.code === 'ERR_BUFFER_TOO_LARGE') throw new ProfileFormatError('too-large', `the profile unpacks to more than ${maxBytes} bytes`)
     if (e.code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(e.message)) {
       throw new ProfileFormatError('truncated-gzip', `truncated profile: the gzip data ends early (${bytes.length} bytes); the download was probably cut short`)
     }

@@ -1,6 +1,16 @@
 /** Why a byte string could not be read as a pprof profile. */
 export type ProfileFormatErrorCode =
-  'empty' | 'html' | 'text' | 'go-trace' | 'truncated-gzip' | 'corrupt-gzip' | 'truncated-protobuf' | 'invalid-protobuf' | 'invalid-profile' | 'not-pprof'
+  | 'empty'
+  | 'html'
+  | 'text'
+  | 'go-trace'
+  | 'truncated-gzip'
+  | 'corrupt-gzip'
+  | 'truncated-protobuf'
+  | 'invalid-protobuf'
+  | 'invalid-profile'
+  | 'not-pprof'
+  | 'too-large'
 
 /**
  * The input is not a usable pprof profile. `message` is one line meant for

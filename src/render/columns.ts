@@ -1,8 +1,9 @@
 import Table from 'cli-table3'
 
 /** kubectl's plain aligned columns: upper-case headers, three spaces between columns, no borders. Cells are printed as given. */
-export function columns(headers: string[], rows: string[][]): string {
+export function columns(headers: string[], rows: string[][], options: { noHeaders?: boolean } = {}): string {
   const table = new Table({
+    // Headers still size the columns with --no-headers (as kubectl's); their line is dropped below.
     head: headers.map((h) => h.toUpperCase()),
     chars: {
       top: '',
@@ -23,12 +24,13 @@ export function columns(headers: string[], rows: string[][]): string {
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   })
-  table.push(...rows)
-  return table
+  // One by one: a list of 300,000 events would overflow the stack as spread arguments.
+  for (const row of rows) table.push(row)
+  const lines = table
     .toString()
     .split('\n')
     .map((line) => line.trimEnd())
-    .join('\n')
+  return (options.noHeaders ? lines.slice(1) : lines).join('\n')
 }
 
 /** A describe-style block: "Key:   value" lines aligned at one column, nested by two spaces. */

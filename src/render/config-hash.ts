@@ -3,6 +3,7 @@ import type { Palette } from '../palette.js'
 import type { ConfigState, ConfigVerdict } from '../rules/config-state.js'
 import type { Observation } from '../snapshot/types.js'
 import { columns, describeBlock } from './columns.js'
+import { visible, visibleOrNone } from './visible.js'
 
 export const VERDICT_TEXT: Record<ConfigVerdict, string> = {
   'in-sync': 'in sync: the Pod runs the latest rendered configuration',
@@ -24,21 +25,23 @@ const MEANING: Record<ConfigVerdict, 'ok' | 'info' | 'warning'> = {
 
 export function renderConfigHash(node: string, state: ConfigState, history: Observation[], changes: ConfigChange[] | undefined, palette: Palette): string {
   const out = [
-    palette.paint('subject', `ChainNode ${node}`),
+    palette.paint('subject', `ChainNode ${visible(node)}`),
     describeBlock(
       [
         ['Verdict', palette.paint(MEANING[state.verdict], VERDICT_TEXT[state.verdict])],
-        ['Pod config-hash', state.podHash],
-        ['ConfigMap hash', state.configMapHash],
-        ['Generation', `${state.generation ?? '<none>'} (Pod annotation ${state.podGeneration ?? '<none>'})`],
+        ['Pod config-hash', visibleOrNone(state.podHash)],
+        ['ConfigMap hash', visibleOrNone(state.configMapHash)],
+        ['Generation', visible(`${state.generation ?? '<none>'} (Pod annotation ${state.podGeneration ?? '<none>'})`)],
         ...(state.restartedAt
-          ? ([['Restarted', `${state.restartedAt} (detected by ${state.detectedBy === 'history' ? 'the local history' : 'NodeRestarted events'})`]] as [
+          ? ([
+              ['Restarted', `${visible(state.restartedAt)} (detected by ${state.detectedBy === 'history' ? 'the local history' : 'NodeRestarted events'})`],
+            ] as [string, string][])
+          : []),
+        ...(state.before
+          ? ([['Before', visible(`config-hash ${state.before.podHash ?? '<none>'}, Pod ${state.before.podUid}, seen ${state.before.at}`)]] as [
               string,
               string,
             ][])
-          : []),
-        ...(state.before
-          ? ([['Before', `config-hash ${state.before.podHash ?? '<none>'}, Pod ${state.before.podUid}, seen ${state.before.at}`]] as [string, string][])
           : []),
       ],
       2,
@@ -50,7 +53,9 @@ export function renderConfigHash(node: string, state: ConfigState, history: Obse
       'History (first seen):',
       columns(
         ['seen', 'pod', 'pod hash', 'configmap hash', 'generation'],
-        history.map((o) => [o.at, o.podUid ?? '<none>', o.podHash ?? '<none>', o.configMapHash ?? '<none>', `${o.generation ?? ''}/${o.podGeneration ?? ''}`]),
+        history.map((o) =>
+          [o.at, o.podUid ?? '<none>', o.podHash ?? '<none>', o.configMapHash ?? '<none>', `${o.generation ?? ''}/${o.podGeneration ?? ''}`].map(visible),
+        ),
       )
         .split('\n')
         .map((line) => `  ${line}`)
@@ -58,7 +63,7 @@ export function renderConfigHash(node: string, state: ConfigState, history: Obse
     )
   }
   if (state.evidence.length) {
-    out.push('Evidence:', ...state.evidence.map((e) => `  ${e.at ? `${e.at}  ` : ''}${palette.paint('muted', e.source)}: ${e.text}`))
+    out.push('Evidence:', ...state.evidence.map((e) => `  ${e.at ? `${visible(e.at)}  ` : ''}${palette.paint('muted', visible(e.source))}: ${visible(e.text)}`))
   }
   return out.join('\n')
 }

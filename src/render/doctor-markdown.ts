@@ -1,7 +1,11 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { visible } from './visible.js'
+import { docsPath } from '../rules/docs.js'
+import { evidenceText, presentEvidence } from './evidence.js'
+import { TEXT_WIDTH } from './width.js'
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+const cell = (text: string) => visible(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
 
 /** Markdown meant to be pasted into an incident ticket or a runbook as is. */
@@ -11,9 +15,9 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
   out.push(`**${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info** — ${result.rulesChecked.length} rules checked.`, '')
   for (const cluster of result.clusters) {
     out.push(
-      `## Cluster \`${cluster.context}\``,
+      `## Cluster \`${visible(cluster.context)}\``,
       '',
-      `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`,
+      `Server: ${visible(cluster.server)}${cluster.bundle ? ` (bundle \`${visible(cluster.bundle)}\`)` : ''}, collected ${visible(cluster.collectedAt)}.`,
       '',
     )
     out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')
@@ -24,18 +28,25 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
     }
     out.push('')
     for (const f of cluster.report.findings) {
-      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${f.node.namespace}/${f.node.name}`, '')
-      out.push(`**${f.summary}** (${f.subject.kind}/${f.subject.name})`, '', `- **Cause:** ${f.cause}`, `- **Action:** ${f.action}`, '')
+      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${visible(`${f.node.namespace}/${f.node.name}`)}`, '')
+      out.push(
+        `**${visible(f.summary)}** (${visible(`${f.subject.kind}/${f.subject.name}`)})`,
+        '',
+        `- **Cause:** ${visible(f.cause)}`,
+        `- **Action:** ${visible(f.action)}`,
+        `- **Docs:** \`chainnode rules explain ${f.ruleId}\` (${docsPath(f.ruleId)})`,
+        '',
+      )
       if (f.evidence.length) {
         out.push('<details><summary>Evidence</summary>', '', '```text')
-        for (const e of f.evidence) out.push(`${e.at ? `${e.at}  ` : ''}${e.source}: ${e.text}`)
+        for (const line of presentEvidence(f.evidence)) out.push(evidenceText(line, '', TEXT_WIDTH))
         out.push('```', '', '</details>', '')
       }
     }
     if (cluster.report.collectionErrors.length || cluster.report.ruleErrors.length) {
       out.push('### Incomplete', '')
-      for (const e of cluster.report.collectionErrors) out.push(`- could not ${e.what} (${e.reason}): ${e.message}`)
-      for (const e of cluster.report.ruleErrors) out.push(`- rule \`${e.ruleId}\` failed on ${e.node.namespace}/${e.node.name}: ${e.message}`)
+      for (const e of cluster.report.collectionErrors) out.push(visible(`- could not ${e.what} (${e.reason}): ${e.message}`))
+      for (const e of cluster.report.ruleErrors) out.push(visible(`- rule \`${e.ruleId}\` failed on ${e.node.namespace}/${e.node.name}: ${e.message}`))
       out.push('')
     }
   }

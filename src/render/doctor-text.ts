@@ -4,21 +4,31 @@ import type { Finding } from '../rules/define-rule.js'
 import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
 import { compareText } from '../compare.js'
+import { visible } from './visible.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { TEXT_WIDTH, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
 
+export interface DoctorTextOptions {
+  /** The list of rules checked is noise on a normal run; --debug shows it. */
+  debug?: boolean
+  /** Per node (namespace/name), the timeline entries leading up to its worst finding. */
+  leadUps?: ReadonlyMap<string, TimelineEntry[]>
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** leadUps: per node (namespace/name), the timeline entries leading up to its worst finding. */
-export function renderDoctorText(result: DoctorResult, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string {
+export function renderDoctorText(result: DoctorResult, palette: Palette, options: DoctorTextOptions = {}): string {
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
-    if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${cluster.context} (${cluster.server})`), '')
-    if (cluster.report.nodes.length === 0) out.push('No ChainNodes in scope.', '')
+    if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    out.push(...details(cluster, palette, leadUps))
+    for (const line of details(cluster, palette, options.leadUps)) out.push(line)
   }
+  const measured = measuredLines(result, palette)
+  if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
   const counts = countBySeverity(result)
   const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
   const found = counts.error + counts.warning + counts.info
@@ -27,15 +37,31 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, leadUps
       ? palette.paint('ok', `No problems found on ${plural(nodes, 'node')}.`)
       : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info on ${plural(nodes, 'node')}.`,
   )
-  out.push(palette.paint('muted', `Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`))
+  // Offline, "now" is when the bundle was collected: say when that was.
+  for (const cluster of result.clusters.filter((c) => c.bundle))
+    out.push(palette.paint('muted', `Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`))
+  if (options.debug)
+    out.push(
+      ...wrap(`Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`, TEXT_WIDTH, '').map((l) => palette.paint('muted', l)),
+    )
   return out.join('\n')
+}
+
+/** The chain probe's one line per node; a fleet shows only the nodes whose probe did not answer. */
+function measuredLines(result: DoctorResult, palette: Palette): string[] {
+  const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
+  const shown = nodes.length > 20 ? nodes.filter((n) => !n.chain!.ok) : nodes
+  return shown.map(
+    ({ node, chain }) =>
+      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail : palette.paint('warning', `no answer: ${chain!.detail}`)}`,
+  )
 }
 
 function summaryTable(cluster: ClusterReport, palette: Palette): string {
   const rows = cluster.report.nodes.map(({ node, phase }) => {
     const worst = worstSeverity(cluster.report, node.namespace, node.name)
     const n = cluster.report.findings.filter((f) => f.node.namespace === node.namespace && f.node.name === node.name).length
-    return [node.namespace ?? '', node.name, phase ?? '', worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
+    return [visible(node.namespace), visible(node.name), visible(phase), worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
   })
   const order = { error: 0, warning: 1, info: 2, ok: 3 } as Record<string, number>
   rows.sort((a, b) => order[a[3].split(' ')[0]] - order[b[3].split(' ')[0]] || compareText(`${a[0]}/${a[1]}`, `${b[0]}/${b[1]}`))
@@ -59,16 +85,18 @@ function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap
     byNode.set(key, [...(byNode.get(key) ?? []), finding])
   }
   for (const [key, findings] of byNode) {
-    out.push(palette.paint('subject', `ChainNode ${key}`))
+    out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
     for (const f of findings) out.push(...renderFinding(f, palette), '')
     out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
   }
   for (const error of cluster.report.ruleErrors) {
-    out.push(palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${error.node.namespace}/${error.node.name}: ${error.message}`))
+    out.push(
+      palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${visible(`${error.node.namespace}/${error.node.name}`)}: ${visible(error.message)}`),
+    )
   }
   if (cluster.report.collectionErrors.length > 0) {
     out.push(palette.paint('warning', 'Incomplete: could not read'))
-    for (const e of cluster.report.collectionErrors) out.push(`  - ${e.what} (${e.reason}): ${e.message}`)
+    for (const e of cluster.report.collectionErrors) out.push(`  - ${visible(e.what)} (${visible(e.reason)}): ${visible(e.message)}`)
     out.push('')
   }
   return out
@@ -76,12 +104,17 @@ function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap
 
 export function renderFinding(f: Finding, palette: Palette): string[] {
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
-  const subject = `${f.subject.kind}/${f.subject.name}`
+  const subject = visible(`${f.subject.kind}/${f.subject.name}`)
+  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
+  const headline = wrap(visible(f.summary), TEXT_WIDTH, plainPrefix, '    ')
+  // Painted after wrapping so escape codes do not count towards the width.
+  headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
   return [
-    `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${f.summary}`,
-    `    Cause:    ${f.cause}`,
-    `    Action:   ${f.action}`,
+    ...headline,
+    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...f.evidence.map((e) => `      ${e.at ? `${e.at}  ` : ''}${palette.paint('muted', e.source)}: ${e.text}`),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
   ]
 }

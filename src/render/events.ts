@@ -2,6 +2,7 @@ import { humanAge } from '../duration.js'
 import { eventCount, eventFirstTime, eventTime } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { columns } from './columns.js'
+import { visible } from './visible.js'
 
 /** kubectl's age column for an event: "5m", or "5m (x3 over 20m)" for a repeated one. */
 export function eventAge(event: KubeObject, now: number): string {
@@ -18,16 +19,19 @@ export const eventObject = (event: KubeObject): string => {
 
 export const eventSource = (event: KubeObject): string => event.source?.component ?? event.reportingComponent ?? event.reportingController ?? ''
 
-export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean): string {
+export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean, noHeaders = false): string {
   return columns(
     [...(withNamespace ? ['namespace'] : []), 'last seen', 'type', 'reason', 'object', 'message'],
-    events.map((e) => [
-      ...(withNamespace ? [e.metadata.namespace ?? ''] : []),
-      eventAge(e, now),
-      e.type ?? '',
-      e.reason ?? '',
-      eventObject(e),
-      String(e.message ?? e.note ?? '').trim(),
-    ]),
+    events.map((e) =>
+      [
+        ...(withNamespace ? [e.metadata.namespace ?? ''] : []),
+        eventAge(e, now),
+        e.type ?? '',
+        e.reason ?? '',
+        eventObject(e),
+        String(e.message ?? e.note ?? '').trim(),
+      ].map(visible),
+    ),
+    { noHeaders },
   )
 }

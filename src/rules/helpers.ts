@@ -34,7 +34,7 @@ export function grepLogs(index: SnapshotIndex, pod: KubeObject | undefined, cont
   const hits: Evidence[] = []
   for (const previous of [true, false]) {
     const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
-    if (record?.text) hits.push(...matchingLines(index, pod, record, pattern))
+    if (record?.text) for (const hit of matchingLines(index, pod, record, pattern)) hits.push(hit)
   }
   return hits.slice(-limit)
 }

@@ -4,7 +4,9 @@ import http from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import type { Connection } from '../base/kube-command.js'
 import { openPortForward } from '../cluster/port-forward.js'
+import { UserError } from '../errors.js'
 import { writeFileAtomic } from '../fs-atomic.js'
+import { limitError, readLimits } from '../limits.js'
 import { sniffProfileKind } from '../pprof/decode.js'
 import { PROFILING_PORT } from '../snapshot/node-layout.js'
 
@@ -50,6 +52,7 @@ export function defaultProfileName(namespace: string, pod: string, kind: Profile
 export async function captureProfile(request: CaptureRequest): Promise<{ bytes: number }> {
   const spec = PROFILE_KINDS[request.kind]
   const { connection } = request
+  const limits = readLimits()
   const forward = await openPortForward(connection.client.server, connection.credentials, request.namespace, request.pod, PROFILING_PORT, request.localPort)
   try {
     const query = spec.timed ? `?seconds=${request.seconds}` : ''
@@ -67,10 +70,16 @@ export async function captureProfile(request: CaptureRequest): Promise<{ bytes: 
           response.statusCode === 404 ? 'not-profile' : 'busy',
         )
       }
-      response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.length
+        // Refused as it streams: the partial file goes with the failed write.
+        if (bytes > limits.profileBytes)
+          response.destroy(limitError('profileBytes', limits, `the ${request.kind} from ${request.pod} (more than ${bytes} bytes)`))
+      })
       try {
         await pipeline(response, createWriteStream(tmp))
       } catch (error) {
+        if (error instanceof UserError) throw error
         throw new CaptureError(`the port-forward dropped during the capture: ${forward.errors[0] ?? (error as Error).message}`, 'dropped')
       }
       if (forward.errors.length) throw new CaptureError(`the port-forward failed during the capture: ${forward.errors[0]}`, 'dropped')

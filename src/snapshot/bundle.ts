@@ -1,8 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, promises as fsp } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, promises as fsp } from 'node:fs'
 import path from 'node:path'
-import { usageError } from '../errors.js'
-import { onInterrupt } from '../cleanup.js'
+import { UserError, errorMessage, usageError } from '../errors.js'
+import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../cleanup.js'
+import { readLimits, type ReadLimits } from '../limits.js'
+import { BundleFiles } from './bundle-files.js'
+import { SHAPES, type Shape } from './bundle-shape.js'
+import { extractTarGz } from './tar-reader.js'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
@@ -39,7 +42,9 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
   const groups = new Map<string, KubeObject[]>()
   for (const obj of snapshot.objects) {
     const key = path.join('resources', obj.metadata.namespace ?? '_cluster', `${obj.kind}.json`)
-    groups.set(key, [...(groups.get(key) ?? []), obj])
+    const group = groups.get(key)
+    if (group) group.push(obj)
+    else groups.set(key, [obj])
   }
   const kinds: Record<string, number> = {}
   for (const obj of snapshot.objects) kinds[obj.kind] = (kinds[obj.kind] ?? 0) + 1
@@ -80,7 +85,8 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`
 export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
   const stamp = snapshot.collectedAt.replace(/[:.]/g, '-')
   if (/\.(tgz|tar\.gz)$/.test(target)) {
-    const staging = mkdtempSync(path.join(tmpdir(), 'chainnode-bundle-'))
+    sweepStaleTempDirs()
+    const staging = makeTempDir('bundle')
     const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
     try {
       const top = `chainnode-bundle-${stamp}`
@@ -108,73 +114,96 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
   }
 }
 
-/** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot. */
-export async function readBundle(source: string): Promise<Snapshot> {
-  if (!existsSync(source)) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
-  if (statSync(source).isDirectory()) return readTree(source, source)
-  const head = readFileSync(source).subarray(0, 2)
+/** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot, as a file from a stranger. */
+export async function readBundle(source: string, limits: ReadLimits = readLimits(), onProgress: (what: string) => void = () => undefined): Promise<Snapshot> {
+  const stats = statSync(source, { throwIfNoEntry: false })
+  if (!stats) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
+  if (stats.isDirectory()) return readTree(source, source, limits, onProgress)
+  if (!stats.isFile()) throw usageError(`bundle ${source} is not a regular file or a folder`, 'pass a bundle written by chainnode collect')
+  const head = Buffer.alloc(2)
+  const fd = openSync(source, 'r')
+  readSync(fd, head, 0, 2, 0)
+  closeSync(fd)
   if (head[0] !== 0x1f || head[1] !== 0x8b)
     throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
-  const staging = mkdtempSync(path.join(tmpdir(), 'chainnode-read-'))
+  sweepStaleTempDirs()
+  const staging = makeTempDir('read')
   const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
   try {
-    const tar = await import('tar')
     try {
-      await tar.extract({ file: source, cwd: staging, strict: true })
+      onProgress(`unpacking ${path.basename(source)}`)
+      await extractTarGz(source, staging, limits, source)
     } catch (error) {
-      throw usageError(`${source} is not a readable bundle: ${(error as Error).message}`, 'the archive is damaged or truncated; collect it again')
+      if (error instanceof UserError) throw error
+      throw usageError(`${source} is not a readable bundle: ${errorMessage(error)}`, 'the archive is damaged or truncated; collect it again')
     }
-    return readTree(staging, source)
+    return readTree(staging, source, limits, onProgress)
   } finally {
     release()
     rmSync(staging, { recursive: true, force: true })
   }
 }
 
-function readTree(root: string, source: string): Snapshot {
-  const top = existsSync(path.join(root, 'manifest.json'))
-    ? root
-    : readdirSync(root)
-        .map((entry) => path.join(root, entry))
-        .find((entry) => existsSync(path.join(entry, 'manifest.json')))
-  if (!top) throw usageError(`${source} is not a chainnode bundle (no manifest.json)`, 'pass a bundle written by chainnode collect')
-  const read = <T>(file: string, fallback: T): T => {
-    const full = path.join(top, file)
-    if (!existsSync(full)) return fallback
+function readTree(root: string, source: string, limits: ReadLimits, onProgress: (what: string) => void): Snapshot {
+  // The manifest sits at the top, or one folder down (a .tgz holds chainnode-bundle-<time>/).
+  const outer = new BundleFiles(root, source, limits)
+  const inner = outer.isFile('manifest.json') ? undefined : outer.list('.').find((entry) => entry.folder && outer.isFile(`${entry.name}/manifest.json`))
+  const files = inner ? new BundleFiles(path.join(root, inner.name), source, limits) : outer
+  const read = <T>(file: string, shape: Shape | undefined, fallback: T): T => {
+    const text = files.readText(file)
+    if (text === undefined) return fallback
+    let value: unknown
     try {
-      return JSON.parse(readFileSync(full, 'utf8')) as T
+      value = JSON.parse(text)
     } catch {
       throw usageError(`${source}: ${file} is not valid JSON`, 'the bundle is damaged; collect it again')
     }
+    const problem = shape?.(value, '')
+    if (problem) throw usageError(`${source}: ${file} is not what a bundle holds: ${problem}`, 'the bundle is damaged or was not written by chainnode collect')
+    return value as T
   }
-  const manifest = read<BundleManifest | undefined>('manifest.json', undefined)
+  const manifest = read<Record<string, unknown> | undefined>('manifest.json', undefined, undefined)
+  if (manifest === undefined) throw usageError(`${source} is not a chainnode bundle (no manifest.json)`, 'pass a bundle written by chainnode collect')
   if (manifest?.kind !== BUNDLE_KIND)
     throw usageError(`${source} is not a chainnode bundle (manifest kind is ${JSON.stringify(manifest?.kind)})`, 'pass a bundle written by chainnode collect')
-  if (typeof manifest.formatVersion !== 'number' || manifest.formatVersion > SNAPSHOT_FORMAT_VERSION) {
-    throw usageError(`bundle format ${manifest.formatVersion} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
-  }
+  const version = manifest.formatVersion
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    throw usageError(
+      `${source}: manifest.json formatVersion is ${JSON.stringify(version)}, not a positive whole number`,
+      'the bundle is damaged; collect it again',
+    )
+  if (version > SNAPSHOT_FORMAT_VERSION)
+    throw usageError(`bundle format ${version} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
+  const checked = read<BundleManifest>('manifest.json', SHAPES.manifest, manifest as unknown as BundleManifest)
   const objects: KubeObject[] = []
-  const resources = path.join(top, 'resources')
-  for (const ns of existsSync(resources) ? readdirSync(resources) : []) {
-    for (const file of readdirSync(path.join(resources, ns))) objects.push(...read<KubeObject[]>(path.join('resources', ns, file), []))
+  for (const ns of files.list('resources')) {
+    if (!ns.folder) continue
+    onProgress(`reading resources/${ns.name}`)
+    for (const file of files.list(`resources/${ns.name}`)) {
+      if (file.folder || !file.name.endsWith('.json')) continue
+      // One by one: a list of 300,000 objects would overflow the stack as spread arguments.
+      for (const obj of read<KubeObject[]>(`resources/${ns.name}/${file.name}`, SHAPES.resources, [])) objects.push(obj)
+    }
   }
-  const logs = read<(Omit<LogRecord, 'text'> & { file: string })[]>('logs/index.json', []).map(({ file, ...meta }) => {
-    const full = path.join(top, file)
-    return { ...meta, text: existsSync(full) ? readFileSync(full, 'utf8') : '' }
-  })
+  onProgress('reading logs')
+  const logs = read<(Omit<LogRecord, 'text'> & { file?: string })[]>('logs/index.json', SHAPES.logIndex, []).map(({ file, ...meta }) => ({
+    ...meta,
+    truncated: meta.truncated ?? false,
+    text: file === undefined ? '' : (files.readText(file, 'logBytes') ?? ''),
+  }))
   return {
-    formatVersion: manifest.formatVersion,
-    collectedAt: manifest.collectedAt,
-    cliVersion: manifest.cliVersion,
-    source: { context: manifest.context, server: manifest.server },
-    scope: manifest.scope,
+    formatVersion: version,
+    collectedAt: checked.collectedAt,
+    cliVersion: checked.cliVersion ?? 'unknown',
+    source: { context: checked.context ?? 'unknown', server: checked.server ?? 'unknown' },
+    scope: checked.scope,
     objects,
-    chainNodeRows: read('tables/chainnodes.json', []),
+    chainNodeRows: read('tables/chainnodes.json', SHAPES.tables, []),
     logs,
-    probes: read('probes.json', []),
-    collectionErrors: read('errors.json', []),
-    stats: manifest.stats,
-    redactions: manifest.redactions,
-    observations: read('history.json', []),
+    probes: read('probes.json', SHAPES.probes, []),
+    collectionErrors: read('errors.json', SHAPES.errors, []),
+    stats: checked.stats ?? { requests: 0, durationMs: 0 },
+    redactions: checked.redactions ?? 0,
+    observations: read('history.json', SHAPES.history, []),
   }
 }

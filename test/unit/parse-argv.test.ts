@@ -30,6 +30,9 @@ describe('quick start argv parsing agrees with oclif', () => {
     ['--all', '--all', '--context', 'a,b', '--request-timeout', '5s', '--kubeconfig', '/tmp/kc'],
     ['--bundle', 'x.tgz', '--skip-rule', 'leader-election', '--gate-timeout', '3s', '--no-redact'],
     ['-n=cosmos', 'fullnode-0'],
+    // kubectl's --tail: 0 is no line, -1 every line.
+    ['--tail', '0'],
+    ['--tail=-1'],
   ]
   it.each(accepted.map((argv) => [argv.join(' '), argv]))('%s: same flags and args', async (_line, argv) => {
     const ours = quick(argv)
@@ -51,7 +54,10 @@ describe('quick start argv parsing agrees with oclif', () => {
     [['--unknown'], 'error'],
     [['-o', 'yaml'], 'error'],
     [['-o', 'json', '-o', 'text'], 'error'],
-    [['--tail', '0'], 'error'],
+    [['--tail', '-2'], 'error'],
+    [['--tail=-2'], 'error'],
+    // A value that starts with "-" could be a flag: oclif decides.
+    [['--tail', '-1'], 'oclif reads it'],
     [['--tail', 'ten'], 'error'],
     [['a', 'b'], 'error'],
     [['-n'], 'error'],

@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { CLI, ROOT, runCli } from '../helpers/cli.js'
+import { bundleFiles, gzipOfZeros, tarEntry } from '../helpers/hostile.js'
+
+const work = mkdtempSync(path.join(tmpdir(), 'hostile-cli-'))
+let counter = 0
+
+function folder(files: Record<string, string>): string {
+  const dir = path.join(work, `bundle-${counter++}`)
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+    writeFileSync(path.join(dir, name), content)
+  }
+  return dir
+}
+
+const withLogFile = (file: string) => ({
+  ...bundleFiles(),
+  'logs/index.json': JSON.stringify([{ namespace: 'ns', pod: 'node-0', container: 'node-utils', previous: false, truncated: false, file }]),
+})
+
+/** Exit 2 and one line on stderr, no stack trace. */
+function inputError(result: { code: number; stderr: string }, expected: RegExp): void {
+  expect(result.code, result.stderr).toBe(2)
+  const lines = result.stderr.trim().split('\n')
+  expect(lines, result.stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(/^error: /)
+  expect(lines[0]).toMatch(expected)
+  expect(result.stderr).not.toMatch(/^\s+at /m)
+}
+
+describe('hostile bundles and profiles through the real CLI', () => {
+  it('logs: a log file named ../../../.. outside the bundle is refused, not printed', async () => {
+    writeFileSync(path.join(work, 'local-file'), 'LOCAL CONTENT')
+    const result = await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', folder(withLogFile('../../local-file'))])
+    inputError(result, /names a path outside the bundle \("\.\.\/\.\.\/local-file"\)/)
+    expect(result.stdout).not.toContain('LOCAL CONTENT')
+  })
+
+  it('logs: a log file named /dev/zero is refused at once', async () => {
+    inputError(await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', folder(withLogFile('/dev/zero'))]), /outside the bundle \("\/dev\/zero"\)/)
+  })
+
+  it('a gzip bomb behind a tar header stops at the ratio limit', async () => {
+    const bomb = path.join(work, 'bomb.tgz')
+    await gzipOfZeros(bomb, 512 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 120 << 20 }).subarray(0, 512))
+    inputError(
+      await runCli(['doctor', '--bundle', bomb]),
+      /decompression ratio of a bundle \(200\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=800/,
+    )
+  })
+
+  it('pprof top: a gzip of zeros stops at the profile limit', async () => {
+    const bomb = path.join(work, 'bomb.pb.gz')
+    await gzipOfZeros(bomb, 300 << 20)
+    inputError(
+      await runCli(['pprof', 'top', bomb]),
+      /bomb\.pb\.gz \(it unpacks to more\) is over the limit of the size of a profile \(256 MiB\).*KUBECTL_CHAINNODE_MAX_PROFILE_SIZE=1GiB/,
+    )
+    inputError(
+      await runCli(['pprof', 'top', bomb], { env: { KUBECTL_CHAINNODE_MAX_PROFILE_SIZE: '1KiB' } }),
+      /bomb\.pb\.gz \(\d+ bytes\) is over the limit of the size of a profile \(1 KiB\)/,
+    )
+  })
+
+  it('a folder bundle with a link to a file outside is refused', async () => {
+    const dir = folder(bundleFiles())
+    writeFileSync(path.join(work, 'outside.json'), '[]')
+    symlinkSync(path.join(work, 'outside.json'), path.join(dir, 'resources', 'ns', 'ConfigMap.json'))
+    inputError(await runCli(['doctor', '--bundle', dir]), /resources\/ns\/ConfigMap\.json is a symbolic link/)
+  })
+
+  it('JSON of the wrong shape names the file and the field', async () => {
+    inputError(
+      await runCli(['doctor', '--bundle', folder({ ...bundleFiles(), 'resources/ns/Pod.json': '[null, 1, "x"]' })]),
+      /Pod\.json is not what a bundle holds: \[0\] should be an object, not null/,
+    )
+    inputError(await runCli(['status', '--bundle', folder({ ...bundleFiles(), 'logs/index.json': '{}' })]), /logs\/index\.json is not what a bundle holds/)
+  })
+
+  it('formatVersion "1" is refused with a clear line', async () => {
+    const files = bundleFiles()
+    files['manifest.json'] = files['manifest.json'].replace('"formatVersion":1', '"formatVersion":"1"')
+    inputError(await runCli(['doctor', '--bundle', folder(files)]), /formatVersion is "1", not a positive whole number/)
+  })
+
+  it('a 1 GB log is refused by the log limit', async () => {
+    const dir = folder({ ...withLogFile('logs/big.log'), 'logs/big.log': '' })
+    truncateSync(path.join(dir, 'logs/big.log'), 1 << 30)
+    inputError(
+      await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir]),
+      /big\.log \(1073741824 bytes\) is over the limit of the size of one log.*KUBECTL_CHAINNODE_MAX_LOG_SIZE=256MiB/,
+    )
+  })
+
+  it('a bundle of 300,000 objects of one kind is diagnosed', async () => {
+    const events = Array.from({ length: 300_000 }, (_, i) => ({
+      kind: 'Event',
+      metadata: { name: `e${i}`, namespace: 'ns' },
+      involvedObject: { kind: 'Pod', name: 'node-0', uid: 'p1' },
+      message: 'm',
+    }))
+    const result = await runCli([
+      'doctor',
+      '--bundle',
+      folder({ ...bundleFiles(), 'resources/ns/Event.json': JSON.stringify(events) }),
+      '-o',
+      'json',
+      '--fail-on',
+      'never',
+    ])
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout).clusters[0].ruleErrors).toEqual([])
+  })
+
+  it('KUBECONFIG naming a missing file says so', async () => {
+    inputError(
+      await runCli(['doctor', 'x'], { env: { KUBECONFIG: '/nonexistent/kubeconfig', HOME: work } }),
+      /kubeconfig \/nonexistent\/kubeconfig \(from KUBECONFIG\) does not exist/,
+    )
+  })
+
+  it('terminal escape sequences from a bundle are shown, not played, in text and Markdown; JSON keeps them exact', async () => {
+    const dir = folder(bundleFiles())
+    // eslint-disable-next-line no-control-regex
+    const raw = /[\u001b\u0007\u009b]/
+    for (const argv of [['events'], ['describe', 'node-0'], ['doctor', '--fail-on', 'never'], ['doctor', '-o', 'markdown', '--fail-on', 'never']]) {
+      const result = await runCli([...argv, '--bundle', dir])
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout, argv.join(' ')).not.toMatch(raw)
+      if (argv[0] !== 'doctor') expect(result.stdout, argv.join(' ')).toContain('^[[2J^[]0;pwned^G^[[31mFAKE RED^[[0m\\u009b1m')
+    }
+    const json = await runCli(['events', '--bundle', dir, '-o', 'json'])
+    expect(JSON.parse(json.stdout).events[0].message).toBe('look \u001b[2J\u001b]0;pwned\u0007\u001b[31mFAKE RED\u001b[0m\u009b1m here')
+  })
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s during a long bundle read ends the run and removes its temporary folder', async (signal, code) => {
+    const slow = path.join(work, `slow-${signal}.tgz`)
+    const header = tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512)
+    await gzipOfZeros(slow, 127 << 20, header)
+    const child = spawn(CLI, ['doctor', '--bundle', slow], { cwd: ROOT, env: { ...process.env, KUBECTL_CHAINNODE_MAX_RATIO: '1000000' }, stdio: 'ignore' })
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)))
+    const mine = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`chainnode-read-${child.pid}-`))
+    while (mine().length === 0) await sleep(5)
+    child.kill(signal)
+    expect(await exited).toBe(code)
+    expect(mine()).toEqual([])
+  })
+})
