@@ -1,6 +1,7 @@
 import { parseDuration } from '../duration.js'
 import { ExitCode, usageError } from '../errors.js'
 import { renderTimeline, type TimelineFormat } from '../render/timeline.js'
+import { tableWidth } from '../render/width.js'
 import { logRolesOf, selectRules } from '../services/doctor.js'
 import { timelines } from '../services/timeline.js'
 import type { Bound } from '../timeline/build.js'
@@ -36,7 +37,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   // The same reads as doctor's (the logs its rules read), without the active signer probes.
   const snapshots = await session.snapshots(input, false, undefined, undefined, logRolesOf(rules))
   const clusters = timelines(snapshots, rules, window, input.bundle)
-  session.print(renderTimeline(input.output as TimelineFormat, clusters, session.palette, Boolean(input.utc)))
+  session.print(renderTimeline(input.output as TimelineFormat, clusters, session.palette, Boolean(input.utc), tableWidth()))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 

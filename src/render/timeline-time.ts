@@ -1,3 +1,4 @@
+import { visible } from './visible.js'
 import { humanAge } from '../duration.js'
 import type { TimelineEntry } from '../timeline/types.js'
 
@@ -17,13 +18,7 @@ export function lastSeen(entry: TimelineEntry, now: string): string {
   return entry.count > 1 ? `${age(entry.last)} (x${entry.count} over ${age(entry.first)})` : age(entry.first)
 }
 
-/** One line of text from the cluster: line breaks and tabs become spaces, other control characters are shown escaped. */
+/** One line of text from the cluster: line breaks and tabs become spaces, other control characters are made visible. */
 export function oneLine(text: string): string {
-  return (
-    text
-      .replace(/[\r\n\t]+/g, ' ')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
-      .trim()
-  )
+  return visible(text.replace(/[\r\n\t]+/g, ' ')).trim()
 }
