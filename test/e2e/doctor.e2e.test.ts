@@ -28,7 +28,7 @@ const EXPECTED: Record<string, string[]> = {
   'sc-chain-no-peers': ['not-syncing'],
   'sc-chain-halt': ['not-syncing'],
   'sc-chain-rpc-dead': [],
-  'sc-reconcile-failing': ['reconcile-failing'],
+  'sc-reconcile-failing': ['reconcile-failing', 'phase-stuck'],
   'sc-phase-stuck': ['phase-stuck'],
   'sc-healthy-no-leader-election': [],
 }
