@@ -64,6 +64,9 @@ export function evidenceText(line: EvidenceLine, indent: string, width: number, 
   const head = `${indent}${line.at ? `${visible(line.at)}  ` : ''}`
   const suffix = repeatSuffix(line)
   const source = visible(line.source)
-  const room = width - head.length - source.length - 2 - suffix.length
-  return `${head}${paintSource(source)}: ${cut(visible(line.text), Math.max(room, 20))}${suffix}`
+  // Cut as plain text (a long source can take the room too), then paint the source if it is still whole.
+  const fitted = cut(`${head}${source}: ${visible(line.text)}`, width - suffix.length)
+  const sourceEnd = head.length + source.length
+  const painted = fitted.length > sourceEnd ? `${head}${paintSource(source)}${fitted.slice(sourceEnd)}` : fitted
+  return `${painted}${suffix}`
 }
