@@ -42,9 +42,18 @@ async function main() {
 async function runCommand(start) {
   const quick = start.QUICK_COMMANDS.includes(argv[0]) && (await runQuick(start))
   if (!quick) {
-    const { execute } = await import('@oclif/core')
-    // The package root, not this file: oclif takes the nearest package.json, and bin/ has its own.
-    await execute({ dir: root })
+    const oclif = await import('@oclif/core')
+    try {
+      // The package root, not this file: oclif takes the nearest package.json, and bin/ has its own.
+      await oclif.run(argv, root)
+      await oclif.flush()
+    } catch (error) {
+      const typed = start.notFoundCommand(error)
+      if (!typed) return oclif.handle(error)
+      const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8'))
+      process.stderr.write(start.unknownCommandLine(typed, Object.keys(manifest.commands)))
+      process.exitCode = 2
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 #   scripts/build-tools.sh            -> last stdout line: the bin directory
 #
 # Builds kube-apiserver and kubectl (tools/kube-apiserver, version-stamped),
-# etcd (tools/etcd), kwok (tools/kwok) and pprofd (test/pprofd) into
+# etcd (tools/etcd), kwok (tools/kwok), cometbft (tools/cometbft) and pprofd (test/pprofd) into
 #   ${CHAINNODE_TOOLS_DIR:-$HOME/.cache/kubectl-chainnode/tools}/<key>/bin/
 # where <key> hashes every tools/*/go.{mod,sum} and the test/pprofd sources.
 # kwok's stage and CRD YAML are copied next to it, into <key>/kwok/.
@@ -109,6 +109,8 @@ build signerd test/signerd . -ldflags "-s -w"
 build krew tools/krew sigs.k8s.io/krew/cmd/krew -ldflags "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=v0.4.4"
 build etcd tools/etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 build kwok tools/kwok sigs.k8s.io/kwok/cmd/kwok -ldflags "-s -w"
+# Real chain nodes for the chain-probe scenarios (`cometbft start --proxy_app=kvstore`).
+build cometbft tools/cometbft github.com/cometbft/cometbft/cmd/cometbft -ldflags "-s -w"
 k8s_hash="$(tool_hash tools/kube-apiserver)"
 need_k8s=0
 for n in kube-apiserver kubectl; do
@@ -141,6 +143,7 @@ if [[ $built -gt 0 || ! -f "$dest/versions.txt" ]]; then
     echo "kubectl: $("$bin/kubectl" version --client 2>&1 | head -1)"
     echo "etcd: $("$bin/etcd" --version 2>&1 | head -1)"
     echo "kwok: $("$bin/kwok" --version 2>&1 | head -1)"
+    echo "cometbft: $("$bin/cometbft" version 2>&1 | head -1)"
     echo "go: $(go env GOVERSION)"
   } >"$dest/versions.txt"
 fi

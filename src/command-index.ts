@@ -15,6 +15,8 @@ import C_rules_explain from './commands/rules/explain.js'
 import C_rules from './commands/rules/index.js'
 import C_signer from './commands/signer.js'
 import C_status from './commands/status.js'
+import C_timeline from './commands/timeline.js'
+import C_version from './commands/version.js'
 
 export const COMMANDS = {
   'collect': C_collect,
@@ -33,4 +35,6 @@ export const COMMANDS = {
   'rules': C_rules,
   'signer': C_signer,
   'status': C_status,
+  'timeline': C_timeline,
+  'version': C_version,
 }

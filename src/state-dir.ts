@@ -5,3 +5,6 @@ import path from 'node:path'
 export function stateDir(env = process.env): string {
   return env.KUBECTL_CHAINNODE_STATE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(env.HOME ?? homedir(), '.cache'), 'kubectl-chainnode')
 }
+
+/** How help texts name the state directory: a rule, not this machine's path (help is generated into the README). */
+export const STATE_DIR_HELP = 'KUBECTL_CHAINNODE_STATE_DIR, else $XDG_CACHE_HOME/kubectl-chainnode, else ~/.cache/kubectl-chainnode'

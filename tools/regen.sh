@@ -17,6 +17,7 @@ set -euo pipefail
 K8S_VERSION="${K8S_VERSION:-v1.36.3}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
+COMETBFT_VERSION="${COMETBFT_VERSION:-v0.38.26}"
 GO_DIRECTIVE="${GO_DIRECTIVE:-1.26.0}"
 
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
@@ -66,14 +67,24 @@ regen_kwok() {
   go mod tidy
 }
 
+regen_cometbft() {
+  local d="$here/cometbft"
+  echo "cometbft: github.com/cometbft/cometbft $COMETBFT_VERSION" >&2
+  fresh "$d" chainnode.local/tools/cometbft
+  cd "$d"
+  go get -tool "github.com/cometbft/cometbft/cmd/cometbft@$COMETBFT_VERSION"
+  go mod tidy
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kube-apiserver etcd kwok)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kube-apiserver etcd kwok cometbft)
 for t in "${targets[@]}"; do
   case "$t" in
     kube-apiserver) (regen_kube_apiserver) ;;
     etcd) (regen_etcd) ;;
     kwok) (regen_kwok) ;;
-    *) echo "unknown tool: $t (kube-apiserver|etcd|kwok)" >&2; exit 2 ;;
+    cometbft) (regen_cometbft) ;;
+    *) echo "unknown tool: $t (kube-apiserver|etcd|kwok|cometbft)" >&2; exit 2 ;;
   esac
 done
 echo "done; now run scripts/build-tools.sh (the cache key changes with go.mod/go.sum)" >&2

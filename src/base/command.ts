@@ -46,8 +46,22 @@ export abstract class BaseCommand extends Command {
     }
     // oclif's own parse errors (unknown flag, bad option value, missing argument) are usage errors.
     const parseError = error instanceof Errors.CLIError || error.name === 'CLIError' || /Parse|Flag|Arg/.test(error.constructor.name)
+    const missing = missingArgument(error)
+    if (missing) {
+      const example = (this.ctor.examples?.[0] as string | undefined)?.replace('<%= config.bin %>', this.config.bin)
+      process.exitCode = reportFailure(new Error(missing), this.session.debugEnabled, ExitCode.Usage, example ? `e.g. ${example}` : 'see --help')
+      return
+    }
     process.exitCode = parseError
       ? reportFailure(error, this.session.debugEnabled, ExitCode.Usage, 'see --help')
       : reportFailure(error, this.session.debugEnabled)
   }
+}
+
+/** oclif's "Missing 1 required arg:\nid  rule id\n..." as one line: "missing ID (rule id)". */
+function missingArgument(error: Error): string | undefined {
+  const [first, argument] = error.message.split('\n').filter((line) => line.trim() !== '')
+  if (!/^Missing \d+ required args?:/.test(first) || !argument) return undefined
+  const [name, description] = argument.trim().split(/\s{2,}/)
+  return `missing ${name.toUpperCase()}${description ? ` (${description})` : ''}`
 }

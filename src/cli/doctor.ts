@@ -1,14 +1,20 @@
 import { exitCodeFor, type FailOn } from '../engine/exit-code.js'
-import type { ExitCode } from '../errors.js'
+import { usageError, type ExitCode } from '../errors.js'
 import { parseDuration } from '../duration.js'
 import { doctorJson } from '../render/doctor-json.js'
 import { renderDoctorJunit } from '../render/doctor-junit.js'
 import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
 import { renderDoctorText } from '../render/doctor-text.js'
+import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
+import { leadUps } from '../services/timeline.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import type { Scope } from '../snapshot/types.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
+
+/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
+export const CHAIN_PROBE_TIMEOUT_MS = 5000
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {
@@ -18,8 +24,17 @@ export const DOCTOR_FLAGS = {
   'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: ['error', 'warning', 'info', 'never'], default: 'error' },
   rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
   'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
-  'no-probe': { type: 'boolean', description: 'skip active probes of the remote signer (port-forwards to 8080 and 26659)' },
+  'no-probe': {
+    type: 'boolean',
+    description: "skip active probes: the node's own RPC (26657) and node-utils API, and the remote signer (8080, 26659), all through port-forwards",
+  },
+  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data', default: '25s' },
+  'phase-timeout': {
+    type: 'string',
+    description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
+    multiple: true,
+  },
 } satisfies FlagSpecs
 
 /** Everything doctor accepts on the command line, the inherited global and kube flags included. */
@@ -32,6 +47,8 @@ export interface DoctorInput extends SnapshotFlags {
   'skip-rule'?: string[]
   'no-probe'?: boolean
   'gate-timeout': string
+  'probe-window': string
+  'phase-timeout'?: string[]
   'no-color'?: boolean
   debug?: boolean
 }
@@ -41,12 +58,18 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   await session.setupOutput(input)
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
-  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules))
-  const result = diagnose(snapshots, rules, input.bundle)
+  // Nothing checked is not health: an empty selection is an input error, not a clean report.
+  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
+  const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
+  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
+  const result = diagnose(snapshots, rules, input.bundle, settings)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on'] as FailOn
   const rendered = {
-    text: () => renderDoctorText(result, session.palette),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(snapshots, result) }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
@@ -61,4 +84,30 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
     },
     failOn,
   )
+}
+
+/** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */
+export function parsePhaseTimeouts(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const item of values.flatMap((v) => v.split(',')).filter((v) => v.trim())) {
+    const [phase, duration] = item.split('=').map((part) => part.trim())
+    if (!STUCK_PHASES.includes(phase) || !duration)
+      throw usageError(`--phase-timeout "${item}" is not PHASE=DURATION`, `use one of ${STUCK_PHASES.join(', ')}, e.g. --phase-timeout InitializingData=2h`)
+    out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
+  }
+  return out
+}
+
+/** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
+function noNodesError(input: DoctorInput, read: Scope | undefined) {
+  const namespace = input.namespace ?? read?.namespace
+  const where = input.set
+    ? `of ChainNodeSet "${input.set}"`
+    : input.name
+      ? `named "${input.name}"`
+      : namespace && !input['all-namespaces']
+        ? `in namespace ${namespace}`
+        : 'in any namespace'
+  const matching = input.selector ? ` matching -l ${input.selector}` : ''
+  return usageError(`no ChainNodes found ${where}${matching}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -19,7 +19,7 @@ export type FlagSpec =
 
 export type FlagSpecs = Record<string, FlagSpec>
 
-export type OutputFormat = 'text' | 'json' | 'markdown' | 'junit'
+export type OutputFormat = 'text' | 'wide' | 'json' | 'yaml' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
 export const outputSpec = (formats: OutputFormat[]) =>
@@ -43,11 +43,12 @@ export const SCOPE_FLAGS = {
   set: { type: 'string', description: 'every node of this ChainNodeSet' },
   all: { type: 'boolean', description: 'every node in the namespace' },
   'all-namespaces': { type: 'boolean', char: 'A', description: 'every node in every namespace' },
+  selector: { type: 'string', char: 'l', description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true); alone, looks in the namespace' },
 } satisfies FlagSpecs
 
 /** Commands that read nodes: live from one or more clusters, or offline from a bundle. */
 export const SNAPSHOT_FLAGS = {
   bundle: { type: 'string', description: 'read from a bundle written by `chainnode collect` instead of the cluster' },
   'no-redact': { type: 'boolean', description: 'do not mask tokens, keys and mnemonics (they are masked by default)' },
-  tail: { type: 'integer', description: 'log lines to read per container', default: 500, min: 1 },
+  tail: { type: 'integer', description: 'log lines to read per container (-1: all)', default: 500, min: -1 },
 } satisfies FlagSpecs

@@ -7,10 +7,12 @@ import { DOCTOR_COMMAND, runDoctor, type DoctorInput } from './doctor.js'
 import { reportFailure } from './failure.js'
 import { parseArgv } from './parse-argv.js'
 import { Session } from './session.js'
+import { TIMELINE_COMMAND, runTimeline, type TimelineInput } from './timeline.js'
 
 /** Commands served here, by the names in quick-commands.ts. */
 const QUICK = {
   doctor: { ...DOCTOR_COMMAND, run: runDoctor },
+  timeline: { ...TIMELINE_COMMAND, run: runTimeline },
 }
 
 /** `version` comes from the entry point (bin/run.js, src/sea-loader.ts), which knows where package.json is. */
@@ -21,7 +23,7 @@ export async function runQuick(argv: string[], version: string): Promise<boolean
   if (!parsed) return false
   const session = new Session(version)
   try {
-    process.exitCode = await command.run({ ...(parsed.flags as unknown as DoctorInput), name: parsed.args.name }, session)
+    process.exitCode = await command.run({ ...(parsed.flags as unknown as DoctorInput & TimelineInput), name: parsed.args.name }, session)
   } catch (error) {
     process.exitCode = reportFailure(error as Error, session.debugEnabled)
   } finally {

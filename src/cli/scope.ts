@@ -6,6 +6,7 @@ export interface ScopeInput {
   set?: string
   all?: boolean
   'all-namespaces'?: boolean
+  selector?: string
 }
 
 export function resolveScope(input: ScopeInput, namespace: string | undefined, nameRequired = false): Scope {
@@ -15,6 +16,7 @@ export function resolveScope(input: ScopeInput, namespace: string | undefined, n
   if (input.name) return { kind: 'node', namespace, name: input.name }
   if (input.set) return { kind: 'set', namespace, name: input.set }
   if (input['all-namespaces']) return { kind: 'all' }
-  if (input.all) return { kind: 'namespace', namespace }
+  // -l alone looks in the namespace, as kubectl get -l does.
+  if (input.all || input.selector) return { kind: 'namespace', namespace }
   throw usageError('no node given', 'pass NAME, --set NAME, --all (the namespace) or -A (all namespaces)')
 }

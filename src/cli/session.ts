@@ -4,10 +4,10 @@ import type { LogMode } from '../cluster/collect.js'
 import { KubeClient } from '../cluster/kube-client.js'
 import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../duration.js'
-import { usageError } from '../errors.js'
 import { recordHistory } from '../history/store.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
-import { bundleSnapshot, liveSnapshot } from '../services/snapshots.js'
+import { bundleSnapshot, liveSnapshot, narrowBySelector, type SnapshotRequest } from '../services/snapshots.js'
+import { parseLabelSelector } from '../snapshot/label-selector.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
@@ -80,7 +80,28 @@ export class Session {
   }
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
-  async snapshots(flags: SnapshotFlags, nameRequired = false, logs?: LogMode, probe?: Probe, logRoles?: ReadonlySet<LogRole>): Promise<Snapshot[]> {
+  async snapshots(
+    flags: SnapshotFlags,
+    nameRequired = false,
+    logs?: LogMode,
+    probe?: Probe,
+    logRoles?: ReadonlySet<LogRole>,
+    chainProbe?: SnapshotRequest['chainProbe'],
+  ): Promise<Snapshot[]> {
+    // Checked before any read: a bad selector is an input error, whatever the cluster says.
+    if (flags.selector) parseLabelSelector(flags.selector)
+    const read = await this.readSnapshots(flags, nameRequired, logs, probe, logRoles, chainProbe)
+    return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
+  }
+
+  private async readSnapshots(
+    flags: SnapshotFlags,
+    nameRequired: boolean,
+    logs?: LogMode,
+    probe?: Probe,
+    logRoles?: ReadonlySet<LogRole>,
+    chainProbe?: SnapshotRequest['chainProbe'],
+  ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context
@@ -95,7 +116,7 @@ export class Session {
         contexts.map(async (contextName) => {
           const connection = await this.connect(flags, contextName)
           const scope = resolveScope(flags, connection.context.namespace, nameRequired)
-          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs, logRoles }
+          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs, logRoles, chainProbe }
           const snapshot = await liveSnapshot(connection, request)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
           if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
@@ -118,13 +139,11 @@ export class Session {
   private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
     const anything = !flags.name && !flags.set && !flags.all && !flags['all-namespaces']
     const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
-    const snapshot = await bundleSnapshot(bundle, { scope, redact })
-    if (scope.kind === 'node' && !snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === scope.name)) {
-      throw usageError(
-        `chainnode "${scope.name}" is not in bundle ${bundle}`,
-        `it holds: ${snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`).join(', ') || 'no nodes'}`,
-      )
+    const spinner = await progress(`reading bundle ${bundle}`)
+    try {
+      return await bundleSnapshot(bundle, { scope, redact }, (what) => spinner.update(`reading bundle ${bundle}: ${what}`))
+    } finally {
+      spinner.stop()
     }
-    return snapshot
   }
 }

@@ -15,6 +15,7 @@ import type { KubeClient } from './kube-client.js'
 import { readerFor, startLists, type Wanted } from './lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator } from './collect-operator.js'
+import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS } from './targets.js'
 
 /** Which pods get their logs read; 'auto' reads all for a few nodes and only unhealthy pods for a fleet. */
@@ -29,6 +30,8 @@ export interface CollectOptions {
   contextName: string
   /** Masks secrets in each list and log as it arrives, so the masking overlaps the waits for the server. */
   redactor?: Redactor
+  /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
+  chain?: ChainProbeOptions
 }
 
 /**
@@ -83,7 +86,20 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
       errors,
     }),
   )
-  const [namespaceObjects, clusterObjects, logs, operatorData] = await Promise.all([namespaced.then((lists) => lists.all), clusterWide.all, nodeLogs, operator])
+  // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
+  const chain = options.chain
+  const chainProbes = chain
+    ? namespaced
+        .then((lists) => Promise.all([lists.of('Pod'), lists.of('ConfigMap')]))
+        .then(([pods, configs]) => probeChains(nodes, pods, configs, chain, errors))
+    : Promise.resolve([])
+  const [namespaceObjects, clusterObjects, logs, operatorData, probes] = await Promise.all([
+    namespaced.then((lists) => lists.all),
+    clusterWide.all,
+    nodeLogs,
+    operator,
+    chainProbes,
+  ])
   return {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     collectedAt: new Date().toISOString(),
@@ -93,7 +109,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     objects: keepRelevant(withoutDuplicates([...mask(nodes), ...mask(sets), ...namespaceObjects, ...operatorData.objects, ...clusterObjects]), nodes),
     chainNodeRows: rows,
     logs: [...logs, ...operatorData.logs],
-    probes: [],
+    probes: redactor ? probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })) : probes,
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
     redactions: redactor?.count ?? 0,

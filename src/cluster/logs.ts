@@ -24,12 +24,10 @@ export interface LogRequest {
 export const MAX_LINE_CHARS = 4096
 
 export function logPath(request: Omit<LogRequest, 'main'>, options: LogOptions): string {
-  const query = new URLSearchParams({
-    container: request.container,
-    timestamps: 'true',
-    tailLines: String(options.tailLines),
-    limitBytes: String(options.maxBytes),
-  })
+  const query = new URLSearchParams({ container: request.container, timestamps: 'true' })
+  // A negative tail means every line (kubectl's --tail -1): the server's default when tailLines is absent.
+  if (options.tailLines >= 0) query.set('tailLines', String(options.tailLines))
+  query.set('limitBytes', String(options.maxBytes))
   if (request.previous) query.set('previous', 'true')
   if (options.sinceSeconds) query.set('sinceSeconds', String(options.sinceSeconds))
   return `/api/v1/namespaces/${request.namespace}/pods/${request.pod}/log?${query}`

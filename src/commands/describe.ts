@@ -15,7 +15,8 @@ export default class Describe extends SnapshotCommand {
     await this.setupOutput(flags)
     const [snapshot] = await this.snapshots({ ...flags, name: args.name }, true, 'none')
     const index = new SnapshotIndex(snapshot)
-    const now = Date.now()
+    // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+    const now = Date.parse(snapshot.collectedAt)
     const sections = index.chainNodes().flatMap((node) => {
       const pod = index.podOf(node)
       return [

@@ -4,7 +4,7 @@ import { onInterrupt } from '../cleanup.js'
 import { parseDuration } from '../duration.js'
 import { usageError } from '../errors.js'
 import { visible } from '../render/visible.js'
-import { CONTAINER_CHOICES, followLive, formatLines, logSources, readLive, type LogQuery } from '../services/logs.js'
+import { CONTAINER_CHOICES, bundleLines, followLive, logSources, noPreviousError, readLive, type LogQuery } from '../services/logs.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Logs extends SnapshotCommand {
@@ -16,6 +16,7 @@ export default class Logs extends SnapshotCommand {
     '<%= config.bin %> logs fullnode-0 -c node-utils --grep profil',
     '<%= config.bin %> logs fullnode-0 -c all --previous',
     '<%= config.bin %> logs fullnode-0 -c operator --since 10m',
+    '<%= config.bin %> logs stuck-0 --bundle examples/bundles/not-syncing.tgz --since 15m --tail 5',
   ]
   static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
   static flags = {
@@ -44,11 +45,15 @@ export default class Logs extends SnapshotCommand {
     const index = new SnapshotIndex(snapshot)
     const sources = logSources(index, index.chainNodes()[0], flags.container)
     if (flags.bundle) {
-      for (const source of sources) {
-        const record = index.logsFor(source.namespace, source.pod, source.container, query.previous)
-        const lines = formatLines(record?.text ?? '', source, query).map(visible)
+      const found = sources.map((source) => ({ source, lines: bundleLines(index, source, query) }))
+      // -c all --previous shows the containers that did restart; an error only when none did.
+      const missing = found.find((f) => f.lines === undefined)
+      if (query.previous && missing && (sources.length === 1 || found.every((f) => f.lines === undefined))) throw noPreviousError(missing.source)
+      for (const { source, lines } of found) {
+        if (lines === undefined || query.tailLines === 0) continue
         this.print(
-          lines.slice(-(query.tailLines ?? lines.length)).join('\n') || `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle)`,
+          lines.map(visible).join('\n') ||
+            `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle${query.sinceSeconds ? ` since ${flags.since}` : ''})`,
         )
       }
       return

@@ -1,8 +1,9 @@
-import type { Finding, Rule } from '../rules/define-rule.js'
+import type { Finding, Rule, RuleSettings } from '../rules/define-rule.js'
 import { severityRank } from '../rules/define-rule.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../compare.js'
+import { chainProbeOf } from '../snapshot/chain.js'
 
 export interface RuleError {
   ruleId: string
@@ -14,6 +15,8 @@ export interface NodeResult {
   node: ObjectRef
   phase?: string
   rulesChecked: string[]
+  /** What the chain probe measured on the node (or why it could not), when the run took one. */
+  chain?: { target: string; ok: boolean; detail: string; at: string }
 }
 
 /** A finding left out because a root-cause rule fired on the same node. */
@@ -35,7 +38,12 @@ export interface Report {
  * Run every rule against every node of the snapshot. A rule that throws is reported as an error
  * of the tool and never stops the others. Findings about a shared subject (the operator) are kept once.
  */
-export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], now = Date.parse(index.snapshot.collectedAt)): Report {
+export function runRules(
+  index: SnapshotIndex,
+  rules: readonly Rule<never>[],
+  now = Date.parse(index.snapshot.collectedAt),
+  settings: RuleSettings = {},
+): Report {
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
@@ -44,7 +52,7 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], no
     const nodeRef = refOf(node)
     for (const rule of rules as readonly Rule<Record<string, unknown>>[]) {
       try {
-        for (const hit of rule.check({ index, node, pod, now })) {
+        for (const hit of rule.check({ index, node, pod, now, settings })) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           if (findings.has(key)) continue
           findings.set(key, {
@@ -63,7 +71,9 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule<never>[], no
         ruleErrors.push({ ruleId: rule.id, node: nodeRef, message: error instanceof Error ? error.message : String(error) })
       }
     }
-    nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id) })
+    const probe = chainProbeOf(index.snapshot, pod)
+    const chain = probe && { target: probe.target, ok: probe.ok, detail: probe.detail, at: probe.at }
+    nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id), ...(chain ? { chain } : {}) })
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules as readonly Rule<Record<string, unknown>>[])
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }

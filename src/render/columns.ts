@@ -3,7 +3,7 @@
  * printed as given; a cell with newlines takes several lines. Linear in the number of rows: a bundle can hold
  * 300,000 events (cli-table3, used before, spreads rows as arguments and lays them out in quadratic time).
  */
-export function columns(headers: string[], rows: string[][]): string {
+export function columns(headers: string[], rows: string[][], options: { noHeaders?: boolean } = {}): string {
   const table = [headers.map((h) => h.toUpperCase()), ...rows].map((row) => row.map((cell) => String(cell).split('\n')))
   const widths: number[] = []
   for (const row of table) {
@@ -26,7 +26,8 @@ export function columns(headers: string[], rows: string[][]): string {
       )
     }
   }
-  return out.join('\n')
+  // Headers still size the columns with --no-headers (as kubectl's); their line is dropped.
+  return (options.noHeaders ? out.slice(1) : out).join('\n')
 }
 
 // eslint-disable-next-line no-control-regex

@@ -1,5 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { docsPath } from '../rules/docs.js'
 
 /** Version of the JSON output contract described by schema/doctor-report.schema.json. */
 export const REPORT_SCHEMA_VERSION = 1
@@ -24,13 +25,14 @@ export function doctorJson(result: DoctorResult, cliVersion: string): object {
       scope: cluster.scope,
       requests: cluster.requests,
       durationMs: cluster.durationMs,
-      nodes: cluster.report.nodes.map(({ node, phase }) => ({
+      nodes: cluster.report.nodes.map(({ node, phase, chain }) => ({
         namespace: node.namespace,
         name: node.name,
         phase: phase ?? null,
         worst: worstSeverity(cluster.report, node.namespace, node.name),
+        ...(chain ? { chain } : {}),
       })),
-      findings: cluster.report.findings,
+      findings: cluster.report.findings.map((finding) => ({ ...finding, docs: docsPath(finding.ruleId) })),
       suppressed: cluster.report.suppressed,
       ruleErrors: cluster.report.ruleErrors,
       collectionErrors: cluster.report.collectionErrors,

@@ -1,6 +1,9 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
+import { docsPath } from '../rules/docs.js'
+import { evidenceText, presentEvidence } from './evidence.js'
+import { TEXT_WIDTH } from './width.js'
 
 const cell = (text: string) => visible(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
@@ -31,11 +34,12 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
         '',
         `- **Cause:** ${visible(f.cause)}`,
         `- **Action:** ${visible(f.action)}`,
+        `- **Docs:** \`chainnode rules explain ${f.ruleId}\` (${docsPath(f.ruleId)})`,
         '',
       )
       if (f.evidence.length) {
         out.push('<details><summary>Evidence</summary>', '', '```text')
-        for (const e of f.evidence) out.push(visible(`${e.at ? `${e.at}  ` : ''}${e.source}: ${e.text}`))
+        for (const line of presentEvidence(f.evidence)) out.push(evidenceText(line, '', TEXT_WIDTH))
         out.push('```', '', '</details>', '')
       }
     }

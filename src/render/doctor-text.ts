@@ -5,18 +5,30 @@ import type { Palette } from '../palette.js'
 import { columns } from './columns.js'
 import { compareText } from '../compare.js'
 import { visible } from './visible.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { TEXT_WIDTH, wrap } from './width.js'
+import type { TimelineEntry } from '../timeline/types.js'
+import { renderLeadUp } from './doctor-lead-up.js'
+
+export interface DoctorTextOptions {
+  /** The list of rules checked is noise on a normal run; --debug shows it. */
+  debug?: boolean
+  /** Per node (namespace/name), the timeline entries leading up to its worst finding. */
+  leadUps?: ReadonlyMap<string, TimelineEntry[]>
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-export function renderDoctorText(result: DoctorResult, palette: Palette): string {
+export function renderDoctorText(result: DoctorResult, palette: Palette, options: DoctorTextOptions = {}): string {
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    if (cluster.report.nodes.length === 0) out.push('No ChainNodes in scope.', '')
     if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    for (const line of details(cluster, palette)) out.push(line)
+    for (const line of details(cluster, palette, options.leadUps)) out.push(line)
   }
+  const measured = measuredLines(result, palette)
+  if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
   const counts = countBySeverity(result)
   const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
   const found = counts.error + counts.warning + counts.info
@@ -25,8 +37,24 @@ export function renderDoctorText(result: DoctorResult, palette: Palette): string
       ? palette.paint('ok', `No problems found on ${plural(nodes, 'node')}.`)
       : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info on ${plural(nodes, 'node')}.`,
   )
-  out.push(palette.paint('muted', `Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`))
+  // Offline, "now" is when the bundle was collected: say when that was.
+  for (const cluster of result.clusters.filter((c) => c.bundle))
+    out.push(palette.paint('muted', `Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`))
+  if (options.debug)
+    out.push(
+      ...wrap(`Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`, TEXT_WIDTH, '').map((l) => palette.paint('muted', l)),
+    )
   return out.join('\n')
+}
+
+/** The chain probe's one line per node; a fleet shows only the nodes whose probe did not answer. */
+function measuredLines(result: DoctorResult, palette: Palette): string[] {
+  const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
+  const shown = nodes.length > 20 ? nodes.filter((n) => !n.chain!.ok) : nodes
+  return shown.map(
+    ({ node, chain }) =>
+      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail : palette.paint('warning', `no answer: ${chain!.detail}`)}`,
+  )
 }
 
 function summaryTable(cluster: ClusterReport, palette: Palette): string {
@@ -49,7 +77,7 @@ function paintResult(line: string, palette: Palette): string {
   return line.slice(0, match.index) + palette.paint(match[1] as 'error', line.slice(match.index))
 }
 
-function details(cluster: ClusterReport, palette: Palette): string[] {
+function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
   for (const finding of cluster.report.findings) {
@@ -59,6 +87,7 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
   for (const [key, findings] of byNode) {
     out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
     for (const f of findings) out.push(...renderFinding(f, palette), '')
+    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
   }
   for (const error of cluster.report.ruleErrors) {
     out.push(
@@ -76,11 +105,16 @@ function details(cluster: ClusterReport, palette: Palette): string[] {
 export function renderFinding(f: Finding, palette: Palette): string[] {
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
   const subject = visible(`${f.subject.kind}/${f.subject.name}`)
+  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
+  const headline = wrap(visible(f.summary), TEXT_WIDTH, plainPrefix, '    ')
+  // Painted after wrapping so escape codes do not count towards the width.
+  headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
   return [
-    `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${visible(f.summary)}`,
-    `    Cause:    ${visible(f.cause)}`,
-    `    Action:   ${visible(f.action)}`,
+    ...headline,
+    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...f.evidence.map((e) => `      ${e.at ? `${visible(e.at)}  ` : ''}${palette.paint('muted', visible(e.source))}: ${visible(e.text)}`),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
   ]
 }

@@ -19,7 +19,7 @@ export const eventObject = (event: KubeObject): string => {
 
 export const eventSource = (event: KubeObject): string => event.source?.component ?? event.reportingComponent ?? event.reportingController ?? ''
 
-export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean): string {
+export function renderEventsTable(events: KubeObject[], now: number, withNamespace: boolean, noHeaders = false): string {
   return columns(
     [...(withNamespace ? ['namespace'] : []), 'last seen', 'type', 'reason', 'object', 'message'],
     events.map((e) =>
@@ -32,5 +32,6 @@ export function renderEventsTable(events: KubeObject[], now: number, withNamespa
         String(e.message ?? e.note ?? '').trim(),
       ].map(visible),
     ),
+    { noHeaders },
   )
 }

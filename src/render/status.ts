@@ -4,6 +4,8 @@ import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-l
 import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
+import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
+import { reconcileHistory } from '../rules/reconcile-log.js'
 
 export interface StatusRow {
   namespace: string
@@ -15,6 +17,8 @@ export interface StatusRow {
   restarts: number
   recreations: number
   config: 'in-sync' | 'pending' | 'unknown'
+  /** The operator's latest reconcile error, while its reconciles of the node keep failing. */
+  operatorError?: { error: string; count: number; since: string; last: string }
 }
 
 /** Format a server Table cell the way kubectl does: dates become ages, absent values print empty. */
@@ -48,8 +52,16 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
         .filter((e) => e.reason === 'NodeRestarted')
         .reduce((sum, e) => sum + (e.count ?? 1), 0),
       config: configState(index, node, pod),
+      ...operatorError(index, node),
     }
   })
+}
+
+function operatorError(index: SnapshotIndex, node: KubeObject): Pick<StatusRow, 'operatorError'> {
+  const history = reconcileHistory(index, node)
+  const latest = history.failures.at(-1)
+  if (!history.latestFailed || !latest) return {}
+  return { operatorError: { error: latest.error ?? '(no error text)', count: history.failingCount, since: history.failingSince!, last: latest.at } }
 }
 
 function serverColumns(row: TableRow | undefined, now: number): Record<string, string> {
@@ -65,21 +77,69 @@ function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | u
   return podHash === configHash ? 'in-sync' : 'pending'
 }
 
-export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean): string {
-  const serverHeaders = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
-  const headers = [...(withNamespace ? ['namespace'] : []), ...serverHeaders, 'pod', 'ready', 'restarts', 'recreated', 'config']
-  return columns(
-    headers.map(visible),
+/** The server's columns shown by default; the others (IP, validator details, data usage) with -o wide. */
+const ESSENTIAL_SERVER_COLUMNS = ['Name', 'Status', 'Version', 'ChainID', 'LatestHeight']
+
+export interface StatusTextOptions {
+  withNamespace: boolean
+  /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
+  wide?: boolean
+  noHeaders?: boolean
+}
+
+type Column = [string, (r: StatusRow) => string]
+
+/** kubectl get's layout: the essential columns, AGE last; -o wide adds the rest. */
+export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], options: StatusTextOptions): string {
+  const all = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
+  const server = options.wide ? all.filter((h) => h !== 'Age') : all.filter((h) => ESSENTIAL_SERVER_COLUMNS.includes(h))
+  const age = all.includes('Age') ? ['Age'] : []
+  const chain = options.wide ? chainColumns(index) : undefined
+  const ours: Column[] = [
+    ['pod', (r) => r.pod],
+    ['ready', (r) => r.ready],
+    ['restarts', (r) => String(r.restarts)],
+    ...(options.wide ? ([['recreated', (r: StatusRow) => String(r.recreations)]] as Column[]) : []),
+    ['config', (r) => r.config],
+  ]
+  const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
+  const table = columns(
+    [...(options.withNamespace ? ['namespace'] : []), ...server, ...ours.map(([h]) => h), ...(chain ? CHAIN_HEADERS : []), ...age].map(visible),
     rows.map((r) =>
       [
-        ...(withNamespace ? [r.namespace] : []),
-        ...serverHeaders.map((h) => r.server[h] ?? (h === 'Name' ? r.name : '')),
-        r.pod,
-        r.ready,
-        String(r.restarts),
-        String(r.recreations),
-        r.config,
+        ...(options.withNamespace ? [r.namespace] : []),
+        ...server.map((h) => serverCell(r, h)),
+        ...ours.map(([, value]) => value(r)),
+        ...(chain ? chain(r) : []),
+        ...age.map((h) => serverCell(r, h)),
       ].map(visible),
     ),
+    { noHeaders: options.noHeaders },
   )
+  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace)
+}
+
+/** Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. */
+function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean): string {
+  const failing = rows.filter((r) => r.operatorError)
+  if (failing.length === 0) return ''
+  const lines = failing.map(({ namespace, name, operatorError: e }) => {
+    const repeats = e!.count > 1 ? ` (x${e!.count} over ${humanAge(Date.parse(e!.last) - Date.parse(e!.since))})` : ''
+    return `  ${withNamespace ? `${namespace}/` : ''}${visible(name)}: ${visible(e!.error)}${repeats}, last ${humanAge(now - Date.parse(e!.last))} ago`
+  })
+  return `\n\nReconcile failing (the operator's latest error):\n${lines.join('\n')}`
+}
+
+const CHAIN_HEADERS = ['live height', 'block age', 'peers', 'catching up']
+
+/** -o wide: what the node's own RPC said; `<none>` when nothing answered (not running, or no RPC). */
+function chainColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
+  return (row) => {
+    const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
+    const facts = chainProbeOf(index.snapshot, index.podOf(node!))?.chain
+    if (!facts?.status) return ['<none>', '<none>', facts?.peers ? String(facts.peers.total) : '<none>', '<none>']
+    const age = blockAgeMs(facts)
+    const peers = facts.peers ? `${facts.peers.total} (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : '<none>'
+    return [String(facts.status.height), age === undefined ? '<none>' : humanAge(age), peers, String(facts.status.catchingUp)]
+  }
 }

@@ -24,11 +24,18 @@ export interface RuleHit<Data> {
   severity?: Severity
 }
 
+/** What a user can tune for a run (doctor flags); every rule has a default for each. */
+export interface RuleSettings {
+  /** How long a node may hold a transitional phase before phase-stuck reports it, by phase. */
+  phaseTimeoutsMs?: Partial<Record<string, number>>
+}
+
 export interface RuleContext {
   index: SnapshotIndex
   node: KubeObject
   pod: KubeObject | undefined
   now: number
+  settings?: RuleSettings
 }
 
 export interface Rule<Data = Record<string, unknown>> {

@@ -41,22 +41,26 @@ export function grepLogs(index: SnapshotIndex, pod: KubeObject | undefined, cont
 
 /**
  * Every rule of every node of a fleet greps the same operator log with the same few patterns: each
- * pattern scans a log once (patterns are module constants, so the pattern object is the key).
+ * pattern scans a log once. The key is the pattern's text, not its object, so an inline literal (a new
+ * object per call) still hits.
  */
 function matchingLines(index: SnapshotIndex, pod: KubeObject, record: LogRecord, pattern: RegExp): Evidence[] {
   let byPattern = grepped.get(record)
   if (!byPattern) grepped.set(record, (byPattern = new Map()))
-  let hits = byPattern.get(pattern)
+  const key = `${pattern.flags}/${pattern.source}`
+  let hits = byPattern.get(key)
   if (!hits) {
+    // A global or sticky pattern keeps lastIndex between test() calls and would skip lines.
+    const test = pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : pattern
     const source = `log of ${pod.metadata.name}/${record.container}${record.previous ? ' (previous)' : ''}`
     hits = logLines(index, pod, record.container, record.previous)
-      .filter((line) => pattern.test(line.text))
+      .filter((line) => test.test(line.text))
       .map((line) => ({ kind: 'log' as const, source, text: line.text, at: line.at }))
-    byPattern.set(pattern, hits)
+    byPattern.set(key, hits)
   }
   return hits
 }
-const grepped = new WeakMap<LogRecord, Map<RegExp, Evidence[]>>()
+const grepped = new WeakMap<LogRecord, Map<string, Evidence[]>>()
 
 export function eventEvidence(event: KubeObject): Evidence {
   const involved = event.involvedObject ?? event.regarding ?? {}

@@ -10,8 +10,10 @@ import nodeError from './node-error.js'
 import notSyncing from './not-syncing.js'
 import operatorMissing from './operator-missing.js'
 import priorityClassMissing from './priority-class-missing.js'
+import phaseStuck from './phase-stuck.js'
 import profilingUnavailable from './profiling-unavailable.js'
 import pvcNotGrowing from './pvc-not-growing.js'
+import reconcileFailing from './reconcile-failing.js'
 import restoreNotStarting from './restore-not-starting.js'
 import runsAsRoot from './runs-as-root.js'
 import signerDiscoveryTimeout from './signer-discovery-timeout.js'
@@ -42,6 +44,8 @@ export const RULES = [
   priorityClassMissing,
   signerUnhealthy,
   operatorMissing,
+  reconcileFailing,
+  phaseStuck,
 ] as unknown as readonly Rule<never>[]
 
 export const ruleIds = (): string[] => RULES.map((rule) => rule.id)

@@ -1,4 +1,4 @@
-import { containerEnv, operatorWorkerName, refOf } from '../snapshot/index.js'
+import { operatorReleaseName, operatorWorkerName, refOf, runsLeaderElection } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { ageMs, field } from './helpers.js'
@@ -23,9 +23,9 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
   check({ index, node, now }) {
     const operator = index.operatorFor(node)
     if (!operator) return []
-    const manager = (operator.spec?.template?.spec?.containers ?? []).find((c: { name: string }) => c.name === 'manager')
-    if (containerEnv(manager, 'ENABLE_LEADER_ELECTION') === 'false') return []
-    const name = leaseName(operatorWorkerName(operator), containerEnv(manager, 'RELEASE_NAME') ?? 'cosmopilot')
+    // A single manager without leader election holds no Lease, and needs none.
+    if (!runsLeaderElection(operator)) return []
+    const name = leaseName(operatorWorkerName(operator), operatorReleaseName(operator))
     const lease = index.get('Lease', operator.metadata.namespace, name)
     const pods = index.operatorPods(operator)
     const holder: string | undefined = lease?.spec?.holderIdentity

@@ -5,14 +5,14 @@ import { grepLogs } from './helpers.js'
 import { compareText } from '../compare.js'
 
 /** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
-export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5): Evidence[] {
+export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50): Evidence[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const { name, namespace } = node.metadata
   const aboutNode = new RegExp(`(^|[^\\w-])${escape(name)}([^\\w-]|$)`)
   return index
     .operatorPods(operator)
-    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, 50))
+    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica))
     .filter((line) => aboutNode.test(line.text) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)

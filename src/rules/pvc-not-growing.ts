@@ -1,6 +1,10 @@
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+import { reconcileErrorEvidence } from './reconcile-log.js'
+
+/** The API server refuses the bigger request outright; the operator only logs it (`failed to resize PVC …`). */
+const RESIZE_REFUSED = /failed to resize PVC|can be resized|must support resize/
 
 const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 }
 export function quantityBytes(quantity: string | undefined): number | undefined {
@@ -8,11 +12,12 @@ export function quantityBytes(quantity: string | undefined): number | undefined 
   return match ? Number(match[1]) * UNITS[match[2] ?? ''] : undefined
 }
 
-export default defineRule<{ pvc: string; storageClass?: string; requested?: string; capacity?: string; usage?: string; waiting: boolean }>({
+export default defineRule<{ pvc: string; storageClass?: string; requested?: string; capacity?: string; usage?: string; waiting: boolean; refused: boolean }>({
   id: 'pvc-not-growing',
   title: 'Data volume does not grow',
   severity: 'error',
   specRow: 'PVC does not grow',
+  logs: ['operator'],
   check({ index, node }) {
     const pvc = index.dataPvcOf(node)
     if (!pvc || node.spec?.persistence?.autoResize === false) return []
@@ -24,7 +29,9 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
     const usage: string | undefined = node.status?.dataUsage
     const threshold = node.spec?.persistence?.autoResizeThreshold ?? 80
     const nearFull = usage !== undefined && Number.parseInt(usage, 10) > threshold
-    if (!waiting && !nearFull) return []
+    const refusals = reconcileErrorEvidence(index, node, RESIZE_REFUSED)
+    const refused = refusals.length > 0
+    if (!waiting && !nearFull && !refused) return []
     const evidence: Evidence[] = [
       field(pvc, '.spec.resources.requests.storage', requested),
       field(pvc, '.status.capacity.storage', capacity),
@@ -34,17 +41,23 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
         : { kind: 'missing', source: 'StorageClass', text: `storage class ${pvc.spec?.storageClassName ?? '(default)'} not found` },
       ...matchingEvents(index, node, byReason('PvcResized', 'PvcMaxSizeReached')).map(eventEvidence),
       ...matchingEvents(index, pvc, (e) => /resiz|expan/i.test(`${e.reason} ${e.message}`)).map(eventEvidence),
+      ...refusals,
     ]
     return [
       {
         subject: refOf(pvc),
-        severity: waiting ? 'error' : 'warning',
-        data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting },
+        severity: waiting || refused ? 'error' : 'warning',
+        data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting, refused },
         evidence,
       },
     ]
   },
-  summary: (d) => (d.waiting ? `PVC ${d.pvc} asks for ${d.requested} but still has ${d.capacity}` : `PVC ${d.pvc} is ${d.usage} full and cannot be expanded`),
+  summary: (d) =>
+    d.waiting
+      ? `PVC ${d.pvc} asks for ${d.requested} but still has ${d.capacity}`
+      : d.refused
+        ? `the API server refuses to resize PVC ${d.pvc}${d.usage ? ` (${d.usage} full)` : ''}`
+        : `PVC ${d.pvc} is ${d.usage} full and cannot be expanded`,
   cause: (d) => `storage class ${d.storageClass ?? '(default)'} lacks allowVolumeExpansion: true`,
   action: (d) =>
     `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,

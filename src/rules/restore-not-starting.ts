@@ -2,6 +2,10 @@ import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { eventEvidence, field, matchingEvents } from './helpers.js'
+import { reconcileErrorEvidence } from './reconcile-log.js'
+
+/** The operator reads the source snapshot before creating the PVC; a failed read is only logged. */
+const SNAPSHOT_READ_FAILED = /volumesnapshots?(?:\.snapshot\.storage\.k8s\.io)? "[^"]+" not found|no matches for kind "VolumeSnapshot"/
 
 /** A storage class can restore from a VolumeSnapshot when a VolumeSnapshotClass exists for its CSI driver. */
 export function supportsSnapshots(storageClass: KubeObject | undefined, snapshotClasses: KubeObject[]): boolean {
@@ -14,6 +18,7 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
   title: 'Restore from snapshot does not start',
   severity: 'error',
   specRow: 'Restore does not start',
+  logs: ['operator'],
   check({ index, node, pod }) {
     const source: string | undefined = node.spec?.persistence?.restoreFromSnapshot?.name
     if (!source || (pod && pod.status?.phase === 'Running')) return []
@@ -26,7 +31,9 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
     )
     const noSnapshotSupport = !supportsSnapshots(storageClass, index.list('VolumeSnapshotClass'))
     const snapshotListFailed = index.snapshot.collectionErrors.some((e) => /volumesnapshots/.test(e.what))
-    const sourceMissing = !snapshot && !snapshotListFailed
+    const logged = reconcileErrorEvidence(index, node, SNAPSHOT_READ_FAILED)
+    // Without the list, the operator's own failed read still says the source is missing.
+    const sourceMissing = !snapshot && (!snapshotListFailed || logged.length > 0)
     if (!sourceMissing && !noSnapshotSupport && pvc?.status?.phase !== 'Pending') return []
     const evidence: Evidence[] = [
       field(node, '.spec.persistence.restoreFromSnapshot.name', source),
@@ -43,6 +50,7 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
           ]
         : []),
       ...matchingEvents(index, pvc, (e) => e.type === 'Warning').map(eventEvidence),
+      ...logged,
     ]
     return [{ subject: refOf(node), data: { source, sourceMissing, storageClass: storageClass?.metadata.name, noSnapshotSupport }, evidence }]
   },

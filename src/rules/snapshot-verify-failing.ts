@@ -2,12 +2,17 @@ import { annotation, eventCount, refOf } from '../snapshot/index.js'
 import { allContainerStatuses } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+import { operatorLogsAbout } from './operator-logs.js'
+
+/** A corrupted snapshot is deleted and retaken with no Event saying so: only the operator's log line tells. */
+const CORRUPTED = /Data is corrupted/
 
 export default defineRule<{ corrupted: number; checks: number; oomKilled: boolean }>({
   id: 'snapshot-verify-failing',
   title: 'Snapshot integrity check fails repeatedly',
   severity: 'warning',
   specRow: 'Snapshot integrity check fails repeatedly',
+  logs: ['operator'],
   check({ index, node }) {
     if (!node.spec?.persistence?.snapshots?.verify) return []
     const snapshots = index.volumeSnapshotsOf(node)
@@ -24,19 +29,22 @@ export default defineRule<{ corrupted: number; checks: number; oomKilled: boolea
       allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')),
     )
     const deletedAfterCheck = matchingEvents(index, node, byReason('SnapshotDeleted'))
-    if (corrupted.length === 0 && failedPods.length === 0 && checks < 3) return []
-    if (corrupted.length === 0 && failedPods.length === 0 && deletedAfterCheck.length === 0) return []
+    const corruptedLogged = operatorLogsAbout(index, node, CORRUPTED, 10)
+    const failures = Math.max(corrupted.length, corruptedLogged.length)
+    if (failures === 0 && failedPods.length === 0 && checks < 3) return []
+    if (failures === 0 && failedPods.length === 0 && deletedAfterCheck.length === 0) return []
     const evidence: Evidence[] = [
       ...corrupted.map((snap) => field(snap, `annotations["${annotation('snapshot-integrity-status')}"]`, 'corrupted')),
       ...checkEvents.map(eventEvidence),
       ...deletedAfterCheck.map(eventEvidence),
+      ...corruptedLogged,
       ...failedPods.flatMap((pod) =>
         allContainerStatuses(pod)
           .filter((s) => s.state?.terminated)
           .map((s) => field(pod, `container ${s.name} terminated`, `${s.state?.terminated?.reason ?? 'Error'} (exit ${s.state?.terminated?.exitCode})`)),
       ),
     ]
-    return [{ subject: refOf(node), data: { corrupted: corrupted.length, checks, oomKilled }, evidence }]
+    return [{ subject: refOf(node), data: { corrupted: failures, checks, oomKilled }, evidence }]
   },
   summary: (d) => `snapshot integrity check failing (${d.corrupted} corrupted, ${d.checks} checks started)`,
   cause: (d) =>

@@ -2,7 +2,7 @@ import type { DoctorResult } from '../engine/doctor-result.js'
 import { runRules } from '../engine/run-rules.js'
 import { usageError } from '../errors.js'
 import { RULES } from '../rules/index.js'
-import type { Rule } from '../rules/define-rule.js'
+import type { Rule, RuleSettings } from '../rules/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Snapshot } from '../snapshot/types.js'
@@ -26,7 +26,7 @@ export function logRolesOf(rules: readonly Rule<never>[]): ReadonlySet<LogRole> 
 }
 
 /** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */
-export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], bundle?: string): DoctorResult {
+export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], bundle?: string, settings: RuleSettings = {}): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
     clusters: snapshots.map((snapshot) => ({
@@ -37,7 +37,7 @@ export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], b
       scope: snapshot.scope,
       requests: snapshot.stats.requests,
       durationMs: snapshot.stats.durationMs,
-      report: runRules(new SnapshotIndex(snapshot), rules),
+      report: runRules(new SnapshotIndex(snapshot), rules, undefined, settings),
     })),
   }
 }

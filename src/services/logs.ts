@@ -1,4 +1,4 @@
-import { lineSplitter, type KubeClient } from '../cluster/kube-client.js'
+import { ApiError, lineSplitter, type KubeClient } from '../cluster/kube-client.js'
 import { cleanLog, logPath } from '../cluster/logs.js'
 import { usageError } from '../errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
@@ -48,6 +48,7 @@ export function restartedContainers(pod: KubeObject | undefined): string[] {
 
 export interface LogQuery {
   previous: boolean
+  /** Lines from the end; -1 (or absent) for all, as kubectl's --tail. */
   tailLines?: number
   sinceSeconds?: number
   grep?: RegExp
@@ -63,13 +64,51 @@ export function formatLines(text: string, source: LogSource, query: LogQuery): s
     .map((line) => (query.prefix ? `[${source.label}] ${line}` : line))
 }
 
+/** The last `tail` lines; a negative tail keeps them all (kubectl's --tail -1). */
+export function tailOf<T>(lines: T[], tail: number | undefined): T[] {
+  return tail === undefined || tail < 0 ? lines : lines.slice(Math.max(0, lines.length - tail))
+}
+
+/** A container with no previous run has no previous log: kubectl's words, and an error as there. */
+export const noPreviousError = (source: LogSource) =>
+  usageError(`previous terminated container "${source.container}" in pod "${source.pod}" not found`, 'the container has not restarted; drop -p/--previous')
+
+/**
+ * A log from a bundle, filtered as the API server filters live logs: --since counts back from when the
+ * bundle was collected, using the timestamp each line was recorded with; lines without one follow the line before.
+ */
+export function bundleLines(index: SnapshotIndex, source: LogSource, query: LogQuery): string[] | undefined {
+  const record = index.logsFor(source.namespace, source.pod, source.container, query.previous)
+  if (!record || (!record.text && record.error)) return undefined
+  let text = record.text
+  if (query.sinceSeconds !== undefined) {
+    const cutoff = Date.parse(index.snapshot.collectedAt) - query.sinceSeconds * 1000
+    let keep = false
+    text = text
+      .split('\n')
+      .filter((line) => {
+        const stamp = /^(\d{4}-\d\d-\d\dT\S+Z)\s/.exec(line)
+        if (stamp) keep = Date.parse(stamp[1]) >= cutoff
+        return keep
+      })
+      .join('\n')
+  }
+  return tailOf(formatLines(text, source, query), query.tailLines)
+}
+
 export async function readLive(client: KubeClient, source: LogSource, query: LogQuery): Promise<string[]> {
   const path = logPath(
     { ...source, previous: query.previous },
-    { tailLines: query.tailLines ?? 100_000, sinceSeconds: query.sinceSeconds, maxBytes: 32 * 1024 * 1024 },
+    { tailLines: query.tailLines ?? -1, sinceSeconds: query.sinceSeconds, maxBytes: 32 * 1024 * 1024 },
   ).replace('timestamps=true&', '')
-  const { text } = await client.getText(path, 32 * 1024 * 1024)
-  return formatLines(text, source, query)
+  try {
+    const { text } = await client.getText(path, 32 * 1024 * 1024)
+    return formatLines(text, source, query)
+  } catch (error) {
+    // The API server answers 400 for a previous log that does not exist.
+    if (query.previous && error instanceof ApiError && error.status === 400) throw noPreviousError(source)
+    throw error
+  }
 }
 
 export function followLive(client: KubeClient, source: LogSource, query: LogQuery, write: (line: string) => void, signal: AbortSignal): Promise<void> {

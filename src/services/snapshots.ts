@@ -1,6 +1,11 @@
 import type { Connection } from '../base/kube-command.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { podHttpGet } from '../cluster/pod-http.js'
+import { compareText } from '../compare.js'
+import { usageError } from '../errors.js'
 import { readBundle } from '../snapshot/bundle.js'
+import { selectorMatches } from '../snapshot/index.js'
+import { parseLabelSelector } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
@@ -15,6 +20,8 @@ export interface SnapshotRequest {
   logs?: LogMode
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
+  /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
+  chainProbe?: { windowMs: number; timeoutMs: number }
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -30,13 +37,31 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
       roles: request.logRoles,
     },
     redactor: request.redact ? new Redactor() : undefined,
+    chain: request.chainProbe && {
+      windowMs: request.chainProbe.windowMs,
+      get: (namespace, pod, port, path, maxBytes = 64 * 1024) =>
+        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, path, {
+          timeoutMs: request.chainProbe!.timeoutMs,
+          maxBytes,
+        }),
+    },
   })
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
-export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>): Promise<Snapshot> {
-  const snapshot = await readBundle(file)
+export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>, onProgress?: (what: string) => void): Promise<Snapshot> {
+  const snapshot = await readBundle(file, undefined, onProgress)
   const narrowed = narrowToScope(snapshot, request.scope)
+  const { scope } = request
+  if ((scope.kind === 'node' || scope.kind === 'set') && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
+    // Listed from the whole bundle, before narrowing: what the user could have asked for instead.
+    const held = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+    const where = `${scope.namespace ? ` of namespace ${scope.namespace}` : ''} in bundle ${file}`
+    throw usageError(
+      scope.kind === 'node' ? `chainnode "${scope.name}" is not${where}` : `no node of ChainNodeSet "${scope.name}" is${where}`,
+      `it holds: ${held.sort(compareText).join(', ') || 'no nodes'}`,
+    )
+  }
   return request.redact ? redactSnapshot(narrowed) : narrowed
 }
 
@@ -53,5 +78,22 @@ function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
     chainNodeRows: snapshot.chainNodeRows.filter((row) =>
       snapshot.objects.some((o) => o.kind === 'ChainNode' && o.metadata.name === row.name && o.metadata.namespace === row.namespace && !dropNode(o)),
     ),
+  }
+}
+
+/** Keep the ChainNodes whose labels match -l; what they own stays, as in a narrowed bundle. */
+export function narrowBySelector(snapshot: Snapshot, selector: string): Snapshot {
+  const parsed = parseLabelSelector(selector)
+  const dropped = new Set(
+    snapshot.objects
+      .filter((o) => o.kind === 'ChainNode' && !selectorMatches(parsed, o.metadata.labels ?? {}))
+      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+  )
+  if (dropped.size === 0) return snapshot
+  const isDropped = (namespace: string | undefined, name: string) => dropped.has(`${namespace}/${name}`)
+  return {
+    ...snapshot,
+    objects: snapshot.objects.filter((o) => o.kind !== 'ChainNode' || !isDropped(o.metadata.namespace, o.metadata.name)),
+    chainNodeRows: snapshot.chainNodeRows.filter((row) => !isDropped(row.namespace, row.name)),
   }
 }

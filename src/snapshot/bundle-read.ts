@@ -9,10 +9,10 @@ import { extractTarGz } from './tar-reader.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
 /** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot, as a file from a stranger. */
-export async function readBundle(source: string, limits: ReadLimits = readLimits()): Promise<Snapshot> {
+export async function readBundle(source: string, limits: ReadLimits = readLimits(), onProgress: (what: string) => void = () => undefined): Promise<Snapshot> {
   const stats = statSync(source, { throwIfNoEntry: false })
   if (!stats) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
-  if (stats.isDirectory()) return readTree(source, source, limits)
+  if (stats.isDirectory()) return readTree(source, source, limits, onProgress)
   if (!stats.isFile()) throw usageError(`bundle ${source} is not a regular file or a folder`, 'pass a bundle written by chainnode collect')
   const head = Buffer.alloc(2)
   const fd = openSync(source, 'r')
@@ -25,19 +25,20 @@ export async function readBundle(source: string, limits: ReadLimits = readLimits
   const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
   try {
     try {
+      onProgress(`unpacking ${path.basename(source)}`)
       await extractTarGz(source, staging, limits, source)
     } catch (error) {
       if (error instanceof UserError) throw error
       throw usageError(`${source} is not a readable bundle: ${errorMessage(error)}`, 'the archive is damaged or truncated; collect it again')
     }
-    return await readTree(staging, source, limits)
+    return await readTree(staging, source, limits, onProgress)
   } finally {
     release()
     rmSync(staging, { recursive: true, force: true })
   }
 }
 
-async function readTree(root: string, source: string, limits: ReadLimits): Promise<Snapshot> {
+async function readTree(root: string, source: string, limits: ReadLimits, onProgress: (what: string) => void): Promise<Snapshot> {
   // The manifest sits at the top, or one folder down (a .tgz holds chainnode-bundle-<time>/).
   const outer = new BundleFiles(root, source, limits)
   const inner = outer.isFile('manifest.json') ? undefined : outer.list('.').find((entry) => entry.folder && outer.isFile(`${entry.name}/manifest.json`))
@@ -77,12 +78,14 @@ async function readTree(root: string, source: string, limits: ReadLimits): Promi
   const objects: KubeObject[] = []
   for (const ns of files.list('resources')) {
     if (!ns.folder) continue
+    onProgress(`reading resources/${ns.name}`)
     for (const file of files.list(`resources/${ns.name}`)) {
       if (file.folder || !file.name.endsWith('.json')) continue
       // One by one: a list of 300,000 objects would overflow the stack as spread arguments.
       for (const obj of await read<KubeObject[]>(`resources/${ns.name}/${file.name}`, SHAPES.resources, [])) objects.push(obj)
     }
   }
+  onProgress('reading logs')
   const logs: LogRecord[] = []
   for (const { file, ...meta } of await read<(Omit<LogRecord, 'text'> & { file?: string })[]>('logs/index.json', SHAPES.logIndex, [])) {
     await new Promise((resolve) => setImmediate(resolve))

@@ -196,8 +196,57 @@ export function containerEnv(container: { env?: { name: string; value?: string }
   return container?.env?.find((entry) => entry.name === name)?.value
 }
 
+interface ManagerContainer {
+  name: string
+  command?: string[]
+  args?: string[]
+  env?: { name: string; value?: string }[]
+}
+
+function managerContainer(deployment: KubeObject): ManagerContainer | undefined {
+  const containers: ManagerContainer[] = deployment.spec?.template?.spec?.containers ?? []
+  return containers.find((c) => c.name === 'manager') ?? containers[0]
+}
+
+/**
+ * A manager flag as Go's flag package reads it: `--flag=value`, `-flag value`, or a bare boolean
+ * `--flag`. The binary takes each flag's default from an environment variable (cmd/manager/config.go),
+ * so a flag given on the command line wins over the variable.
+ */
+export function managerFlag(deployment: KubeObject, flag: string, boolean = false): string | undefined {
+  const manager = managerContainer(deployment)
+  const argv = [...(manager?.command ?? []).slice(1), ...(manager?.args ?? [])]
+  let value: string | undefined
+  argv.forEach((arg, i) => {
+    const match = /^--?([\w-]+)(?:=(.*))?$/.exec(arg)
+    if (match?.[1] === flag) value = match[2] ?? (boolean ? 'true' : argv[i + 1])
+  })
+  return value
+}
+
+export function managerEnv(deployment: KubeObject, name: string): string | undefined {
+  return containerEnv(managerContainer(deployment), name)
+}
+
+/** Go's strconv.ParseBool, as the flag package reads a boolean flag. */
+export function goBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
+  return undefined
+}
+
+/** Leader election is off unless switched on: the chart sets ENABLE_LEADER_ELECTION=true, the binary defaults to false. */
+export function runsLeaderElection(deployment: KubeObject): boolean {
+  const flag = managerFlag(deployment, 'enable-leader-election', true)
+  // The operator's env reader takes exactly "true" as true.
+  return flag !== undefined ? goBool(flag) === true : managerEnv(deployment, 'ENABLE_LEADER_ELECTION') === 'true'
+}
+
 export function operatorWorkerName(deployment: KubeObject): string {
-  const containers: { name: string; env?: { name: string; value?: string }[] }[] = deployment.spec?.template?.spec?.containers ?? []
-  const manager = containers.find((c) => c.name === 'manager') ?? containers[0]
-  return containerEnv(manager, 'WORKER_NAME') ?? ''
+  return managerFlag(deployment, 'worker-name') ?? managerEnv(deployment, 'WORKER_NAME') ?? ''
+}
+
+/** RELEASE_NAME names the Lease and the PriorityClasses; the chart never sets it. */
+export function operatorReleaseName(deployment: KubeObject): string {
+  return managerFlag(deployment, 'release-name') ?? managerEnv(deployment, 'RELEASE_NAME') ?? 'cosmopilot'
 }

@@ -1,5 +1,7 @@
 import { containerEnv } from './index.js'
 import type { KubeObject } from './types.js'
+import parseSemver from 'semver/functions/parse.js'
+import semverGte from 'semver/functions/gte.js'
 
 export const NODE_UTILS = 'node-utils'
 /** node-utils profiling listener, fixed on 127.0.0.1 in the Pod (spec §4.1, §8). */
@@ -130,12 +132,12 @@ export function imageTag(image: string | undefined): string | undefined {
   return colon === -1 ? undefined : image.slice(colon + 1)
 }
 
-/** Compare a tag against a minimum semver; 'unknown' for tags that are not versions (latest, edge, sha). */
+/**
+ * Compare a tag against a minimum semver; 'unknown' for tags that are not versions (latest, edge, sha).
+ * semver orders a prerelease before its release, so 3.1.0-rc.1 does not meet a 3.1.0 minimum.
+ */
 export function versionAtLeast(tag: string | undefined, minimum: string): boolean | 'unknown' {
-  const parse = (text: string) => /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(text)?.slice(1, 4).map(Number)
-  const have = tag ? parse(tag) : undefined
-  const want = parse(minimum)!
+  const have = tag ? parseSemver(tag, { loose: true }) : null
   if (!have) return 'unknown'
-  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i] > want[i]
-  return true
+  return semverGte(have, minimum, { loose: true })
 }

@@ -58,15 +58,46 @@ export interface CollectionError {
   message: string
 }
 
-/** The result of an active check (port-forward to pprof, signer probes), recorded like any other read. */
+/** The result of an active check (port-forward to pprof, signer probes, the chain), recorded like any other read. */
 export interface ProbeRecord {
-  kind: 'pprof' | 'signer-http' | 'signer-gate'
+  kind: 'pprof' | 'signer-http' | 'signer-gate' | 'chain'
   namespace: string
   pod: string
   target: string
   ok: boolean
   detail: string
   at: string
+  /** What the node itself said (kind 'chain' only). */
+  chain?: ChainFacts
+}
+
+/** One reading of CometBFT's /status. */
+export interface ChainSample {
+  at: string
+  height: number
+  /** Time of the latest block (absent before the first block). */
+  blockTime?: string
+  catchingUp: boolean
+}
+
+/** What the chain probe measured on one node, through a port-forward to its Pod. */
+export interface ChainFacts {
+  /** First /status reading on 26657. */
+  status?: ChainSample & { earliestHeight: number; network: string; nodeId: string }
+  /** Second /status reading, taken only when the last block was old. */
+  resample?: ChainSample
+  /** /net_info on 26657 (the peer list is capped; the counts are not). */
+  peers?: { at: string; total: number; inbound: number; outbound: number; list: { id: string; address: string; outbound: boolean }[] }
+  /** node-utils HTTP API, when the Pod exposes it. */
+  nodeUtils?: { port: number; at: string; latestHeight?: number; stateSyncing?: boolean; problems: string[] }
+  /** State-sync restore: the rendered trust height/hash and what each RPC server says about them. */
+  stateSync?: {
+    trustHeight?: number
+    trustHash?: string
+    servers: { url: string; at: string; latestHeight?: number; hashAtTrustHeight?: string; problem?: string }[]
+  }
+  /** One line per read that gave no usable answer (what was read, what came back). */
+  problems: string[]
 }
 
 /** What an earlier run saw of a node: lets config-hash tell a restart with a new hash from one with the same. */

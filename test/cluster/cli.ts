@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { buildTools, clusterHandle, runningComponents, startCluster, stopCluster, type ClusterHandle } from './cluster.js'
-import { setLogs } from './logs.js'
+import { serveLogFile, setLogs } from './logs.js'
 import { forwardPort } from './portforward.js'
 
 const USAGE = `usage: tsx test/cluster/cli.ts <up|down|status> [--dir DIR] [--scenarios]
@@ -94,6 +94,7 @@ async function seed(c: ClusterHandle): Promise<void> {
     forwardPort: async (ns: string, pod: string, podPort: number, targetPort: number) => {
       await forwardPort(ns, pod, podPort, targetPort, { dir: c.dir })
     },
+    serveLogFile: (ns: string, pod: string, container: string, file: string) => serveLogFile(ns, pod, container, file, { dir: c.dir }),
   }
   const result = await mod.seedScenarios(ctx, io)
   err(`scenarios seeded in ${((Date.now() - t) / 1000).toFixed(1)}s`)

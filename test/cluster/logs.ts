@@ -11,7 +11,7 @@
  * server-side-applies a kwok `Logs` CR named like the pod, in the pod's namespace. Calling it
  * again replaces the given containers and keeps the rules of the others.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { clusterKube, currentClusterDir, KubeError, waitUntil, type Kube } from './kube.js'
 
@@ -112,6 +112,30 @@ export async function setLogs(namespace: string, pod: string, containers: Record
       throw new Error(`${r.status} ${r.body.toString().slice(0, 300)}`)
     })
   }
+}
+
+/**
+ * Serve an existing CRI-format file (a real process's output, stamped) as a container's log;
+ * the other containers' rules are kept.
+ */
+export async function serveLogFile(namespace: string, pod: string, container: string, file: string, opts: { dir?: string; kube?: Kube } = {}): Promise<void> {
+  const kube = opts.kube ?? clusterKube(opts.dir ?? currentClusterDir())
+  const ref = { apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'Logs', metadata: { name: pod, namespace } }
+  let existing: LogRule[] = []
+  try {
+    existing = ((await kube.read<{ spec?: { logs?: LogRule[] } }>(ref)).spec?.logs ?? []) as LogRule[]
+  } catch (e) {
+    if (!(e instanceof KubeError && e.status === 404)) throw e
+  }
+  const kept = existing.filter((r) => !(r.containers ?? []).includes(container))
+  await kube.apply({ ...ref, spec: { logs: [...kept, { containers: [container], logsFile: file }] } })
+  const podPath = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}`
+  // kwok picks the rule up through an informer: wait until the file's own lines are served.
+  const first = readFileSync(file, 'utf8').split('\n')[0].split(' F ')[1] ?? ''
+  await waitUntil(`log file of ${namespace}/${pod} -c ${container}`, 15_000, async () => {
+    const r = await kube.request('GET', `${podPath}/log?container=${encodeURIComponent(container)}&limitBytes=4096`, { timeoutMs: 5000 })
+    return r.status === 200 && r.body.toString().includes(first)
+  })
 }
 
 /** Remove the Logs CR of a pod (files stay until the cluster directory is removed). */

@@ -57,7 +57,7 @@ const unreachable = () => file('unreachable.yaml', kubeconfig('https://127.0.0.1
 /** [name, argv, exit code, what the one line must say] */
 const CASES: [string, () => string[], number, RegExp][] = [
   ['unknown flag', () => ['doctor', 'x', '--frobnicate'], 2, /Nonexistent flag: --frobnicate/],
-  ['bad output format', () => ['status', 'x', '-o', 'yaml'], 2, /yaml/],
+  ['bad output format', () => ['status', 'x', '-o', 'markdown'], 2, /markdown/],
   ['bad --fail-on', () => ['doctor', 'x', '--fail-on', 'sometimes'], 2, /sometimes/],
   ['missing kubeconfig file', () => ['doctor', 'x', '--kubeconfig', path.join(dir, 'nope')], 2, /does not exist/],
   ['malformed kubeconfig', () => ['doctor', 'x', '--kubeconfig', file('malformed.yaml', 'clusters: [\n  - {name: c\n')], 2, /is not valid YAML/],
@@ -119,7 +119,7 @@ const CASES: [string, () => string[], number, RegExp][] = [
   ['pprof profile --seconds negative', () => ['pprof', 'profile', 'x', '--seconds=-5', '--kubeconfig', unreachable()], 2, /--seconds -5 is out of range/],
   ['pprof profile --seconds huge', () => ['pprof', 'profile', 'x', '--seconds', '86400', '--kubeconfig', unreachable()], 2, /--seconds 86400 is out of range/],
   ['unknown rule to explain', () => ['rules', 'explain', 'nope'], 2, /unknown rule "nope"/],
-  ['describe without NAME', () => ['describe', '--bundle', path.join(dir, 'good')], 2, /Missing 1 required arg/],
+  ['describe without NAME', () => ['describe', '--bundle', path.join(dir, 'good')], 2, /missing NAME \(ChainNode name\)/],
 ]
 
 describe('bad input: one clear line, the documented exit code, no stack trace', () => {

@@ -12,6 +12,7 @@ export default class ConfigHashDiff extends SnapshotCommand {
   static examples = [
     '<%= config.bin %> config-hash diff before.tgz after.tgz',
     '<%= config.bin %> config-hash diff before.tgz live --node fullnode-0 -n cosmos',
+    '<%= config.bin %> config-hash diff examples/bundles/config-change-restart.tgz examples/bundles/config-change-restart.tgz --node cfg-1',
   ]
   static args = {
     before: Args.string({ description: 'bundle (file or directory)', required: true }),
@@ -34,11 +35,14 @@ export default class ConfigHashDiff extends SnapshotCommand {
         )
       )[0]
     const [before, after] = [await read(args.before), await read(args.after)]
-    const name = flags.node ?? onlyNode(before)
+    const name = flags.node ?? onlyNode(before, args.before)
     const side = (snapshot: Snapshot) => {
       const index = new SnapshotIndex(snapshot)
       const node = index.chainNodes().find((n) => n.metadata.name === name)
-      if (!node) throw usageError(`chainnode "${name}" is not in ${snapshot === before ? args.before : args.after}`, 'pick one with --node')
+      if (!node) {
+        const held = index.chainNodes().map((n) => n.metadata.name)
+        throw usageError(`chainnode "${name}" is not in ${snapshot === before ? args.before : args.after}`, `it holds: ${held.join(', ') || 'no nodes'}`)
+      }
       return { configMap: index.configMapOf(node), pod: index.podOf(node) }
     }
     const [a, b] = [side(before), side(after)]
@@ -65,8 +69,9 @@ export default class ConfigHashDiff extends SnapshotCommand {
   }
 }
 
-function onlyNode(snapshot: Snapshot): string {
-  const nodes = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => o.metadata.name)
-  if (nodes.length !== 1) throw usageError(`the bundle holds ${nodes.length} nodes`, 'pick one with --node')
+function onlyNode(snapshot: Snapshot, source: string): string {
+  const nodes = new SnapshotIndex(snapshot).chainNodes().map((o) => o.metadata.name)
+  if (nodes.length === 0) throw usageError(`${source} holds no ChainNode`, 'pass a bundle collected for a node')
+  if (nodes.length > 1) throw usageError(`${source} holds ${nodes.length} nodes: ${nodes.join(', ')}`, `pick one with --node, e.g. --node ${nodes[0]}`)
   return nodes[0]
 }

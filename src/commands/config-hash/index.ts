@@ -1,16 +1,16 @@
 import { Args, Flags } from '@oclif/core'
 import { outputFlag } from '../../base/command.js'
 import { SnapshotCommand } from '../../base/snapshot-command.js'
-import { historyFile } from '../../history/store.js'
 import { renderConfigHash } from '../../render/config-hash.js'
 import { configState } from '../../rules/config-state.js'
 import { watchConfigHash } from '../../services/config-watch.js'
 import { SnapshotIndex } from '../../snapshot/index.js'
+import { STATE_DIR_HELP } from '../../state-dir.js'
 
 export default class ConfigHash extends SnapshotCommand {
   static summary = "Compare a node's config-hash with the rendered configuration and attribute Pod restarts"
   static description = `Verdicts: in sync; configuration changed and restart pending or deferred; restarted because the configuration changed (intentional); restarted with the same hash (unexpected, with the operator log lines and Events around the restart).
-Every read of a node by any command records its hashes and Pod in ${historyFile()} so restarts can be compared across runs.`
+Every read of a node by any command records its hashes and Pod in history.json under the state directory (${STATE_DIR_HELP}) so restarts can be compared across runs.`
   static examples = [
     '<%= config.bin %> config-hash fullnode-0 -n cosmos',
     '<%= config.bin %> config-hash fullnode-0 --watch',

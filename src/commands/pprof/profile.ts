@@ -3,7 +3,8 @@ import { PprofCaptureCommand } from '../../base/pprof-capture-command.js'
 
 export default class PprofProfile extends PprofCaptureCommand {
   static summary = 'Capture a CPU profile of node-utils for --seconds and print its top table'
-  static description = 'Opens a port-forward to Pod port 6666 (node-utils profiling, spec §4.1) through the API server; the file is written atomically.'
+  static description =
+    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically."
   static examples = ['<%= config.bin %> pprof profile fullnode-0 -n cosmos --seconds 10']
   static args = PprofCaptureCommand.captureArgs
   static flags = {

@@ -1,5 +1,6 @@
 import { outputFlag, BaseCommand } from '../../base/command.js'
 import { columns } from '../../render/columns.js'
+import { docsPath } from '../../rules/docs.js'
 import { RULES } from '../../rules/index.js'
 
 export default class Rules extends BaseCommand {
@@ -17,7 +18,7 @@ export default class Rules extends BaseCommand {
       specRow: rule.specRow,
       // The container logs the rule reads: doctor reads these and no others.
       logs: rule.logs ?? [],
-      docs: `docs/rules/${rule.id}.md`,
+      docs: docsPath(rule.id),
     }))
     if (flags.output === 'json') this.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
     else

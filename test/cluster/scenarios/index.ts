@@ -27,6 +27,13 @@ import scSignerPubkey from './sc-signer-pubkey.js'
 import scLegacySigning from './sc-legacy-signing.js'
 import scLeaderElection from './sc-leader-election.js'
 import scWebhookCertificates from './sc-webhook-certificates.js'
+import scHealthyChain from './sc-healthy-chain.js'
+import scChainNoPeers from './sc-chain-no-peers.js'
+import scChainHalt from './sc-chain-halt.js'
+import scChainRpcDead from './sc-chain-rpc-dead.js'
+import scReconcileFailing from './sc-reconcile-failing.js'
+import scPhaseStuck from './sc-phase-stuck.js'
+import scHealthyNoLeaderElection from './sc-healthy-no-leader-election.js'
 
 export type { ScenarioCtx, ScenarioInfo } from './types.js'
 
@@ -45,6 +52,13 @@ const ALL: Scenario[] = [
   scLegacySigning,
   scLeaderElection,
   scWebhookCertificates,
+  scHealthyChain,
+  scChainNoPeers,
+  scChainHalt,
+  scChainRpcDead,
+  scReconcileFailing,
+  scPhaseStuck,
+  scHealthyNoLeaderElection,
 ]
 
 export const SCENARIOS: ScenarioInfo[] = ALL.map((s) => s.info)

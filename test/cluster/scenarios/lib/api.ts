@@ -48,6 +48,7 @@ const KINDS: Record<string, KindInfo> = {
   'v1/ConfigMap': { plural: 'configmaps', namespaced: true },
   'v1/Secret': { plural: 'secrets', namespaced: true },
   'v1/PersistentVolumeClaim': { plural: 'persistentvolumeclaims', namespaced: true },
+  'v1/ResourceQuota': { plural: 'resourcequotas', namespaced: true },
   'v1/PersistentVolume': { plural: 'persistentvolumes', namespaced: false },
   'v1/Event': { plural: 'events', namespaced: true },
   'v1/Endpoints': { plural: 'endpoints', namespaced: true },

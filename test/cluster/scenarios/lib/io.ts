@@ -1,6 +1,6 @@
 /** Wires the scenarios' log and port-forward needs to the launcher's kwok helpers. */
 import { Kube } from '../../kube.js'
-import { setLogs } from '../../logs.js'
+import { serveLogFile, setLogs } from '../../logs.js'
 import { forwardPort } from '../../portforward.js'
 import type { ScenarioCtx } from '../types.js'
 import { readCa } from './api.js'
@@ -16,6 +16,9 @@ export function clusterIO(ctx: ScenarioCtx): ClusterIO {
     },
     async forwardPort(ns: string, pod: string, podPort: number, targetPort: number): Promise<void> {
       await forwardPort(ns, pod, podPort, targetPort, { dir: ctx.clusterDir, kube, probe: 'http', timeoutMs: 15_000 })
+    },
+    async serveLogFile(ns: string, pod: string, container: string, file: string): Promise<void> {
+      await serveLogFile(ns, pod, container, file, { dir: ctx.clusterDir, kube })
     },
   }
 }

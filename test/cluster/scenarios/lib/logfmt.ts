@@ -41,9 +41,15 @@ export function comet(at: Date, level: string, module: string, msg: string, fiel
   return { at, text: JSON.stringify(sorted) }
 }
 
-/** controller-runtime production zap: JSON, epoch-seconds float `ts`. */
-export function zapJson(at: Date, level: string, logger: string | undefined, msg: string, fields: Fields = {}): LogLine {
-  const ts = at.getTime() / 1000 + 0.0003217
+/**
+ * How zap writes `ts`: epoch seconds as a float (controller-runtime before v0.15 and builds that keep
+ * zap's production default) or RFC 3339 (zapcore.RFC3339TimeEncoder, controller-runtime's default since).
+ */
+export type ZapTime = 'epoch' | 'rfc3339'
+
+/** controller-runtime production zap: JSON lines. */
+export function zapJson(at: Date, level: string, logger: string | undefined, msg: string, fields: Fields = {}, time: ZapTime = 'epoch'): LogLine {
+  const ts = time === 'epoch' ? at.getTime() / 1000 + 0.0003217 : at.toISOString().replace(/\.\d{3}Z$/, 'Z')
   const obj: Fields = { level, ts, ...(logger ? { logger } : {}), msg }
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) obj[k] = v
   return { at, text: JSON.stringify(obj) }
@@ -60,6 +66,42 @@ export function reconcileFields(kind: 'ChainNode' | 'ChainNodeSet', ns: string, 
     name,
     reconcileID,
   }
+}
+
+/** Where controller-runtime v0.24 logs a reconcile that returned an error (zap adds it at error level). */
+const RECONCILE_STACK = [
+  'sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).reconcileHandler',
+  '\t/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.24.1/pkg/internal/controller/controller.go:474',
+  'sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).processNextWorkItem',
+  '\t/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.24.1/pkg/internal/controller/controller.go:421',
+  'sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).Start.func1.1',
+  '\t/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.24.1/pkg/internal/controller/controller.go:296',
+].join('\n')
+
+/** controller-runtime's `Reconciler error` line: the error the operator's Reconcile returned. */
+export function reconcilerError(
+  at: Date,
+  kind: 'ChainNode' | 'ChainNodeSet',
+  ns: string,
+  name: string,
+  reconcileID: string,
+  error: string,
+  time: ZapTime = 'epoch',
+): LogLine {
+  return zapJson(at, 'error', undefined, 'Reconciler error', { ...reconcileFields(kind, ns, name, reconcileID), error, stacktrace: RECONCILE_STACK }, time)
+}
+
+/**
+ * The times controller-runtime retries an object whose reconcile keeps failing: the default rate
+ * limiter's per-item backoff, 5 ms doubling up to 1000 s. Seconds before `now`, oldest first.
+ */
+export function retryTimes(firstAgo: number): number[] {
+  const out: number[] = []
+  for (let at = firstAgo, n = 0; at > 0; n++) {
+    out.push(at)
+    at -= Math.min(0.005 * 2 ** n, 1000)
+  }
+  return out
 }
 
 /** klog text header (client-go leader election and friends). */

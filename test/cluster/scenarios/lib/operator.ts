@@ -37,6 +37,8 @@ export interface ReleaseOptions {
   unmanaged?: boolean
   /** Age of the ReplicaSet's pods. */
   podAgeSeconds?: number
+  /** false: installed without the chart's ENABLE_LEADER_ELECTION=true (the binary's default is off). */
+  leaderElection?: boolean
 }
 
 export interface Release {
@@ -62,7 +64,7 @@ function managerContainer(o: ReleaseOptions): Record<string, unknown> {
       { name: 'WORKER_COUNT', value: '10' },
       { name: 'DISABLE_WEBHOOKS', value: 'false' },
       { name: 'DEBUG_MODE', value: 'false' },
-      { name: 'ENABLE_LEADER_ELECTION', value: 'true' },
+      ...(o.leaderElection === false ? [] : [{ name: 'ENABLE_LEADER_ELECTION', value: 'true' }]),
       { name: 'DISRUPTION_CHECKS_ENABLED', value: 'true' },
     ],
     ports: [

@@ -12,6 +12,8 @@ export interface ContainerLogs {
 export interface ClusterIO {
   setLogs(ns: string, pod: string, containers: Record<string, ContainerLogs>): Promise<void>
   forwardPort(ns: string, pod: string, podPort: number, targetPort: number): Promise<void>
+  /** Serve a real process's CRI-format log file as a container's log. */
+  serveLogFile?(ns: string, pod: string, container: string, file: string): Promise<void>
 }
 
 export interface EventSpec {

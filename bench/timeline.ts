@@ -1,0 +1,78 @@
+/**
+ * timeline against doctor on the same nodes: what each reads and what each costs.
+ *   npm run cluster:up -- --scenarios && npx tsx bench/timeline.ts --dir .cluster && npm run cluster:down
+ * Without --dir (or with one holding no cluster) it starts and stops a throw-away cluster.
+ * Runs are interleaved (timeline, doctor, timeline, ...) so load on the machine hits both alike.
+ * Prints medians, request counts and ratios from this one run; never asserts.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { buildTools, startCluster } from '../test/cluster/cluster.js'
+import { readClusterState, useCluster } from '../test/cluster/kube.js'
+import { refreshLiveness, seedScenarios } from '../test/cluster/scenarios/index.js'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' } } })
+const root = path.resolve(import.meta.dirname, '..')
+const cli = path.join(root, 'bin', 'chainnode')
+
+let dir = values.dir && existsSync(path.join(values.dir, 'cluster.json')) ? path.resolve(values.dir) : undefined
+let stop: (() => Promise<void>) | undefined
+if (!dir) {
+  dir = mkdtempSync(path.join(tmpdir(), 'chainnode-bench-'))
+  const handle = await startCluster({ dir, binDir: await buildTools({}) })
+  stop = handle.stop
+}
+useCluster(dir)
+const state = readClusterState(dir)
+const ctx = { ...state, pprofPort: state.ports.pprof, clusterDir: dir }
+if (stop) await seedScenarios(ctx)
+const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
+
+/** A healthy node, a crash-looping signer target (probed by default doctor), a restart by config, a noisy not-syncing node. */
+const NODES = [
+  ['sc-healthy', 'fullnode-0'],
+  ['sc-signer-discovery-timeout', 'val-0'],
+  ['sc-config-change-restart', 'cfg-0'],
+  ['sc-not-syncing', 'stuck-0'],
+]
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+function run(args: string[]): { ms: number; reads: string[] } {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(cli, [...args, '--debug'], { env, encoding: 'utf8', maxBuffer: 1 << 28 })
+  const ms = Number(process.hrtime.bigint() - start) / 1e6
+  const reads = result.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('debug: GET '))
+    .map((l) => l.slice('debug: GET '.length))
+  return { ms, reads }
+}
+
+await refreshLiveness(ctx)
+const runs = Number(values.runs)
+const ratios: number[] = []
+for (const [ns, name] of NODES) {
+  const commands = {
+    timeline: ['timeline', name, '-n', ns],
+    'doctor --no-probe': ['doctor', name, '-n', ns, '--no-probe', '--fail-on', 'never'],
+    doctor: ['doctor', name, '-n', ns, '--fail-on', 'never'],
+  }
+  const times: Record<string, number[]> = { timeline: [], 'doctor --no-probe': [], doctor: [] }
+  const reads: Record<string, string[]> = {}
+  for (const [label, args] of Object.entries(commands)) reads[label] = run(args).reads // warm-up, and what each reads
+  for (let i = 0; i < runs; i++) for (const [label, args] of Object.entries(commands)) times[label].push(run(args).ms)
+  const doctorReads = new Set(reads['doctor --no-probe'])
+  const extra = reads.timeline.filter((r) => !doctorReads.has(r))
+  const ratio = median(times.timeline) / median(times['doctor --no-probe'])
+  ratios.push(ratio)
+  console.log(
+    `${ns}/${name}: timeline ${median(times.timeline).toFixed(0)} ms, doctor --no-probe ${median(times['doctor --no-probe']).toFixed(0)} ms, doctor ${median(times.doctor).toFixed(0)} ms; ` +
+      `ratio timeline/doctor --no-probe ${ratio.toFixed(2)}, timeline/doctor ${(median(times.timeline) / median(times.doctor)).toFixed(2)} (target 1.00 or less); ` +
+      `API reads: timeline ${reads.timeline.length}, doctor --no-probe ${reads['doctor --no-probe'].length}, doctor ${reads.doctor.length}, read by timeline only: ${extra.length ? extra.join(', ') : 'none'}`,
+  )
+}
+console.log(`median ratio timeline/doctor --no-probe over ${NODES.length} nodes: ${median(ratios).toFixed(2)} (${runs} runs each)`)
+await stop?.()

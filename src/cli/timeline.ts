@@ -1,0 +1,51 @@
+import { parseDuration } from '../duration.js'
+import { ExitCode, usageError } from '../errors.js'
+import { renderTimeline, type TimelineFormat } from '../render/timeline.js'
+import { logRolesOf, selectRules } from '../services/doctor.js'
+import { timelines } from '../services/timeline.js'
+import type { Bound } from '../timeline/build.js'
+import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import type { Session, SnapshotFlags } from './session.js'
+
+/** timeline's own flags; the oclif command and the quick start both read them. */
+export const TIMELINE_FLAGS = {
+  ...SCOPE_FLAGS,
+  ...SNAPSHOT_FLAGS,
+  output: outputSpec(['text', 'json', 'markdown']),
+  since: { type: 'string', description: 'start of the window: a duration before now (2h, 30m) or an RFC 3339 time' },
+  until: { type: 'string', description: 'end of the window: a duration before now or an RFC 3339 time (default: now)' },
+  utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
+} satisfies FlagSpecs
+
+export const TIMELINE_COMMAND = { args: ['name'], flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } }
+
+export interface TimelineInput extends SnapshotFlags {
+  output: string
+  since?: string
+  until?: string
+  utc?: boolean
+  'no-color'?: boolean
+  debug?: boolean
+}
+
+/** Read what doctor reads, place everything on one time line, render; exit 3 when reads failed. */
+export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
+  await session.setupOutput(input)
+  const window = { since: bound(input.since, '--since'), until: bound(input.until, '--until') }
+  const rules = selectRules({})
+  // The same reads as doctor's (the logs its rules read), without the active signer probes.
+  const snapshots = await session.snapshots(input, false, undefined, undefined, logRolesOf(rules))
+  const clusters = timelines(snapshots, rules, window, input.bundle)
+  session.print(renderTimeline(input.output as TimelineFormat, clusters, session.palette, Boolean(input.utc)))
+  return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
+}
+
+function bound(text: string | undefined, flag: string): Bound | undefined {
+  if (text === undefined) return undefined
+  if (/^\d{4}-\d\d-\d\dT/.test(text)) {
+    if (Number.isNaN(Date.parse(text)))
+      throw usageError(`${flag} "${text}" is not a time`, 'use an RFC 3339 time like 2026-11-22T13:00:00Z, or a duration like 2h')
+    return { at: text }
+  }
+  return { ago: parseDuration(text, flag) }
+}

@@ -1,0 +1,255 @@
+import { COMET_RPC_PORT, isRecent, movementOf, describeMovement } from '../snapshot/chain.js'
+import { podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
+import type { ChainFacts, ChainSample, CollectionError, KubeObject, ProbeRecord } from '../snapshot/types.js'
+import { PortForwardRefused, type PodAnswer } from './pod-http.js'
+
+/** Fetches a path from a Pod port (through the API server's port-forward in a live run). */
+export type PodGet = (namespace: string, pod: string, port: number, path: string, maxBytes?: number) => Promise<PodAnswer>
+
+export interface ChainProbeOptions {
+  get: PodGet
+  /** How long after the first reading the height is read again, when the last block is old. */
+  windowMs: number
+}
+
+/** /net_info of a busy seed lists thousands of peers: read this much, count the rest. */
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024
+const PEER_LIST_CAP = 50
+
+/**
+ * Ask every running node's own CometBFT RPC (26657) and node-utils API whether its height moves
+ * and how many peers it has. Runs alongside the other reads of a live run; a forbidden
+ * port-forward is a read the run could not make, any other failure is one line of the probe record.
+ */
+export async function probeChains(
+  nodes: KubeObject[],
+  pods: KubeObject[],
+  configs: KubeObject[],
+  options: ChainProbeOptions,
+  errors: CollectionError[],
+): Promise<ProbeRecord[]> {
+  const running = nodes
+    .map((node) => ({ node, pod: pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name) }))
+    .filter((entry): entry is { node: KubeObject; pod: KubeObject } => entry.pod?.status?.phase === 'Running')
+  const records = await Promise.all(
+    running.map(({ node, pod }) => {
+      const config = configs.find((c) => c.metadata.namespace === node.metadata.namespace && c.metadata.name === node.metadata.name)?.data?.['config.toml']
+      return probeNode(node, pod, config, pods, options).catch((error: Error) => {
+        if (!(error instanceof PortForwardRefused)) throw error
+        errors.push({
+          what: `port-forward to pod/${pod.metadata.name}:${rpcPort(pod)} (chain probe not checked)`,
+          namespace: pod.metadata.namespace,
+          reason: error.status === 401 ? 'unauthorized' : 'forbidden',
+          message: error.message,
+        })
+        return undefined
+      })
+    }),
+  )
+  return records.filter((r): r is ProbeRecord => r !== undefined)
+}
+
+async function probeNode(node: KubeObject, pod: KubeObject, config: string | undefined, pods: KubeObject[], options: ChainProbeOptions): Promise<ProbeRecord> {
+  const namespace = pod.metadata.namespace!
+  const port = rpcPort(pod)
+  const facts: ChainFacts = { problems: [] }
+  const rpc = (path: string) => rpcResult(options.get, namespace, pod.metadata.name, port, path, facts)
+  const status = (async () => {
+    const first = await rpc('/status')
+    if (!first) return
+    const sample = sampleOf(first)
+    facts.status = {
+      ...sample,
+      earliestHeight: Number(first.sync_info?.earliest_block_height ?? 0),
+      network: String(first.node_info?.network ?? ''),
+      nodeId: String(first.node_info?.id ?? ''),
+    }
+    if (isRecent(facts)) return
+    // Old last block: catching up or stalled. Read again a bounded window after the first reading.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.windowMs - (Date.now() - Date.parse(sample.at)))))
+    const second = await rpc('/status')
+    if (second) facts.resample = sampleOf(second)
+  })()
+  const peers = rpc('/net_info').then((netInfo) => {
+    if (netInfo) facts.peers = peersOf(netInfo)
+  })
+  const nodeUtils = probeNodeUtils(options.get, pod, facts)
+  const stateSync = probeStateSync(options.get, node, config, pods, facts)
+  await Promise.all([status, peers, nodeUtils, stateSync])
+  const target = `pod/${pod.metadata.name}:${port}`
+  const at = facts.status?.at ?? new Date().toISOString()
+  if (!facts.status)
+    return { kind: 'chain', namespace, pod: pod.metadata.name, target, ok: false, detail: facts.problems[0] ?? 'no /status answer', at, chain: facts }
+  const peerText = facts.peers ? `, ${facts.peers.total} peer(s) (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : ''
+  return {
+    kind: 'chain',
+    namespace,
+    pod: pod.metadata.name,
+    target,
+    ok: true,
+    detail: `height ${facts.status.height}, ${describeMovement(movementOf(facts))}${facts.status.catchingUp ? ', catching_up' : ''}${peerText}`,
+    at,
+    chain: facts,
+  }
+}
+
+// JSON-RPC answers are open-ended; readers pick the fields they know.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+
+/** The `result` of a CometBFT JSON-RPC answer, or one line in `facts.problems` saying why there is none. */
+async function rpcResult(get: PodGet, namespace: string, pod: string, port: number, path: string, facts: ChainFacts): Promise<Json | undefined> {
+  const what = `${path} on ${port}`
+  let answer: PodAnswer
+  try {
+    answer = await get(namespace, pod, port, path, MAX_ANSWER_BYTES)
+  } catch (error) {
+    if (error instanceof PortForwardRefused) throw error
+    facts.problems.push(`${what}: ${(error as Error).message}`)
+    return undefined
+  }
+  const text = answer.body.toString('utf8')
+  if (answer.truncated && path === '/net_info') return truncatedNetInfo(text, facts, what)
+  const problem = answerProblem(answer, text)
+  if (problem) {
+    facts.problems.push(`${what}: ${problem}`)
+    return undefined
+  }
+  const body = JSON.parse(text) as Json
+  if (body.error) {
+    facts.problems.push(`${what}: RPC error ${body.error.code ?? ''}: ${[body.error.message, body.error.data].filter(Boolean).join(': ')}`.slice(0, 300))
+    return undefined
+  }
+  if (!body.result || typeof body.result !== 'object') {
+    facts.problems.push(`${what}: a JSON answer without a result`)
+    return undefined
+  }
+  return body.result
+}
+
+function answerProblem(answer: PodAnswer, text: string): string | undefined {
+  const start = text.trimStart().slice(0, 80).replace(/\s+/g, ' ')
+  if (/html/i.test(answer.contentType) || /^<(!doctype|html)/i.test(start)) return `answered HTML, not JSON-RPC (HTTP ${answer.status}): ${start}`
+  if (answer.status === 0) return `answered something that is not HTTP: ${start || '(empty)'}`
+  if (answer.truncated) return `answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`
+  try {
+    JSON.parse(text)
+  } catch {
+    return `answered HTTP ${answer.status} with something that is not JSON: ${start || '(empty)'}`
+  }
+  return undefined
+}
+
+/** A /net_info too long to read whole: n_peers comes first, the directions are counted in what was read. */
+function truncatedNetInfo(text: string, facts: ChainFacts, what: string): Json | undefined {
+  const total = /"n_peers"\s*:\s*"?(\d+)/.exec(text)?.[1]
+  if (total === undefined) {
+    facts.problems.push(`${what}: answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB without n_peers`)
+    return undefined
+  }
+  facts.problems.push(`${what}: answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; n_peers ${total} read, directions counted in the first part only`)
+  const outbound = (text.match(/"is_outbound"\s*:\s*true/g) ?? []).length
+  const inbound = (text.match(/"is_outbound"\s*:\s*false/g) ?? []).length
+  return { n_peers: total, peers: [], counted: { inbound, outbound } }
+}
+
+function sampleOf(result: Json): ChainSample {
+  const sync = result.sync_info ?? {}
+  const height = Number(sync.latest_block_height ?? 0)
+  return { at: new Date().toISOString(), height, blockTime: height > 0 ? sync.latest_block_time : undefined, catchingUp: sync.catching_up === true }
+}
+
+function peersOf(result: Json): NonNullable<ChainFacts['peers']> {
+  const list: Json[] = Array.isArray(result.peers) ? result.peers : []
+  const outbound = result.counted?.outbound ?? list.filter((p) => p.is_outbound === true).length
+  const inbound = result.counted?.inbound ?? list.filter((p) => p.is_outbound === false).length
+  return {
+    at: new Date().toISOString(),
+    total: Number(result.n_peers ?? list.length),
+    inbound,
+    outbound,
+    list: list.slice(0, PEER_LIST_CAP).map((p) => ({
+      id: String(p.node_info?.id ?? ''),
+      address: String(p.remote_ip ?? p.node_info?.listen_addr ?? ''),
+      outbound: p.is_outbound === true,
+    })),
+  }
+}
+
+/** The RPC port the Pod declares (named `rpc`), else CometBFT's default. */
+export function rpcPort(pod: KubeObject): number {
+  return namedPort(podContainers(pod), 'rpc') ?? COMET_RPC_PORT
+}
+
+function namedPort(containers: { name: string; ports?: { name?: string; containerPort: number }[] }[], name: string, container?: string): number | undefined {
+  for (const c of containers) {
+    if (container && c.name !== container) continue
+    const port = c.ports?.find((p) => p.name === name) ?? (container ? c.ports?.[0] : undefined)
+    if (port) return port.containerPort
+  }
+  return undefined
+}
+
+/** node-utils' /latest_height and /state_syncing, when its container declares a port. */
+async function probeNodeUtils(get: PodGet, pod: KubeObject, facts: ChainFacts): Promise<void> {
+  const port = namedPort([...podInitContainers(pod), ...podContainers(pod)], NODE_UTILS, NODE_UTILS)
+  if (port === undefined) return
+  const nodeUtils: NonNullable<ChainFacts['nodeUtils']> = { port, at: new Date().toISOString(), problems: [] }
+  facts.nodeUtils = nodeUtils
+  const text = async (path: string) => {
+    try {
+      const answer = await get(pod.metadata.namespace!, pod.metadata.name, port, path, 4096)
+      const body = answer.body.toString('utf8').trim()
+      if (answer.status === 200) return body
+      nodeUtils.problems.push(`${path} on ${port}: HTTP ${answer.status}${body ? `: ${body.slice(0, 120)}` : ''}`)
+    } catch (error) {
+      if (error instanceof PortForwardRefused) throw error
+      nodeUtils.problems.push(`${path} on ${port}: ${(error as Error).message}`)
+    }
+    return undefined
+  }
+  const [height, syncing] = await Promise.all([text('/latest_height'), text('/state_syncing')])
+  if (height !== undefined && /^\d+$/.test(height)) nodeUtils.latestHeight = Number(height)
+  else if (height !== undefined) nodeUtils.problems.push(`/latest_height on ${port}: not a height: ${height.slice(0, 80)}`)
+  if (syncing === 'true' || syncing === 'false') nodeUtils.stateSyncing = syncing === 'true'
+}
+
+/**
+ * With state-sync restore on, each RPC server of the rendered config.toml is asked for its height
+ * and the block hash at the trust height. The servers are other nodes' `<node>-internal` Services:
+ * reached through their node's Pod, since the Service's cluster address is not reachable from here.
+ */
+async function probeStateSync(get: PodGet, node: KubeObject, config: string | undefined, pods: KubeObject[], facts: ChainFacts): Promise<void> {
+  if (!node.spec?.stateSyncRestore || !config) return
+  const section = /\[statesync\]([\s\S]*?)(\n\[|$)/.exec(config)?.[1] ?? ''
+  const servers = (/rpc_servers\s*=\s*"([^"]*)"/.exec(section)?.[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const trustHeight = Number(/trust_height\s*=\s*(\d+)/.exec(section)?.[1] ?? 0) || undefined
+  const trustHash = /trust_hash\s*=\s*"([^"]*)"/.exec(section)?.[1] || undefined
+  const stateSync: NonNullable<ChainFacts['stateSync']> = { trustHeight, trustHash, servers: [] }
+  facts.stateSync = stateSync
+  await Promise.all(
+    [...new Set(servers)].map(async (url) => {
+      const entry: (typeof stateSync.servers)[number] = { url, at: new Date().toISOString() }
+      stateSync.servers.push(entry)
+      const parsed = /^(?:\w+:\/\/)?([^:/]+)(?::(\d+))?/.exec(url)
+      const [service, namespace = node.metadata.namespace] = (parsed?.[1] ?? '').split('.')
+      const pod = pods.find((p) => p.metadata.namespace === namespace && p.metadata.name === service.replace(/-internal$/, ''))
+      if (!pod) {
+        entry.problem = `no Pod behind ${parsed?.[1] ?? url} in this cluster read`
+        return
+      }
+      const local: ChainFacts = { problems: [] }
+      const port = Number(parsed?.[2] ?? COMET_RPC_PORT)
+      const status = await rpcResult(get, namespace!, pod.metadata.name, port, '/status', local)
+      if (status) entry.latestHeight = Number(status.sync_info?.latest_block_height ?? 0)
+      if (status && trustHeight) {
+        const commit = await rpcResult(get, namespace!, pod.metadata.name, port, `/commit?height=${trustHeight}`, local)
+        entry.hashAtTrustHeight = commit?.signed_header?.commit?.block_id?.hash
+      }
+      if (local.problems.length) entry.problem = local.problems[0]
+    }),
+  )
+}

@@ -1,0 +1,69 @@
+import { humanAge } from '../duration.js'
+import type { Evidence } from '../rules/define-rule.js'
+import { visible } from './visible.js'
+import { cut } from './width.js'
+
+/** Evidence as a reader sees it: repeats folded into one line with a count, the way kubectl folds Events. */
+export interface EvidenceLine {
+  source: string
+  text: string
+  /** The last time it was seen (one format: RFC 3339 to the second). */
+  at?: string
+  count: number
+  /** How long the repeats spread over, "2m", when there are several. */
+  over?: string
+}
+
+/** RFC 3339 to the second: logs give nine fractional digits, Events six or none; a reader needs neither. */
+export function shortTime(at: string): string {
+  const ms = Date.parse(at)
+  return Number.isNaN(ms) ? at : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z')
+}
+
+/**
+ * What stays of a line when what changes at every repeat is masked: times, counters, uuids, hashes,
+ * generated names' suffixes. Two lines of the same shape from the same source are one repeated message.
+ */
+export function shapeOf(text: string): string {
+  return text
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '#')
+    .replace(/\b(?=[0-9a-z]*\d)[0-9a-z]{5,}\b/gi, '#')
+    .replace(/\d+(\.\d+)?/g, '#')
+}
+
+/** Fold repeats (same source, same shape), showing the latest; then order: what has no time (state) first, the rest oldest first. */
+export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
+  const groups = new Map<string, Evidence[]>()
+  for (const item of evidence) {
+    const key = `${item.source}\u0000${shapeOf(item.text)}`
+    groups.set(key, [...(groups.get(key) ?? []), item])
+  }
+  const lines = [...groups.values()].map((items) => {
+    const latest = items.reduce((a, b) => ((b.at ?? '') >= (a.at ?? '') ? b : a))
+    const times = items.map((e) => (e.at ? Date.parse(e.at) : NaN)).filter((t) => !Number.isNaN(t))
+    const last = times.length ? times.reduce((a, b) => Math.max(a, b)) : undefined
+    const first = times.length ? times.reduce((a, b) => Math.min(a, b)) : undefined
+    return {
+      source: latest.source,
+      text: latest.text,
+      at: last === undefined ? undefined : shortTime(new Date(last).toISOString()),
+      count: items.length,
+      over: items.length > 1 && last !== undefined ? humanAge(last - first!) : undefined,
+      sortKey: last ?? -Infinity,
+    }
+  })
+  // A stable sort keeps the rule's own order among lines with no time.
+  return lines.sort((a, b) => a.sortKey - b.sortKey).map(({ sortKey: _sortKey, ...line }) => line)
+}
+
+/** "(x5 over 2m)" for folded repeats, "" for a single line. */
+export const repeatSuffix = (line: EvidenceLine) => (line.count > 1 ? ` (x${line.count}${line.over ? ` over ${line.over}` : ''})` : '')
+
+/** One evidence line, cut to `width` while keeping the repeat count visible. */
+export function evidenceText(line: EvidenceLine, indent: string, width: number, paintSource = (s: string) => s): string {
+  const head = `${indent}${line.at ? `${visible(line.at)}  ` : ''}`
+  const suffix = repeatSuffix(line)
+  const source = visible(line.source)
+  const room = width - head.length - source.length - 2 - suffix.length
+  return `${head}${paintSource(source)}: ${cut(visible(line.text), Math.max(room, 20))}${suffix}`
+}

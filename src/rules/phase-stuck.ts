@@ -1,0 +1,140 @@
+import { humanAge, parseDuration } from '../duration.js'
+import { eventTime, refOf } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { defineRule, type Evidence } from './define-rule.js'
+import { eventEvidence, field } from './helpers.js'
+import { phaseStart } from './phase-since.js'
+import { reconcileHistory } from './reconcile-log.js'
+
+const MIN = 60_000
+/**
+ * How long each transitional phase may last before it is a finding. Data init and first start are
+ * bounded by the node's own budgets (initTimeout, startupTime, default 5m and 1h) plus a margin;
+ * a recreated or upgraded Pod gets 5 minutes to start before the operator gives up on it.
+ */
+export const DEFAULT_PHASE_TIMEOUTS_MS: Record<string, number> = {
+  InitializingData: 30 * MIN,
+  InitGenesis: 15 * MIN,
+  Starting: 70 * MIN,
+  Restarting: 15 * MIN,
+  Upgrading: 15 * MIN,
+  Snapshotting: 2 * 60 * MIN,
+}
+export const STUCK_PHASES = Object.keys(DEFAULT_PHASE_TIMEOUTS_MS)
+const MARGIN_MS = 10 * MIN
+
+/** The node's own budget for a phase, when its spec sets a longer one than the default. */
+function nodeBudgetMs(node: KubeObject, phase: string): number | undefined {
+  const budget: unknown = phase === 'InitializingData' ? node.spec?.persistence?.initTimeout : phase === 'Starting' ? node.spec?.config?.startupTime : undefined
+  if (typeof budget !== 'string') return undefined
+  try {
+    return parseDuration(budget, 'budget') + MARGIN_MS
+  } catch {
+    return undefined
+  }
+}
+
+/** What to read next when nothing the tool collected explains the wait. */
+function nextRead(node: KubeObject, phase: string, operator: string | undefined): string {
+  const { namespace, name } = node.metadata
+  const operatorLog = operator
+    ? `the operator log (kubectl logs -n ${operator.split('/')[0]} deploy/${operator.split('/')[1]} -c manager | grep ${name}; set debugMode=true for more)`
+    : 'the operator log'
+  const first = {
+    InitializingData: `the logs of the data init Pod (kubectl logs -n ${namespace} ${name}-init-data --all-containers) and kubectl describe pod ${name}-init-data -n ${namespace}`,
+    InitGenesis: `the logs of the genesis Pod (kubectl logs -n ${namespace} ${name}-genesis-init --all-containers)`,
+    Snapshotting: `the VolumeSnapshot's status and Events (kubectl describe volumesnapshot -n ${namespace} -l chain-node=${name}) and the CSI snapshotter`,
+  }[phase]
+  return `${first ?? `kubectl describe pod ${name} -n ${namespace} and the node's logs (kubectl chainnode logs ${name} -n ${namespace} -c all)`}, then ${operatorLog}`
+}
+
+interface Data {
+  phase: string
+  since: string
+  stuckForMs: number
+  thresholdMs: number
+  exact: boolean
+  explained: boolean
+  next: string
+}
+
+export default defineRule<Data>({
+  id: 'phase-stuck',
+  title: 'The node holds a transitional phase too long',
+  severity: 'error',
+  specRow: 'Issue 20: a node stuck in InitializingData, InitGenesis, Starting, Restarting, Snapshotting or Upgrading',
+  logs: ['operator'],
+  // These name why the phase cannot move on.
+  suppressedBy: [
+    'image-pull',
+    'restore-not-starting',
+    'signer-discovery-timeout',
+    'priority-class-missing',
+    'legacy-signing-refused',
+    'operator-missing',
+    'leader-election',
+    'webhook-certificates',
+  ],
+  check({ index, node, now, settings }) {
+    const phase: string | undefined = node.status?.phase
+    if (!phase || !(phase in DEFAULT_PHASE_TIMEOUTS_MS)) return []
+    const thresholdMs = settings?.phaseTimeoutsMs?.[phase] ?? Math.max(DEFAULT_PHASE_TIMEOUTS_MS[phase], nodeBudgetMs(node, phase) ?? 0)
+    const start = phaseStart(index, node)
+    if (!start) return []
+    const stuckForMs = now - Date.parse(start.at)
+    if (stuckForMs <= thresholdMs) return []
+    const since = Date.parse(start.at)
+    const errors = reconcileHistory(index, node).groups.filter((group) => Date.parse(group.last) >= since)
+    const { namespace, name } = node.metadata
+    const related = [
+      node,
+      index.podOf(node),
+      index.dataPvcOf(node),
+      index.get('Pod', namespace, `${name}-init-data`),
+      index.get('Pod', namespace, `${name}-genesis-init`),
+    ]
+    const events = related.flatMap((obj) => index.eventsFor(obj)).filter((event) => Date.parse(eventTime(event)) >= since)
+    const warnings = events.filter((event) => event.type === 'Warning')
+    const explained = errors.length > 0 || warnings.length > 0
+    const operator = index.operatorFor(node)
+    const evidence: Evidence[] = [
+      field(node, '.status.phase', phase),
+      { kind: 'field', source: start.source, text: `in ${phase} since ${start.at}${start.exact ? '' : ' (read off what the phase created)'}`, at: start.at },
+      ...errors.map((group) => ({
+        kind: 'log' as const,
+        source: `${group.source}: Reconciler error on ${group.kind}/${group.name}`,
+        text: `${group.error}${group.count > 1 ? ` (x${group.count})` : ''}`,
+        at: group.last,
+      })),
+      ...(explained ? warnings : events).slice(-8).map(eventEvidence),
+      ...(explained
+        ? []
+        : [{ kind: 'missing' as const, source: 'operator log and Events', text: `no operator error and no Warning Event since ${start.at} explains it` }]),
+    ]
+    return [
+      {
+        subject: refOf(node),
+        severity: phase === 'Snapshotting' ? 'warning' : 'error',
+        data: {
+          phase,
+          since: start.at,
+          stuckForMs,
+          thresholdMs,
+          exact: start.exact,
+          explained,
+          next: nextRead(node, phase, operator && `${operator.metadata.namespace}/${operator.metadata.name}`),
+        },
+        evidence,
+      },
+    ]
+  },
+  summary: (d) => `stuck in phase ${d.phase} for ${d.exact ? '' : 'about '}${humanAge(d.stuckForMs)} (more than ${humanAge(d.thresholdMs)})`,
+  cause: (d) =>
+    d.explained
+      ? `the node cannot leave ${d.phase}: the operator errors and Warning Events since it began are the evidence`
+      : `the node cannot leave ${d.phase}, and neither the operator log nor the Events say why`,
+  action: (d) =>
+    d.explained
+      ? `Fix what the evidence names (the operator's error, the Warning Events); the node leaves ${d.phase} at the next reconcile. If it does not, read ${d.next}.`
+      : `Read ${d.next}.`,
+})

@@ -1,0 +1,50 @@
+import type { DoctorResult } from '../engine/doctor-result.js'
+import type { Rule } from '../rules/define-rule.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import type { Snapshot } from '../snapshot/types.js'
+import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
+import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
+import { diagnose } from './doctor.js'
+
+export interface ClusterTimelines {
+  context: string
+  server: string
+  bundle?: string
+  collectedAt: string
+  nodes: NodeTimeline[]
+  incomplete: boolean
+}
+
+/** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
+export function timelines(snapshots: Snapshot[], rules: readonly Rule<never>[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
+  const result = diagnose(snapshots, rules, bundle)
+  return snapshots.map((snapshot, i) => {
+    const cluster = result.clusters[i]
+    const index = new SnapshotIndex(snapshot)
+    return {
+      context: cluster.context,
+      server: cluster.server,
+      bundle,
+      collectedAt: snapshot.collectedAt,
+      nodes: index.chainNodes().map((node) => buildTimeline(index, node, cluster.report.findings, request)),
+      incomplete: snapshot.collectionErrors.length > 0 || cluster.report.ruleErrors.length > 0,
+    }
+  })
+}
+
+/** For doctor's text: per node ("namespace/name"), the entries leading up to its worst finding. */
+export function leadUps(snapshots: Snapshot[], result: DoctorResult, count = 5): Map<string, TimelineEntry[]> {
+  const out = new Map<string, TimelineEntry[]>()
+  snapshots.forEach((snapshot, i) => {
+    const findings = result.clusters[i].report.findings
+    if (findings.length === 0) return
+    const index = new SnapshotIndex(snapshot)
+    for (const node of index.chainNodes()) {
+      const key = `${node.metadata.namespace}/${node.metadata.name}`
+      // Findings are sorted worst first within a node.
+      const worst = findings.find((f) => `${f.node.namespace}/${f.node.name}` === key)
+      if (worst) out.set(key, leadUp(allEntries(index, node, findings), worst.ruleId, count))
+    }
+  })
+  return out
+}

@@ -1,0 +1,28 @@
+import { usageError } from '../errors.js'
+import type { LabelSelector } from './index.js'
+
+/**
+ * kubectl's -l syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`, joined by commas
+ * (all must hold).
+ */
+export function parseLabelSelector(text: string): LabelSelector {
+  const selector: Required<LabelSelector> = { matchLabels: {}, matchExpressions: [] }
+  // Commas inside "in (a,b)" do not separate requirements.
+  const parts = text.split(/,(?![^(]*\))/).map((p) => p.trim())
+  const bad = () => usageError(`--selector "${text}" is not a label selector`, 'e.g. -l validator=true or -l "chain-id in (cosmoshub-4,theta-testnet-001)"')
+  if (parts.length === 0 || parts.some((p) => p === '')) throw bad()
+  const key = '([A-Za-z0-9][-A-Za-z0-9_./]*)'
+  for (const part of parts) {
+    let m: RegExpExecArray | null
+    if ((m = new RegExp(`^${key}\\s*(==|=|!=)\\s*([-A-Za-z0-9_.]*)$`).exec(part))) {
+      if (m[2] === '!=') selector.matchExpressions.push({ key: m[1], operator: 'NotIn', values: [m[3]] })
+      else selector.matchLabels[m[1]] = m[3]
+    } else if ((m = new RegExp(`^${key}\\s+(in|notin)\\s*\\(([^)]*)\\)$`).exec(part))) {
+      const values = m[3].split(',').map((v) => v.trim())
+      selector.matchExpressions.push({ key: m[1], operator: m[2] === 'in' ? 'In' : 'NotIn', values })
+    } else if ((m = new RegExp(`^(!?)${key}$`).exec(part))) {
+      selector.matchExpressions.push({ key: m[2], operator: m[1] ? 'DoesNotExist' : 'Exists' })
+    } else throw bad()
+  }
+  return selector
+}

@@ -1,0 +1,61 @@
+import { compareText } from '../compare.js'
+import type { RawEntry, TimelineEntry, TimelineWindow } from './types.js'
+
+/**
+ * What makes two lines "the same" for collapsing: numbers, heights, hashes, addresses and quoted
+ * times vary between repeats of one message, so they are replaced before comparing.
+ */
+export function normaliseForGrouping(text: string): string {
+  return text
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
+    .replace(/\d{4}-\d\d-\d\d[T ][\d:.]+(Z|[+-]\d\d:?\d\d)?/g, '<time>')
+    .replace(/\b(0x)?[0-9a-f]*\d[0-9a-f]*\b/gi, (hex) => (hex.length >= 8 ? '<hex>' : hex))
+    .replace(/\d+(\.\d+)?/g, '<n>')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
+
+/**
+ * Merge repeats into one entry with its count and first and last time. The wording of the newest
+ * repeat is kept: its numbers (a height, an attempt) are the ones a reader wants.
+ */
+export function collapse(raw: RawEntry[]): TimelineEntry[] {
+  const groups = new Map<string, TimelineEntry>()
+  for (const entry of [...raw].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
+    const key = groupKey(entry)
+    const last = entry.last ?? entry.at
+    const count = entry.count ?? 1
+    const seen = groups.get(key)
+    if (!seen) {
+      const { at, count: _count, last: _last, ...rest } = entry
+      groups.set(key, { ...rest, first: at, last, count })
+      continue
+    }
+    seen.count += count
+    if (Date.parse(entry.at) < Date.parse(seen.first)) seen.first = entry.at
+    if (Date.parse(last) >= Date.parse(seen.last)) {
+      seen.last = last
+      seen.text = entry.text
+      seen.level = entry.level
+    }
+  }
+  return sortEntries([...groups.values()])
+}
+
+/** Oldest first; ties broken by source and text so the order is the same on every run. */
+export function sortEntries(entries: TimelineEntry[]): TimelineEntry[] {
+  return [...entries].sort(
+    (a, b) =>
+      Date.parse(a.first) - Date.parse(b.first) ||
+      compareText(a.source, b.source) ||
+      compareText(`${a.subject.kind}/${a.subject.name}`, `${b.subject.kind}/${b.subject.name}`) ||
+      compareText(a.text, b.text),
+  )
+}
+
+/** An entry belongs to a window when any of its repeats does: it began before the end and was last seen after the start. */
+export function inWindow(entry: TimelineEntry, window: TimelineWindow): boolean {
+  return Date.parse(entry.last) >= Date.parse(window.since) && Date.parse(entry.first) <= Date.parse(window.until)
+}

@@ -1,0 +1,37 @@
+import { relatedObjects } from '../services/related-events.js'
+import { eventCount, eventFirstTime, eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import { signerOf } from '../rules/signer-context.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { isoTime } from './time.js'
+import type { RawEntry } from './types.js'
+
+/** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
+export function timelineObjects(index: SnapshotIndex, node: KubeObject): KubeObject[] {
+  const signer = signerOf(index, node, index.podOf(node))
+  const signerObjects = signer ? [signer.discoveryService, signer.statefulSet, ...signer.pods] : []
+  return [...relatedObjects(index, node), ...signerObjects].filter((obj): obj is KubeObject => Boolean(obj))
+}
+
+/** Each Event (core/v1 or events.k8s.io/v1) as one entry, already aggregated by the server's count and series. */
+export function eventEntries(index: SnapshotIndex, node: KubeObject): RawEntry[] {
+  const seen = new Set<KubeObject>()
+  const entries: RawEntry[] = []
+  for (const obj of timelineObjects(index, node)) {
+    for (const event of index.eventsFor(obj)) {
+      if (seen.has(event)) continue
+      seen.add(event)
+      const at = isoTime(eventFirstTime(event)) ?? isoTime(eventTime(event))!
+      entries.push({
+        at,
+        last: isoTime(eventTime(event)) ?? at,
+        count: eventCount(event),
+        source: 'event',
+        kind: `Event/${event.reason ?? ''}`,
+        subject: { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name },
+        level: event.type === 'Warning' ? 'warning' : 'normal',
+        text: `${event.reason ?? ''}: ${String(event.message ?? event.note ?? '').trim()}`,
+      })
+    }
+  }
+  return entries
+}

@@ -1,0 +1,55 @@
+import type { TimelineLevel } from './types.js'
+
+export interface ParsedLine {
+  level: TimelineLevel
+  /** The message with the fields that say what went wrong (error, reason), without timestamps and caller. */
+  text: string
+}
+
+const LEVEL_WORDS: Record<string, TimelineLevel> = {
+  error: 'error',
+  err: 'error',
+  fatal: 'error',
+  panic: 'error',
+  dpanic: 'error',
+  crit: 'error',
+  critical: 'error',
+  warn: 'warning',
+  warning: 'warning',
+  wrn: 'warning',
+}
+const levelOf = (word: unknown): TimelineLevel => LEVEL_WORDS[String(word ?? '').toLowerCase()] ?? 'normal'
+const DETAIL_KEYS = ['error', 'err', 'reason']
+
+/**
+ * Level and message of one log line in the shapes the node's containers and the operator write:
+ * JSON (zap, CometBFT's JSON logger), logfmt (node-utils), CometBFT's plain "E[...]"/"ERR" prefixes
+ * and klog's "E1122 ..." header.
+ */
+export function parseLogLine(line: string): ParsedLine {
+  const trimmed = line.trim()
+  if (trimmed.startsWith('{')) {
+    try {
+      const fields = JSON.parse(trimmed) as Record<string, unknown>
+      const message = String(fields.msg ?? fields._msg ?? fields.message ?? trimmed)
+      const details = DETAIL_KEYS.filter((key) => fields[key] !== undefined && String(fields[key]) !== message).map((key) => `${key}=${String(fields[key])}`)
+      return { level: levelOf(fields.level ?? fields.severity), text: [message, ...details].join(' ') }
+    } catch {
+      // Not JSON after all: read it as plain text below.
+    }
+  }
+  const logfmt = /(?:^|\s)level=("?)(\w+)\1/.exec(trimmed)
+  if (logfmt) {
+    const msg = /(?:^|\s)msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))/.exec(trimmed)
+    const details = DETAIL_KEYS.flatMap((key) => {
+      const match = new RegExp(`(?:^|\\s)${key}=(?:"((?:[^"\\\\]|\\\\.)*)"|(\\S+))`).exec(trimmed)
+      return match ? [`${key}=${match[1] ?? match[2]}`] : []
+    })
+    return { level: levelOf(logfmt[2]), text: msg ? [msg[1] ?? msg[2], ...details].join(' ') : trimmed }
+  }
+  const comet = /^(ERR|WRN|INF|DBG|E|W|I|D)(?:\[[^\]]*\]|\s)\s*(.*)$/.exec(trimmed)
+  if (comet) return { level: levelOf({ E: 'error', W: 'warn' }[comet[1]] ?? comet[1]), text: comet[2] }
+  const klog = /^([EWIF])\d{4} [\d:.]+\s+\d+ [^\]]+\] (.*)$/.exec(trimmed)
+  if (klog) return { level: levelOf({ E: 'error', F: 'fatal', W: 'warn' }[klog[1]]), text: klog[2] }
+  return { level: /\b(panic|fatal)\b/i.test(trimmed) ? 'error' : 'normal', text: trimmed }
+}

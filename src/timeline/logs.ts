@@ -1,0 +1,34 @@
+import { logLines } from '../rules/helpers.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
+import { mainContainerName, NODE_UTILS } from '../snapshot/node-layout.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { parseLogLine } from './log-line.js'
+import { isoTime } from './time.js'
+import type { RawEntry } from './types.js'
+
+/** Error and warning lines of the chain's main container and node-utils, this run's and the previous one's. */
+export function appLogEntries(index: SnapshotIndex, node: KubeObject): RawEntry[] {
+  const pod = index.podOf(node)
+  if (!pod) return []
+  const out: RawEntry[] = []
+  for (const container of [mainContainerName(node, pod), NODE_UTILS]) {
+    if (!container) continue
+    for (const previous of [true, false]) {
+      for (const line of logLines(index, pod, container, previous)) {
+        const at = isoTime(line.at)
+        if (!at) continue
+        const parsed = parseLogLine(line.text)
+        if (parsed.level !== 'error' && parsed.level !== 'warning') continue
+        out.push({
+          at,
+          source: 'log',
+          kind: `log/${container}`,
+          subject: { kind: 'Pod', namespace: pod.metadata.namespace, name: `${pod.metadata.name}/${container}${previous ? ' (previous)' : ''}` },
+          level: parsed.level,
+          text: parsed.text,
+        })
+      }
+    }
+  }
+  return out
+}

@@ -1,0 +1,54 @@
+import type { SnapshotIndex } from '../snapshot/index.js'
+import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
+import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import { isoTime } from './time.js'
+import type { RawEntry, TimelineLevel } from './types.js'
+
+type Terminated = { exitCode?: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string }
+type Waiting = { reason?: string; message?: string }
+
+/** What the Pod's status records of its life: creation, conditions, container starts, exits and restarts. */
+export function podEntries(index: SnapshotIndex, node: KubeObject, now: string): RawEntry[] {
+  const pod = index.podOf(node)
+  if (!pod) return []
+  const subject: ObjectRef = { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name }
+  const entry = (at: string | undefined, kind: string, level: TimelineLevel, text: string): RawEntry[] => {
+    const time = isoTime(at)
+    return time ? [{ at: time, source: 'pod', kind, subject, level, text }] : []
+  }
+  const initNames = new Set((pod.status?.initContainerStatuses ?? []).map((s: ContainerStatus) => s.name))
+  const out: RawEntry[] = [...entry(pod.metadata.creationTimestamp, 'pod-created', 'normal', `Pod created (uid ${pod.metadata.uid ?? '<none>'})`)]
+  for (const condition of pod.status?.conditions ?? []) {
+    if (condition.type !== 'Ready' && condition.type !== 'PodScheduled') continue
+    const level = condition.status === 'True' ? 'normal' : 'warning'
+    const why = condition.reason ? ` (${condition.reason}${condition.message ? `: ${condition.message}` : ''})` : ''
+    out.push(...entry(condition.lastTransitionTime, `condition/${condition.type}`, level, `Pod ${condition.type}=${condition.status}${why}`))
+  }
+  for (const status of allContainerStatuses(pod)) {
+    const what = initNames.has(status.name) ? `init container ${status.name}` : `container ${status.name}`
+    const restarts = status.restartCount ?? 0
+    const last = status.lastState?.terminated as Terminated | undefined
+    if (last) out.push(...entry(last.finishedAt ?? last.startedAt, 'container-exited', exitLevel(last), `${what} ${exitText(last)}`))
+    const running = status.state?.running as { startedAt?: string } | undefined
+    if (running) out.push(...entry(running.startedAt, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
+    const terminated = status.state?.terminated as Terminated | undefined
+    if (terminated) {
+      out.push(...entry(terminated.startedAt, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
+      const finished = initNames.has(status.name) && terminated.exitCode === 0 ? `${what} finished (exit code 0)` : `${what} ${exitText(terminated)}`
+      out.push(...entry(terminated.finishedAt, 'container-exited', exitLevel(terminated), finished))
+    }
+    const waiting = status.state?.waiting as Waiting | undefined
+    // A waiting state carries no time: it is what the Pod shows at collection.
+    if (waiting?.reason && waiting.reason !== 'PodInitializing' && waiting.reason !== 'ContainerCreating')
+      out.push(...entry(now, 'container-waiting', 'warning', `${what} waiting: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}`))
+  }
+  return out
+}
+
+const exitLevel = (terminated: Terminated): TimelineLevel => (terminated.exitCode === 0 ? 'normal' : 'error')
+
+function exitText(terminated: Terminated): string {
+  const verb = terminated.exitCode === 0 ? 'exited' : 'failed'
+  const detail = [terminated.reason, terminated.message].filter(Boolean).join(': ')
+  return `${verb} (exit code ${terminated.exitCode ?? '?'}${detail ? `, ${detail}` : ''})`
+}

@@ -1,0 +1,194 @@
+/**
+ * Real CometBFT nodes (v0.38, built by scripts/build-tools.sh) for the chain-probe scenarios:
+ * `cometbft init`, a shared genesis, `cometbft start --proxy_app=kvstore`, with fast blocks.
+ *
+ *   const [a] = await initComet(dir, ['ns/val-0'], { chainId: 'chain-1' })
+ *   const running = await startComet(dir, a)          // RPC on running.rpcPort, log in CRI format
+ *   await waitForHeight(running, 3)
+ *   await stopComet(dir, running)                     // the node "dies"; its log file stays
+ *
+ * Each node runs as `/bin/sh -c 'cometbft start … 2>&1 | perl …'` in its own process group, the
+ * perl stage stamping every line in the CRI format kwok serves as `kubectl logs` (so the Pod's
+ * `app` log is the process's real output). The group's pid goes to <dir>/pids like the cluster's own
+ * components, so stopCluster and killClusterSync end it.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { clusterHandle } from './cluster.js'
+import { sleep } from './kube.js'
+
+export interface CometHome {
+  /** namespace/pod the node stands behind. */
+  key: string
+  home: string
+  nodeId: string
+  validator: { address: string; pub_key: unknown }
+  logFormat: 'plain' | 'json'
+}
+
+export interface RunningComet extends CometHome {
+  rpcPort: number
+  p2pPort: number
+  pid: number
+  /** CRI-format log of the process, what kwok serves as the Pod's `app` log. */
+  logFile: string
+}
+
+/** The cometbft binary of the cluster in `dir` (built next to kube-apiserver). */
+export function cometBinary(dir: string): string {
+  const bin = join(clusterHandle(dir).binDir, 'cometbft')
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run scripts/build-tools.sh`)
+  return bin
+}
+
+const safe = (key: string) => key.replace(/[^a-z0-9-]/gi, '_')
+
+/**
+ * Initialise homes with one genesis; the first `validators` of them hold equal voting power.
+ * Fast blocks: a short timeout_commit and short consensus timeouts.
+ */
+export function initComet(
+  dir: string,
+  keys: string[],
+  options: { chainId: string; validators?: number; logFormat?: (key: string) => 'plain' | 'json' },
+): CometHome[] {
+  const bin = cometBinary(dir)
+  const homes = keys.map((key) => {
+    // A re-seed replaces the node: its earlier process must not outlive its home.
+    killRecorded(dir, key)
+    const home = join(dir, 'comet', safe(key))
+    rmSync(home, { recursive: true, force: true })
+    mkdirSync(home, { recursive: true })
+    execFileSync(bin, ['init', '--home', home], { stdio: 'ignore' })
+    const logFormat = options.logFormat?.(key) ?? 'plain'
+    const configPath = join(home, 'config', 'config.toml')
+    const config = readFileSync(configPath, 'utf8')
+      .replace(/^log_format = .*$/m, `log_format = "${logFormat}"`)
+      .replace(/^timeout_propose = .*$/m, 'timeout_propose = "1s"')
+      .replace(/^timeout_commit = .*$/m, 'timeout_commit = "300ms"')
+      .replace(/^addr_book_strict = .*$/m, 'addr_book_strict = false')
+      .replace(/^allow_duplicate_ip = .*$/m, 'allow_duplicate_ip = true')
+    writeFileSync(configPath, config)
+    const key_ = JSON.parse(readFileSync(join(home, 'config', 'priv_validator_key.json'), 'utf8')) as { address: string; pub_key: unknown }
+    const nodeId = execFileSync(bin, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
+    return { key, home, nodeId, validator: { address: key_.address, pub_key: key_.pub_key }, logFormat }
+  })
+  const genesis = JSON.parse(readFileSync(join(homes[0].home, 'config', 'genesis.json'), 'utf8')) as Record<string, unknown>
+  genesis.chain_id = options.chainId
+  genesis.validators = homes.slice(0, options.validators ?? 1).map((h) => ({ ...h.validator, power: '10', name: h.key }))
+  for (const h of homes) writeFileSync(join(h.home, 'config', 'genesis.json'), JSON.stringify(genesis, null, 2))
+  return homes
+}
+
+export async function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+const CRI_STAMP = String.raw`use Time::HiRes qw(time); use POSIX qw(strftime); open(my $o, ">>", $ARGV[0]) or die $!; select($o); $| = 1; while (my $l = <STDIN>) { chomp $l; my $t = time; printf "%s.%09dZ stdout F %s\n", strftime("%Y-%m-%dT%H:%M:%S", gmtime($t)), ($t - int($t)) * 1e9, $l }`
+
+/** Start a node; `peers` are persistent peers, `seeds` seed addresses (id@host:port). */
+export async function startComet(dir: string, home: CometHome, options: { peers?: string[]; seeds?: string[]; p2pPort?: number } = {}): Promise<RunningComet> {
+  const bin = cometBinary(dir)
+  const rpcPort = await freeLocalPort()
+  const p2pPort = options.p2pPort ?? (await freeLocalPort())
+  const logFile = join(dir, 'comet', `${safe(home.key)}.cri.log`)
+  const args = [
+    'start',
+    '--home',
+    home.home,
+    '--proxy_app=kvstore',
+    `--rpc.laddr=tcp://127.0.0.1:${rpcPort}`,
+    `--p2p.laddr=tcp://127.0.0.1:${p2pPort}`,
+    `--p2p.persistent_peers=${(options.peers ?? []).join(',')}`,
+    `--p2p.seeds=${(options.seeds ?? []).join(',')}`,
+  ]
+  const script = `"$0" "$@" 2>&1 | perl -e '${CRI_STAMP}' '${logFile}'`
+  const child = spawn('/bin/sh', ['-c', script, bin, ...args], { cwd: dir, detached: true, stdio: 'ignore' })
+  if (child.pid === undefined) throw new Error(`could not start cometbft for ${home.key}`)
+  child.unref()
+  mkdirSync(join(dir, 'pids'), { recursive: true })
+  writeFileSync(join(dir, 'pids', `comet-${safe(home.key)}.pid`), `${child.pid}\n/bin/sh\n`)
+  const running = { ...home, rpcPort, p2pPort, pid: child.pid, logFile }
+  await waitForRpc(running)
+  return running
+}
+
+export async function cometStatus(node: { rpcPort: number }): Promise<{ height: number; time: string; peers: number }> {
+  const [status, netInfo] = await Promise.all(
+    ['status', 'net_info'].map(async (path) => {
+      const res = await fetch(`http://127.0.0.1:${node.rpcPort}/${path}`, { signal: AbortSignal.timeout(2000) })
+      return ((await res.json()) as { result: Record<string, Record<string, string>> }).result
+    }),
+  )
+  return { height: Number(status.sync_info.latest_block_height), time: status.sync_info.latest_block_time, peers: Number(netInfo.n_peers) }
+}
+
+async function waitForRpc(node: RunningComet): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    try {
+      await cometStatus(node)
+      return
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`cometbft ${node.key}: RPC on ${node.rpcPort} not up: ${(error as Error).message}; log ${node.logFile}`)
+      await sleep(100)
+    }
+  }
+}
+
+export async function waitForComet(
+  node: RunningComet,
+  what: string,
+  test: (s: Awaited<ReturnType<typeof cometStatus>>) => boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const status = await cometStatus(node).catch(() => undefined)
+    if (status && test(status)) return
+    if (Date.now() > deadline) throw new Error(`cometbft ${node.key}: ${what} not reached (last ${JSON.stringify(status)}); log ${node.logFile}`)
+    await sleep(150)
+  }
+}
+
+/** Kill a node's process group: its RPC stops answering, its log file stays. */
+export async function stopComet(dir: string, node: RunningComet): Promise<void> {
+  try {
+    process.kill(-node.pid, 'SIGKILL')
+  } catch {
+    /* already gone */
+  }
+  rmSync(join(dir, 'pids', `comet-${safe(node.key)}.pid`), { force: true })
+  for (let i = 0; i < 50; i++) {
+    if (
+      !(await cometStatus(node)
+        .then(() => true)
+        .catch(() => false))
+    )
+      return
+    await sleep(100)
+  }
+}
+
+function killRecorded(dir: string, key: string): void {
+  const pidFile = join(dir, 'pids', `comet-${safe(key)}.pid`)
+  if (!existsSync(pidFile)) return
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
+  try {
+    if (pid > 1) process.kill(-pid, 'SIGKILL')
+  } catch {
+    /* already gone */
+  }
+  rmSync(pidFile, { force: true })
+}
+
+export const peerAddress = (node: RunningComet) => `${node.nodeId}@127.0.0.1:${node.p2pPort}`
