@@ -1,3 +1,5 @@
+import type { Snapshot } from './types.js'
+
 /**
  * The shapes of a bundle's JSON files, checked before anything reads them: a wrong shape becomes one
  * line naming the file and the field, not a TypeError deep in a rule. Lists are walked with loops, so
@@ -122,3 +124,22 @@ export const SHAPES = {
   errors: list(collectionError),
   history: list(object({ node: string, at: string, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string })),
 } satisfies Record<string, Shape>
+
+/** What a bundle's manifest.json holds. */
+export const BUNDLE_KIND = 'chainnode-bundle'
+
+export interface BundleManifest {
+  kind: typeof BUNDLE_KIND
+  formatVersion: number
+  createdAt: string
+  collectedAt: string
+  cliVersion: string
+  context: string
+  server: string
+  scope: Snapshot['scope']
+  collected: { kinds: Record<string, number>; logs: number; chainNodes: string[] }
+  failed: Snapshot['collectionErrors']
+  redacted: boolean
+  redactions: number
+  stats: Snapshot['stats']
+}
