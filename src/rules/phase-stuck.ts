@@ -102,7 +102,7 @@ export default defineRule<Data>({
       { kind: 'field', source: start.source, text: `in ${phase} since ${start.at}${start.exact ? '' : ' (read off what the phase created)'}`, at: start.at },
       ...errors.map((group) => ({
         kind: 'log' as const,
-        source: `${group.source}: Reconciler error on ${group.kind}/${group.name}`,
+        source: `Reconciler error on ${group.kind}/${group.name}`,
         text: `${group.error}${group.count > 1 ? ` (x${group.count})` : ''}`,
         at: group.last,
       })),

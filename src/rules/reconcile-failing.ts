@@ -55,7 +55,7 @@ export default defineRule<Data>({
         .filter((group) => Date.parse(group.last) >= Date.parse(history.failingSince!))
         .map((group) => ({
           kind: 'log' as const,
-          source: `${group.source}: Reconciler error on ${group.kind}/${group.name}`,
+          source: `Reconciler error on ${group.kind}/${group.name}`,
           text: `${group.error}${group.count > 1 ? ` (x${group.count} over ${humanAge(Date.parse(group.last) - Date.parse(group.first))})` : ''}`,
           at: group.last,
         })),

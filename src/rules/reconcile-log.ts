@@ -191,7 +191,7 @@ export function reconcileErrorEvidence(index: SnapshotIndex, node: KubeObject, p
     .groups.filter((group) => pattern.test(group.error))
     .map((group) => ({
       kind: 'log' as const,
-      source: `${group.source}: Reconciler error on ${group.kind}/${group.name}`,
+      source: `Reconciler error on ${group.kind}/${group.name}`,
       text: `${group.error}${group.count > 1 ? ` (x${group.count} since ${group.first})` : ''}`,
       at: group.last,
     }))
