@@ -113,7 +113,13 @@ export class SnapshotIndex {
       // The first record wins, as a search from the start would find it.
       for (const log of [...this.snapshot.logs].reverse()) this.logsByKey.set(logKey(log.namespace, log.pod, log.container, log.previous), log)
     }
-    return this.logsByKey.get(logKey(namespace, pod, container, previous))
+    const own = this.logsByKey.get(logKey(namespace, pod, container, previous))
+    if (own) return own
+    // A look-alike Pod left out of the log sample reads the logs of the sampled Pod that stands for it.
+    const standIn = this.snapshot.logSample?.standIns[`${namespace}/${pod}`]
+    if (!standIn) return undefined
+    const [standInNamespace, standInPod] = standIn.split('/')
+    return this.logsByKey.get(logKey(standInNamespace, standInPod, container, previous))
   }
 
   ownerSetOf(node: KubeObject): KubeObject | undefined {
