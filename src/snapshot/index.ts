@@ -47,6 +47,7 @@ export class SnapshotIndex {
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
+  private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
@@ -99,6 +100,13 @@ export class SnapshotIndex {
   /** Events about an object, matched by uid where recorded, else by kind, namespace and name. */
   eventsFor(obj: KubeObject | undefined): KubeObject[] {
     if (!obj) return []
+    // Every rule asks for the Events of the same node and Pod: sorted once per object, not once per rule.
+    let events = this.eventsCache.get(obj)
+    if (!events) this.eventsCache.set(obj, (events = this.findEvents(obj)))
+    return events
+  }
+
+  private findEvents(obj: KubeObject): KubeObject[] {
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
     const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
       const uid = (event.involvedObject ?? event.regarding)?.uid
