@@ -1,12 +1,13 @@
 import { Args } from '@oclif/core'
 import { SnapshotCommand } from '../base/snapshot-command.js'
 import { describeChainNode, describePod } from '../render/describe.js'
+import { fitWidth, tableWidth } from '../render/width.js'
 import { visible } from '../render/visible.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 
 export default class Describe extends SnapshotCommand {
   static summary = 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does'
-  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe fullnode-0 --bundle incident.tgz']
+  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe pull-0 --bundle examples/bundles/image-pull.tgz']
   static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
   static flags = { ...SnapshotCommand.snapshotFlags }
 
@@ -25,7 +26,7 @@ export default class Describe extends SnapshotCommand {
         pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
       ]
     })
-    this.print(sections.join('\n'))
+    this.print(fitWidth(sections.join('\n'), tableWidth()))
     if (snapshot.collectionErrors.length > 0) process.exitCode = 3
   }
 }

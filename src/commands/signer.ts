@@ -14,6 +14,7 @@ export default class Signer extends SnapshotCommand {
     '<%= config.bin %> signer validator-0 -n cosmos',
     '<%= config.bin %> signer validator-0 --no-probe',
     '<%= config.bin %> signer validator-0 --gate-timeout 10s -o json',
+    '<%= config.bin %> signer val-0 --bundle examples/bundles/signer-discovery-timeout.tgz',
   ]
   static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
   static flags = {
