@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildTools, startCluster } from '../test/cluster/cluster.js'
@@ -64,18 +64,26 @@ for (const kind of ['healthy', 'broken', 'halt'] as const) {
   await refreshLiveness(ctx)
   const times: number[] = []
   const peaks: number[] = []
+  const cpu: number[] = []
   let requests = ''
   for (let i = 0; i < Math.max(1, Math.floor(runs / 2)); i++) {
     times.push(
       wall(() => {
-        // GNU time's %M: the peak resident memory of doctor itself, in kB, on the last line of stderr.
-        const result = spawnSync('/usr/bin/time', ['-f', '%M', cli, 'doctor', '--all', '-n', ns, '--no-probe', '--debug', '-o', 'json', '--fail-on', 'never'], {
-          env,
-          encoding: 'utf8',
-          maxBuffer: 1 << 28,
-        })
+        // GNU time: doctor's own peak resident memory (kB) and CPU seconds, on the last line of stderr.
+        // The CPU time says what doctor costs when a shared machine's load stretches the wall time.
+        const result = spawnSync(
+          '/usr/bin/time',
+          ['-f', '%M %U %S', cli, 'doctor', '--all', '-n', ns, '--no-probe', '--debug', '-o', 'json', '--fail-on', 'never'],
+          {
+            env,
+            encoding: 'utf8',
+            maxBuffer: 1 << 28,
+          },
+        )
         const lines = result.stderr.trim().split('\n')
-        peaks.push(Number(lines.at(-1)) / 1024)
+        const [peakKb, user, system] = lines.at(-1)!.split(' ').map(Number)
+        peaks.push(peakKb / 1024)
+        cpu.push(user + system)
         const gets = lines.filter((l) => l.startsWith('debug: GET '))
         const logs = gets.filter((l) => l.includes('/log?'))
         const report = JSON.parse(result.stdout) as { summary: { findings: Record<string, number> }; clusters: { groups?: unknown[] }[] }
@@ -87,7 +95,7 @@ for (const kind of ['healthy', 'broken', 'halt'] as const) {
   }
   console.log(
     `doctor --all on ${fleet} ChainNodes, ${kind}: median ${median(times).toFixed(0)} ms (target < ${TARGET_MS[kind]} ms), ` +
-      `peak ${Math.max(...peaks).toFixed(0)} MB (target < 400 MB), ${requests}`,
+      `CPU ${median(cpu).toFixed(1)} s, peak ${Math.max(...peaks).toFixed(0)} MB (target < 400 MB), load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores, ${requests}`,
   )
 }
 await stop?.()
