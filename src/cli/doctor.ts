@@ -11,6 +11,7 @@ import { probeSigners } from '../services/signer-probes.js'
 import { leadUps } from '../services/timeline.js'
 import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
 import type { Scope } from '../snapshot/types.js'
+import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session, SnapshotFlags } from './session.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
@@ -27,6 +28,18 @@ export const DOCTOR_FLAGS = {
   'no-probe': {
     type: 'boolean',
     description: "skip active probes: the node's own RPC (26657) and node-utils API, and the remote signer (8080, 26659), all through port-forwards",
+  },
+  'log-sample': {
+    type: 'integer',
+    description:
+      'read the logs of at most this many nodes of each group that look alike (same status, containers and Events); the others share their evidence (0: every node)',
+    default: DEFAULT_LOG_SAMPLE,
+    min: 0,
+  },
+  timeout: {
+    type: 'string',
+    description: 'deadline of the whole run: what is not read by then is named, and the report is marked incomplete (exit 3) (0 = none)',
+    default: '2m',
   },
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data', default: '25s' },
@@ -46,6 +59,8 @@ export interface DoctorInput extends SnapshotFlags {
   rule?: string[]
   'skip-rule'?: string[]
   'no-probe'?: boolean
+  'log-sample'?: number
+  timeout?: string
   'gate-timeout': string
   'probe-window': string
   'phase-timeout'?: string[]

@@ -24,12 +24,16 @@ export interface KubeFlags {
   context?: string
   namespace?: string
   'request-timeout': string
+  /** Deadline of the whole run (doctor --timeout). */
+  timeout?: string
 }
 
 export interface SnapshotFlags extends KubeFlags, ScopeInput {
   bundle?: string
   'no-redact'?: boolean
   tail?: number
+  /** Look-alike nodes whose logs are read per group (doctor --log-sample). */
+  'log-sample'?: number
 }
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>
@@ -63,12 +67,15 @@ export class Session {
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
     const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
+    const runMs = flags.timeout ? parseDuration(flags.timeout, '--timeout') : 0
     const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace })
     const credentials = await credentialsFor(context)
     const client = new KubeClient({
       server: context.cluster.server,
       credentials,
       timeoutMs,
+      // From the start of the process: the deadline is the user's, and it covers start-up too.
+      ...(runMs > 0 ? { deadlineAt: Date.now() - process.uptime() * 1000 + runMs } : {}),
       concurrency: 32,
       onRequest: (method, path) => this.debugLine(`${method} ${path}`),
       // kubectl -v=6 style, plus when the answer came in after the process started: where a run waits.
@@ -116,7 +123,17 @@ export class Session {
         contexts.map(async (contextName) => {
           const connection = await this.connect(flags, contextName)
           const scope = resolveScope(flags, connection.context.namespace, nameRequired)
-          const request = { scope, cliVersion: this.version, redact, tailLines: flags.tail ?? 500, maxLogBytes: 2 * 1024 * 1024, logs, logRoles, chainProbe }
+          const request = {
+            scope,
+            cliVersion: this.version,
+            redact,
+            tailLines: flags.tail ?? 500,
+            maxLogBytes: 2 * 1024 * 1024,
+            logs,
+            logSample: flags['log-sample'],
+            logRoles,
+            chainProbe,
+          }
           const snapshot = await liveSnapshot(connection, request)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
           if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))

@@ -1,3 +1,5 @@
+import { planLogSample } from '../snapshot/log-sample.js'
+import { SnapshotIndex } from '../snapshot/index.js'
 import {
   allContainerStatuses,
   containerRole,
@@ -18,14 +20,19 @@ import { collectOperator } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS } from './targets.js'
 
-/** Which pods get their logs read; 'auto' reads all for a few nodes and only unhealthy pods for a fleet. */
+/**
+ * Which pods get their logs read. 'auto' with logs.sample (doctor): every node that looks different, and
+ * a sample of each group of look-alike nodes, so a fleet's log reads grow with its distinct troubles,
+ * not with its nodes. 'auto' without it: all for a few nodes, only unhealthy pods for a fleet.
+ */
 export type LogMode = 'all' | 'unhealthy' | 'none' | 'auto'
-/** Above this many nodes, 'auto' reads only the logs of unhealthy pods so a fleet run stays fast. */
+/** Above this many nodes, 'auto' without a sample reads only the logs of unhealthy pods so a fleet run stays fast. */
 export const FLEET_LOG_THRESHOLD = 20
 
 export interface CollectOptions {
   scope: Scope
-  logs: LogOptions & { mode: LogMode }
+  /** sample: how many Pods of each group of look-alike nodes have their logs read in 'auto' mode (0: all). */
+  logs: LogOptions & { mode: LogMode; sample?: number }
   cliVersion: string
   contextName: string
   /** Masks secrets in each list and log as it arrives, so the masking overlaps the waits for the server. */
@@ -56,13 +63,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     const nodes = (await found).nodes.filter((n) => namespace === undefined || n.metadata.namespace === namespace)
     if (need === 'volume-snapshots') return nodes.some(usesVolumeSnapshots)
     if (need === 'nodeset') return nodes.some((n) => ownerSetName(n) !== undefined)
-    const pods = await podsOf()
-    return nodes.some((n) =>
-      signerTargetOf(
-        n,
-        pods.find((p) => p.metadata.name === n.metadata.name && p.metadata.namespace === n.metadata.namespace),
-      ),
-    )
+    const pods = new Map((await podsOf()).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]))
+    return nodes.some((n) => signerTargetOf(n, pods.get(`${n.metadata.namespace}/${n.metadata.name}`)))
   }
   const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined], wanted)
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
@@ -73,10 +75,11 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
   const { nodes, rows, sets } = await found
 
-  // Logs go out as soon as the Pods they belong to are known, not after every list.
-  const nodeLogs = namespaced
-    .then((lists) => lists.of('Pod'))
-    .then((pods) => collectLogs(client, nodeLogRequests(pods, nodes, options.logs), logOptions, errors))
+  // Logs go out as soon as the Pods and Events they are chosen by are known, not after every list.
+  const plan = namespaced
+    .then((lists) => Promise.all([lists.of('Pod'), lists.of('Event')]))
+    .then(([pods, events]) => planNodeLogs(pods, events, nodes, options.logs))
+  const nodeLogs = plan.then(({ requests }) => collectLogs(client, requests, logOptions, errors))
   const operator = Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
     collectOperator(client, read, {
       clusterWide: [...deployments, ...pods],
@@ -91,12 +94,13 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const chainProbes = chain
     ? namespaced.then(async (lists) => probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors))
     : Promise.resolve([])
-  const [namespaceObjects, clusterObjects, logs, operatorData, probes] = await Promise.all([
+  const [namespaceObjects, clusterObjects, logs, operatorData, probes, { sample }] = await Promise.all([
     namespaced.then((lists) => lists.all),
     clusterWide.all,
     nodeLogs,
     operator,
     chainProbes,
+    plan,
   ])
   return {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
@@ -111,30 +115,46 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
     redactions: redactor?.count ?? 0,
+    ...(sample ? { logSample: sample } : {}),
   }
 }
 
 /** Drop what no rule reads (genesis ConfigMaps can be megabytes) and Events about unrelated objects. */
 function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] {
   const nodeNames = new Set(nodes.map((n) => `${n.metadata.namespace}/${n.metadata.name}`))
-  const related = (ns: string | undefined, name: string) =>
-    [...nodeNames].some((key) => {
-      const [nodeNs, nodeName] = key.split('/')
-      return nodeNs === ns && (name === nodeName || name.startsWith(`${nodeName}-`))
-    })
+  // A node's own ConfigMaps are named after it ("node", "node-..."): look up each prefix ending at a dash,
+  // not every node per ConfigMap (a fleet has thousands of both).
+  const related = (ns: string | undefined, name: string) => {
+    if (nodeNames.has(`${ns}/${name}`)) return true
+    for (let dash = name.indexOf('-'); dash > 0; dash = name.indexOf('-', dash + 1)) if (nodeNames.has(`${ns}/${name.slice(0, dash)}`)) return true
+    return false
+  }
   return objects.filter((obj) => {
     if (obj.kind === 'ConfigMap') return related(obj.metadata.namespace, obj.metadata.name) || obj.metadata.name.endsWith('-signer')
     return true
   })
 }
 
-function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], { mode: requested, roles }: CollectOptions['logs']): LogRequest[] {
-  if (requested === 'none') return []
-  const mode = requested === 'auto' ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
+/** The log reads of the nodes' Pods, and for 'auto' the look-alike Pods whose logs a sampled one stands for. */
+function planNodeLogs(
+  pods: KubeObject[],
+  events: KubeObject[],
+  nodes: KubeObject[],
+  { mode: requested, roles, sample: perGroup }: CollectOptions['logs'],
+): { requests: LogRequest[]; sample?: Snapshot['logSample'] } {
+  if (requested === 'none') return { requests: [] }
+  const mode = requested === 'auto' && perGroup === undefined ? (nodes.length > FLEET_LOG_THRESHOLD ? 'unhealthy' : 'all') : requested
+  const index = new SnapshotIndex({ objects: [...nodes, ...pods, ...events], logs: [] } as unknown as Snapshot)
+  const plan = planLogSample(
+    nodes,
+    (node) => index.podOf(node),
+    (obj) => index.eventsFor(obj),
+    mode === 'auto' ? (perGroup ?? 0) : 0,
+  )
   const requests: LogRequest[] = []
   for (const node of nodes) {
-    const pod = pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name)
-    if (!pod) continue
+    const pod = index.podOf(node)
+    if (!pod || !plan.read.has(`${pod.metadata.namespace}/${pod.metadata.name}`)) continue
     if (mode === 'unhealthy' && podReady(pod) && podRestarts(pod) === 0 && node.status?.phase === 'Running') continue
     const main = mainContainerName(node, pod)
     for (const status of allContainerStatuses(pod)) {
@@ -144,7 +164,8 @@ function nodeLogRequests(pods: KubeObject[], nodes: KubeObject[], { mode: reques
       if ((status.restartCount ?? 0) > 0) requests.push({ ...base, previous: true })
     }
   }
-  return requests
+  const sample = Object.keys(plan.standIns).length > 0 ? { perGroup: perGroup ?? 0, standIns: plan.standIns } : undefined
+  return { requests, sample }
 }
 
 /** The operator's pods can come from two lists (cluster-wide by label, and the namespace of the nodes). */

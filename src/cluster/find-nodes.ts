@@ -3,6 +3,7 @@ import { CHAINNODE_API } from '../snapshot/index.js'
 import type { KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
+import { FROM_CACHE } from './targets.js'
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
 const CHAINNODES = `/apis/${CHAINNODE_API}`
@@ -20,7 +21,7 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
     if (scope.kind === 'node')
       return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
     const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
-    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object`, TABLE_ACCEPT))
+    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${FROM_CACHE}`, TABLE_ACCEPT))
     if (scope.kind !== 'set') return found
     const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
     const owned = (node: KubeObject) =>

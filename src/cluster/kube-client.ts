@@ -21,6 +21,8 @@ export interface ClientOptions {
   server: string
   credentials: Credentials
   timeoutMs: number
+  /** When the whole run must end (epoch ms): reads still queued or in flight then fail as timed out. */
+  deadlineAt?: number
   concurrency: number
   /** Called once per HTTP request sent, for --debug accounting. */
   onRequest?: (method: string, path: string) => void
@@ -135,6 +137,9 @@ export class KubeClient {
   }
 
   private async once(path: string, opts: { accept: string; maxBytes?: number }): Promise<TextResult | { retryAfterMs: number }> {
+    // Reads queued behind a slow server are not sent once the run is out of time: the report shows what was read.
+    if (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)
+      throw new ApiError('timeout', `not read: the run's deadline passed first (--timeout): ${path}`, undefined, path)
     this.requestCount++
     this.options.onRequest?.('GET', path)
     const sentAt = process.uptime()
@@ -166,11 +171,17 @@ export class KubeClient {
     let expire!: (error: ApiError) => void
     const expired = new Promise<never>((_, reject) => (expire = reject))
     expired.catch(() => undefined)
-    const timer = setTimeout(() => {
-      const error = new ApiError('timeout', message, undefined, path)
-      exchange.cancel(error)
-      expire(error)
-    }, this.options.timeoutMs)
+    const { timeoutMs, deadlineAt } = this.options
+    const runLeft = deadlineAt === undefined ? Infinity : Math.max(0, deadlineAt - Date.now())
+    const runEndsFirst = runLeft < timeoutMs
+    const timer = setTimeout(
+      () => {
+        const error = new ApiError('timeout', runEndsFirst ? `cut short by the run's deadline (--timeout): ${path}` : message, undefined, path)
+        exchange.cancel(error)
+        expire(error)
+      },
+      Math.min(timeoutMs, runLeft),
+    )
     return { race: <T>(work: Promise<T>) => Promise.race([work, expired]), clear: () => clearTimeout(timer) }
   }
 }

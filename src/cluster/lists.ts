@@ -53,9 +53,20 @@ export function readerFor(client: KubeClient, errors: CollectionError[], prepare
   return read
 }
 
-/** managedFields say who wrote which field: large, never read by a rule, and not worth a bundle's bytes. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
+
+/**
+ * managedFields say who wrote which field, and kubectl's last-applied annotation repeats the whole
+ * object: large, never read by a rule or renderer, and on a fleet of thousands most of what is held.
+ */
 export function withoutManagedFields(obj: KubeObject): KubeObject {
-  if (!('managedFields' in (obj.metadata ?? {}))) return obj
+  const annotations = obj.metadata?.annotations
+  const lastApplied = annotations !== undefined && LAST_APPLIED in annotations
+  if (!('managedFields' in (obj.metadata ?? {})) && !lastApplied) return obj
   const { managedFields: _managedFields, ...metadata } = obj.metadata as KubeObject['metadata'] & { managedFields?: unknown }
+  if (lastApplied) {
+    const { [LAST_APPLIED]: _lastApplied, ...rest } = annotations
+    metadata.annotations = rest
+  }
   return { ...obj, metadata }
 }

@@ -79,5 +79,13 @@ export const OPERATOR_PODS: ListTarget = { kind: 'Pod', group: core, plural: 'po
 
 export function listPath(target: ListTarget, namespace?: string): string {
   const base = target.namespaced && namespace ? `${target.group}/namespaces/${namespace}/${target.plural}` : `${target.group}/${target.plural}`
-  return target.labelSelector ? `${base}?labelSelector=${encodeURIComponent(target.labelSelector)}` : base
+  const selector = target.labelSelector ? `labelSelector=${encodeURIComponent(target.labelSelector)}&` : ''
+  return `${base}?${selector}${FROM_CACHE}`
 }
+
+/**
+ * resourceVersion=0: the API server answers from its watch cache instead of a quorum read of etcd,
+ * a few times faster for a fleet's thousands of Pods; the answer may trail etcd by moments, which a
+ * diagnosis taken over seconds cannot tell apart anyway.
+ */
+export const FROM_CACHE = 'resourceVersion=0'

@@ -1,4 +1,4 @@
-import type { Severity } from '../rules/define-rule.js'
+import { severityRank, type Severity } from '../rules/define-rule.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 
@@ -11,6 +11,8 @@ export interface ClusterReport {
   scope: Scope
   requests: number
   durationMs: number
+  /** Set when the logs of look-alike nodes were read for a sample of them (--log-sample). */
+  logSample?: { perGroup: number; read: number; skipped: number }
   report: Report
 }
 
@@ -25,9 +27,31 @@ export function countBySeverity(result: DoctorResult): Record<Severity, number> 
   return counts
 }
 
+const worstCache = new WeakMap<Report, Map<string, { worst: Severity; count: number }>>()
+
+/** Worst severity and number of findings per node, computed once per report: a fleet asks for each of thousands of nodes. */
+function worstByNode(report: Report): Map<string, { worst: Severity; count: number }> {
+  let byNode = worstCache.get(report)
+  if (byNode) return byNode
+  byNode = new Map()
+  for (const f of report.findings) {
+    const key = `${f.node.namespace}/${f.node.name}`
+    const seen = byNode.get(key)
+    if (!seen) byNode.set(key, { worst: f.severity, count: 1 })
+    else {
+      seen.count++
+      if (severityRank(f.severity) > severityRank(seen.worst)) seen.worst = f.severity
+    }
+  }
+  worstCache.set(report, byNode)
+  return byNode
+}
+
 /** Worst severity per node, for the fleet summary. */
 export function worstSeverity(report: Report, namespace: string | undefined, name: string): Severity | 'ok' {
-  const mine = report.findings.filter((f) => f.node.namespace === namespace && f.node.name === name)
-  for (const severity of ['error', 'warning', 'info'] as const) if (mine.some((f) => f.severity === severity)) return severity
-  return 'ok'
+  return worstByNode(report).get(`${namespace}/${name}`)?.worst ?? 'ok'
+}
+
+export function findingCount(report: Report, namespace: string | undefined, name: string): number {
+  return worstByNode(report).get(`${namespace}/${name}`)?.count ?? 0
 }

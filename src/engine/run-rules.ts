@@ -14,6 +14,8 @@ export interface RuleError {
 export interface NodeResult {
   node: ObjectRef
   phase?: string
+  /** The chain the node runs, as the operator wrote it (status.chainID). */
+  chainId?: string
   rulesChecked: string[]
   /** What the chain probe measured on the node (or why it could not), when the run took one. */
   chain?: { target: string; ok: boolean; detail: string; at: string }
@@ -73,15 +75,23 @@ export function runRules(
     }
     const probe = chainProbeOf(index.snapshot, pod)
     const chain = probe && { target: probe.target, ok: probe.ok, detail: probe.detail, at: probe.at }
-    nodes.push({ node: nodeRef, phase: node.status?.phase, rulesChecked: rules.map((rule) => rule.id), ...(chain ? { chain } : {}) })
+    const chainId = typeof node.status?.chainID === 'string' ? node.status.chainID : undefined
+    nodes.push({
+      node: nodeRef,
+      phase: node.status?.phase,
+      ...(chainId ? { chainId } : {}),
+      rulesChecked: rules.map((rule) => rule.id),
+      ...(chain ? { chain } : {}),
+    })
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules as readonly Rule<Record<string, unknown>>[])
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
 }
 
 function applySuppression(findings: Finding[], rules: readonly Rule<Record<string, unknown>>[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {
-  const firedOn = (ruleId: string, node: ObjectRef) =>
-    findings.some((f) => f.ruleId === ruleId && f.node.namespace === node.namespace && f.node.name === node.name)
+  // A set, not a search per finding: a fleet has thousands of findings.
+  const fired = new Set(findings.map((f) => `${f.ruleId}|${f.node.namespace}/${f.node.name}`))
+  const firedOn = (ruleId: string, node: ObjectRef) => fired.has(`${ruleId}|${node.namespace}/${node.name}`)
   const kept: Finding[] = []
   const suppressed: SuppressedFinding[] = []
   for (const finding of findings) {

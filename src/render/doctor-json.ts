@@ -1,9 +1,30 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { docsPath } from '../rules/docs.js'
+import { groupFindings, groupKeys } from '../engine/group-findings.js'
+import type { Report } from '../engine/run-rules.js'
 
 /** Version of the JSON output contract described by schema/doctor-report.schema.json. */
 export const REPORT_SCHEMA_VERSION = 1
+
+/** Findings stay one per node, each with the key of its group; the groups say the count, the chain and since when. */
+function findingsWithGroups(report: Report) {
+  const groups = groupFindings(report)
+  const keys = groupKeys(groups)
+  return {
+    findings: report.findings.map((finding) => ({ ...finding, docs: docsPath(finding.ruleId), group: keys.get(finding) })),
+    groups: groups.map((group) => ({
+      key: group.key,
+      ruleId: group.ruleId,
+      severity: group.severity,
+      ...(group.chainId ? { chainId: group.chainId } : {}),
+      summary: group.example.summary,
+      count: group.nodes.length,
+      since: group.since ?? null,
+      nodes: group.nodes.map((node) => `${node.namespace}/${node.name}`),
+    })),
+  }
+}
 
 export function doctorJson(result: DoctorResult, cliVersion: string): object {
   const counts = countBySeverity(result)
@@ -25,14 +46,16 @@ export function doctorJson(result: DoctorResult, cliVersion: string): object {
       scope: cluster.scope,
       requests: cluster.requests,
       durationMs: cluster.durationMs,
-      nodes: cluster.report.nodes.map(({ node, phase, chain }) => ({
+      ...(cluster.logSample ? { logSample: cluster.logSample } : {}),
+      nodes: cluster.report.nodes.map(({ node, phase, chain, chainId }) => ({
         namespace: node.namespace,
         name: node.name,
         phase: phase ?? null,
+        ...(chainId ? { chainId } : {}),
         worst: worstSeverity(cluster.report, node.namespace, node.name),
         ...(chain ? { chain } : {}),
       })),
-      findings: cluster.report.findings.map((finding) => ({ ...finding, docs: docsPath(finding.ruleId) })),
+      ...findingsWithGroups(cluster.report),
       suppressed: cluster.report.suppressed,
       ruleErrors: cluster.report.ruleErrors,
       collectionErrors: cluster.report.collectionErrors,

@@ -1,14 +1,14 @@
 import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
-import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { countBySeverity } from '../engine/doctor-result.js'
 import type { Finding } from '../rules/define-rule.js'
 import type { Palette } from '../palette.js'
-import { columns } from './columns.js'
-import { compareText } from '../compare.js'
 import { visible } from './visible.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
+import { groupFindings } from '../engine/group-findings.js'
+import { fleetFindings, fleetSummary, sampleNote } from './doctor-fleet-text.js'
 
 export interface DoctorTextOptions {
   /** The list of rules checked is noise on a normal run; --debug shows it. */
@@ -24,8 +24,9 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    if (fleet && cluster.report.nodes.length > 0) out.push(summaryTable(cluster, palette), '')
-    for (const line of details(cluster, palette, options.leadUps)) out.push(line)
+    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, options.leadUps))
+    else out.push(...details(cluster, palette, options.leadUps))
+    out.push(...readProblems(cluster, palette))
   }
   const measured = measuredLines(result, palette)
   if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
@@ -57,26 +58,6 @@ function measuredLines(result: DoctorResult, palette: Palette): string[] {
   )
 }
 
-function summaryTable(cluster: ClusterReport, palette: Palette): string {
-  const rows = cluster.report.nodes.map(({ node, phase }) => {
-    const worst = worstSeverity(cluster.report, node.namespace, node.name)
-    const n = cluster.report.findings.filter((f) => f.node.namespace === node.namespace && f.node.name === node.name).length
-    return [visible(node.namespace), visible(node.name), visible(phase), worst === 'ok' ? 'ok' : `${worst} (${plural(n, 'finding')})`]
-  })
-  const order = { error: 0, warning: 1, info: 2, ok: 3 } as Record<string, number>
-  rows.sort((a, b) => order[a[3].split(' ')[0]] - order[b[3].split(' ')[0]] || compareText(`${a[0]}/${a[1]}`, `${b[0]}/${b[1]}`))
-  return columns(['namespace', 'node', 'phase', 'result'], rows)
-    .split('\n')
-    .map((line, i) => (i === 0 ? line : paintResult(line, palette)))
-    .join('\n')
-}
-
-function paintResult(line: string, palette: Palette): string {
-  const match = /(error|warning|info) \(/.exec(line)
-  if (!match) return line.replace(/ ok$/, ` ${palette.paint('ok', 'ok')}`)
-  return line.slice(0, match.index) + palette.paint(match[1] as 'error', line.slice(match.index))
-}
-
 function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
@@ -89,6 +70,18 @@ function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap
     for (const f of findings) out.push(...renderFinding(f, palette), '')
     out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
   }
+  return out
+}
+
+/** A fleet reads as causes, not nodes: a summary line per severity, then one block per group of look-alike findings. */
+function renderFleetCluster(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
+  const groups = groupFindings(cluster.report)
+  return [...fleetSummary(cluster, groups, palette), ...sampleNote(cluster, palette), '', ...fleetFindings(cluster, groups, palette, renderFinding, leadUps)]
+}
+
+/** Rule failures and reads that failed: what makes a report incomplete. */
+function readProblems(cluster: ClusterReport, palette: Palette): string[] {
+  const out: string[] = []
   for (const error of cluster.report.ruleErrors) {
     out.push(
       palette.paint('error', `Tool error: rule ${error.ruleId} failed on ${visible(`${error.node.namespace}/${error.node.name}`)}: ${visible(error.message)}`),

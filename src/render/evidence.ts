@@ -36,13 +36,22 @@ export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   const groups = new Map<string, Evidence[]>()
   for (const item of evidence) {
     const key = `${item.source}\u0000${shapeOf(item.text)}`
-    groups.set(key, [...(groups.get(key) ?? []), item])
+    // Pushed in place: copying the list for each item is quadratic when a fleet folds thousands of lines.
+    const group = groups.get(key)
+    if (group) group.push(item)
+    else groups.set(key, [item])
   }
   const lines = [...groups.values()].map((items) => {
     const latest = items.reduce((a, b) => ((b.at ?? '') >= (a.at ?? '') ? b : a))
-    const times = items.map((e) => (e.at ? Date.parse(e.at) : NaN)).filter((t) => !Number.isNaN(t))
-    const last = times.length ? times.reduce((a, b) => Math.max(a, b)) : undefined
-    const first = times.length ? times.reduce((a, b) => Math.min(a, b)) : undefined
+    // A loop, not Math.max(...times): spreading tens of thousands of arguments overflows the stack.
+    let last: number | undefined
+    let first: number | undefined
+    for (const item of items) {
+      const time = item.at ? Date.parse(item.at) : NaN
+      if (Number.isNaN(time)) continue
+      if (last === undefined || time > last) last = time
+      if (first === undefined || time < first) first = time
+    }
     return {
       source: latest.source,
       text: latest.text,

@@ -1,4 +1,4 @@
-import type { DoctorResult } from '../engine/doctor-result.js'
+import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
 import { runRules } from '../engine/run-rules.js'
 import { usageError } from '../errors.js'
 import { RULES } from '../rules/index.js'
@@ -37,7 +37,13 @@ export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], b
       scope: snapshot.scope,
       requests: snapshot.stats.requests,
       durationMs: snapshot.stats.durationMs,
+      ...(snapshot.logSample ? { logSample: sampleSummary(snapshot.logSample) } : {}),
       report: runRules(new SnapshotIndex(snapshot), rules, undefined, settings),
     })),
   }
+}
+
+function sampleSummary({ perGroup, standIns }: NonNullable<Snapshot['logSample']>): NonNullable<ClusterReport['logSample']> {
+  const skipped = Object.keys(standIns).length
+  return { perGroup, read: new Set(Object.values(standIns)).size, skipped }
 }

@@ -18,6 +18,8 @@ export interface SnapshotRequest {
   sinceSeconds?: number
   maxLogBytes: number
   logs?: LogMode
+  /** Look-alike nodes whose logs are read per group, for LogMode 'auto' (0: all). */
+  logSample?: number
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
   /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
@@ -31,6 +33,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
     contextName: connection.context.contextName,
     logs: {
       mode: request.logs ?? 'auto',
+      sample: request.logSample,
       tailLines: request.tailLines,
       sinceSeconds: request.sinceSeconds,
       maxBytes: request.maxLogBytes,

@@ -5,6 +5,7 @@ import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
 import { diagnose } from './doctor.js'
+import { groupFindings } from '../engine/group-findings.js'
 
 export interface ClusterTimelines {
   context: string
@@ -39,11 +40,15 @@ export function leadUps(snapshots: Snapshot[], result: DoctorResult, count = 5):
     const findings = result.clusters[i].report.findings
     if (findings.length === 0) return
     const index = new SnapshotIndex(snapshot)
+    // Findings are sorted worst first: the first of a node is its worst. Only the nodes a report shows a
+    // lead-up for (one per group of look-alike findings) are built, not every node of a fleet.
+    const worst = new Map<string, string>()
+    for (const f of findings) if (!worst.has(`${f.node.namespace}/${f.node.name}`)) worst.set(`${f.node.namespace}/${f.node.name}`, f.ruleId)
+    const shown = new Set(groupFindings(result.clusters[i].report).map((g) => `${g.example.node.namespace}/${g.example.node.name}`))
     for (const node of index.chainNodes()) {
       const key = `${node.metadata.namespace}/${node.metadata.name}`
-      // Findings are sorted worst first within a node.
-      const worst = findings.find((f) => `${f.node.namespace}/${f.node.name}` === key)
-      if (worst) out.set(key, leadUp(allEntries(index, node, findings), worst.ruleId, count))
+      const ruleId = worst.get(key)
+      if (ruleId && shown.has(key)) out.set(key, leadUp(allEntries(index, node, findings), ruleId, count))
     }
   })
   return out

@@ -48,6 +48,7 @@ export class SnapshotIndex {
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
+  private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
@@ -100,6 +101,13 @@ export class SnapshotIndex {
   /** Events about an object, matched by uid where recorded, else by kind, namespace and name. */
   eventsFor(obj: KubeObject | undefined): KubeObject[] {
     if (!obj) return []
+    // Every rule asks for the Events of the same node and Pod: sorted once per object, not once per rule.
+    let events = this.eventsCache.get(obj)
+    if (!events) this.eventsCache.set(obj, (events = this.findEvents(obj)))
+    return events
+  }
+
+  private findEvents(obj: KubeObject): KubeObject[] {
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
     const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
       const uid = (event.involvedObject ?? event.regarding)?.uid
@@ -114,7 +122,13 @@ export class SnapshotIndex {
       // The first record wins, as a search from the start would find it.
       for (const log of [...this.snapshot.logs].reverse()) this.logsByKey.set(logKey(log.namespace, log.pod, log.container, log.previous), log)
     }
-    return this.logsByKey.get(logKey(namespace, pod, container, previous))
+    const own = this.logsByKey.get(logKey(namespace, pod, container, previous))
+    if (own) return own
+    // A look-alike Pod left out of the log sample reads the logs of the sampled Pod that stands for it.
+    const standIn = this.snapshot.logSample?.standIns[`${namespace}/${pod}`]
+    if (!standIn) return undefined
+    const [standInNamespace, standInPod] = standIn.split('/')
+    return this.logsByKey.get(logKey(standInNamespace, standInPod, container, previous))
   }
 
   ownerSetOf(node: KubeObject): KubeObject | undefined {

@@ -134,6 +134,11 @@ export interface Snapshot {
   collectionErrors: CollectionError[]
   stats: { requests: number; durationMs: number }
   redactions: number
+  /**
+   * When doctor read the logs of look-alike Pods for a sample of them: per Pod left out ("namespace/pod"),
+   * the sampled Pod ("namespace/pod") whose logs stand for its own.
+   */
+  logSample?: { perGroup: number; standIns: Record<string, string> }
   /** Earlier observations of the nodes in scope, from the local history (absent in old bundles). */
   observations?: Observation[]
 }

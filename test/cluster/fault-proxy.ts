@@ -27,6 +27,8 @@ export interface FaultProxy {
    * cannot say which of them got through, but a read that depends on others comes after them.
    */
   killOn(path: RegExp): void
+  /** Hold requests for matching paths this long before passing them on: a server slow on some reads only. */
+  slowOn(path: RegExp, delayMs: number): void
 }
 
 export async function startFaultProxy(state: ClusterState, dir: string): Promise<FaultProxy> {
@@ -37,6 +39,7 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
   let throttleLeft = 0
   let retryAfter = 1
   let killOnPath: RegExp | undefined
+  let slow: { path: RegExp; delayMs: number } | undefined
   let dead = false
 
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) })
@@ -57,6 +60,9 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
     },
     killOn(path) {
       killOnPath = path
+    },
+    slowOn(path, delayMs) {
+      slow = { path, delayMs }
     },
   }
   server.on('connection', (socket: Socket) => {
@@ -84,15 +90,18 @@ export async function startFaultProxy(state: ClusterState, dir: string): Promise
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'too many requests', reason: 'TooManyRequests', code: 429 }))
       return
     }
-    setTimeout(() => {
-      if (dead) return res.destroy()
-      const upstream = https.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, ca }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
-      upstream.on('error', () => res.destroy())
-      req.pipe(upstream)
-    }, proxy.delayMs)
+    setTimeout(
+      () => {
+        if (dead) return res.destroy()
+        const upstream = https.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, ca }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        })
+        upstream.on('error', () => res.destroy())
+        req.pipe(upstream)
+      },
+      proxy.delayMs + (slow?.path.test(req.url ?? '') ? slow.delayMs : 0),
+    )
   })
   server.on('upgrade', (req, socket: Socket, head: Buffer) => {
     if (!counted()) return socket.destroy()

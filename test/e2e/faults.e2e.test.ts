@@ -95,6 +95,19 @@ describe('faults: the tool never makes a bad night worse', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m)
   })
 
+  it('ends a run whose reads outlast --timeout with a report of what was read, marked incomplete (exit 3)', async () => {
+    // The lists answer at once; every log read hangs far beyond the run's deadline.
+    proxy.slowOn(/\/log\?/, 60_000)
+    const result = await viaProxy(['doctor', '--all', '-n', 'sc-healthy', '--no-probe', '--timeout', '4s', '-o', 'json', '--fail-on', 'never'], 30_000)
+    expect(result.code, result.stderr).toBe(3)
+    const report = JSON.parse(result.stdout)
+    expect(report.summary.incomplete).toBe(true)
+    expect(report.summary.nodes).toBe(3)
+    const cut = report.clusters[0].collectionErrors.filter((e: { what: string; reason: string }) => e.reason === 'timeout' && /^logs of /.test(e.what))
+    expect(cut.length).toBeGreaterThan(0)
+    expect(cut[0].message).toMatch(/deadline/)
+  })
+
   it('removes the partial file when the port-forward drops in the middle of a capture', async () => {
     // A trace, so the CPU profiler of the shared pprof target stays free for the Ctrl-C test below.
     const file = path.join(work, 'dropped.trace')

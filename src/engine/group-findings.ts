@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto'
+import type { Finding, Severity } from '../rules/define-rule.js'
+import type { ObjectRef } from '../snapshot/types.js'
+import type { Report } from './run-rules.js'
+
+/** Findings of several nodes with one cause: the rule, the chain and the data that explains it are the same. */
+export interface FindingGroup {
+  key: string
+  ruleId: string
+  severity: Severity
+  /** The chain the nodes run (status.chainID), when the operator has written it. */
+  chainId?: string
+  /** The first finding of the group, in report order: its words stand for every member. */
+  example: Finding
+  findings: Finding[]
+  nodes: ObjectRef[]
+  /** The earliest time any member's evidence was seen: when the trouble started, as far as the run can tell. */
+  since?: string
+}
+
+const RFC3339 = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?/g
+// "12m", "1h5m30s", "250ms": ages differ between look-alike nodes by when each was read, not by cause.
+const AGE = /\b\d+(\.\d+)?(ms|s|m|h|d)(\d+(\.\d+)?(ms|s|m|h))*\b/g
+
+/**
+ * What a finding says once the node it is about is masked out: the node's and subject's names, times
+ * and ages. Heights, images, object names and reasons stay, so two nodes stalled at different
+ * heights, or missing different objects, do not share a key.
+ */
+export function causeShape(finding: Finding): string {
+  const names = [...new Set([finding.node.name, finding.subject.name])].filter(Boolean).sort((a, b) => b.length - a.length)
+  const mask = (text: string) => {
+    let out = text.replace(RFC3339, '<time>').replace(AGE, '<age>')
+    for (const name of names) out = out.split(name).join('<node>')
+    return out
+  }
+  return mask(JSON.stringify(finding.data ?? {}))
+}
+
+/** `rule:hash` of the rule, severity, chain, subject kind and cause shape: short enough to filter JSON by. */
+export function groupKeyOf(finding: Finding, chainId: string | undefined): string {
+  const cause = [finding.severity, chainId ?? '', finding.subject.kind, causeShape(finding)].join('\u0000')
+  return `${finding.ruleId}:${createHash('sha256').update(cause).digest('hex').slice(0, 12)}`
+}
+
+/** Group a report's findings by cause, in the order the report lists them (worst first). */
+export function groupFindings(report: Report): FindingGroup[] {
+  const chainOf = new Map(report.nodes.map((n) => [`${n.node.namespace}/${n.node.name}`, n.chainId]))
+  const groups = new Map<string, FindingGroup>()
+  for (const finding of report.findings) {
+    const chainId = chainOf.get(`${finding.node.namespace}/${finding.node.name}`)
+    const key = groupKeyOf(finding, chainId)
+    let group = groups.get(key)
+    if (!group) {
+      group = { key, ruleId: finding.ruleId, severity: finding.severity, chainId, example: finding, findings: [], nodes: [] }
+      groups.set(key, group)
+    }
+    group.findings.push(finding)
+    group.nodes.push(finding.node)
+    for (const evidence of finding.evidence) {
+      if (evidence.at && !Number.isNaN(Date.parse(evidence.at)) && (!group.since || Date.parse(evidence.at) < Date.parse(group.since)))
+        group.since = evidence.at
+    }
+  }
+  return [...groups.values()]
+}
+
+/** The group key of each finding, for output that lists findings one by one. */
+export function groupKeys(groups: FindingGroup[]): Map<Finding, string> {
+  const keys = new Map<Finding, string>()
+  for (const group of groups) for (const finding of group.findings) keys.set(finding, group.key)
+  return keys
+}

@@ -1,0 +1,99 @@
+import type { ClusterReport } from '../engine/doctor-result.js'
+import { worstSeverity } from '../engine/doctor-result.js'
+import type { FindingGroup } from '../engine/group-findings.js'
+import { SEVERITIES, type Severity } from '../rules/define-rule.js'
+import type { ObjectRef } from '../snapshot/types.js'
+import type { Palette } from '../palette.js'
+import type { TimelineEntry } from '../timeline/types.js'
+import { renderLeadUp } from './doctor-lead-up.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { visible } from './visible.js'
+import { TEXT_WIDTH, cut, wrap } from './width.js'
+
+/** Names shown in a one-line node list; the JSON output lists every node. */
+export const NODES_LISTED = 8
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
+const nameOf = (ref: ObjectRef) => `${ref.namespace}/${ref.name}`
+
+/** "a, b, c and 1,995 more": a list of thousands of nodes stays one line. */
+export function nodeList(nodes: ObjectRef[], shown = NODES_LISTED): string {
+  const names = nodes.slice(0, shown).map((n) => visible(nameOf(n)))
+  const rest = nodes.length - names.length
+  return rest > 0 ? `${names.join(', ')} and ${rest.toLocaleString('en-US')} more` : names.join(', ')
+}
+
+/**
+ * The head of a fleet report: one line per severity (how many nodes, which causes), then the healthy
+ * nodes on one line, so 5,000 nodes read in a handful of lines.
+ */
+export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], palette: Palette): string[] {
+  const out: string[] = []
+  for (const severity of SEVERITIES) {
+    const mine = groups.filter((g) => g.severity === severity)
+    if (mine.length === 0) continue
+    const nodes = new Set(mine.flatMap((g) => g.nodes.map(nameOf))).size
+    const causes = mine.map((g) => `${g.ruleId} (${g.nodes.length.toLocaleString('en-US')})`).join(', ')
+    const label = palette.paint(severity, `${severity.toUpperCase()}:`.padEnd(9))
+    out.push(cut(`${label}${plural(nodes, 'node')}, ${plural(mine.length, 'cause')}: ${visible(causes)}`, TEXT_WIDTH + (label.length - 9)))
+  }
+  const healthy = cluster.report.nodes.filter((n) => worstSeverity(cluster.report, n.node.namespace, n.node.name) === 'ok').map((n) => n.node)
+  const label = palette.paint('ok', 'HEALTHY:'.padEnd(9))
+  out.push(`${label}${plural(healthy.length, 'node')}${healthy.length ? `: ${nodeList(healthy)}` : ''}`)
+  return out
+}
+
+/** A group of look-alike findings as one block: the cause once, with how many nodes, which chain and since when. */
+export function renderGroup(group: FindingGroup, palette: Palette, renderFinding: (f: FindingGroup['example'], palette: Palette) => string[]): string[] {
+  if (group.nodes.length === 1) return renderFinding(group.example, palette)
+  const f = group.example
+  const where = [
+    plural(group.nodes.length, 'node'),
+    group.chainId ? `chain ${group.chainId}` : undefined,
+    group.since ? `since ${shortTime(group.since)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${where}: `
+  const headline = wrap(visible(f.summary), TEXT_WIDTH, visible(plainPrefix), '    ')
+  headline[0] = `  ${palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))} ${palette.paint('rule', f.ruleId)}  ${visible(where)}: ${headline[0].slice(visible(plainPrefix).length)}`
+  return [
+    ...headline,
+    ...wrap(nodeList(group.nodes), TEXT_WIDTH, '    Nodes:    ', ' '.repeat(14)),
+    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    `    Docs:     chainnode rules explain ${f.ruleId}`,
+    ...(f.evidence.length ? [`    Evidence (from ${visible(nameOf(f.node))}, one of ${group.nodes.length.toLocaleString('en-US')}):`] : []),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
+  ]
+}
+
+/** Findings of a fleet, one block per cause, worst first; the lead-up is the example node's. */
+export function fleetFindings(
+  cluster: ClusterReport,
+  groups: FindingGroup[],
+  palette: Palette,
+  renderFinding: (f: FindingGroup['example'], palette: Palette) => string[],
+  leadUps?: ReadonlyMap<string, TimelineEntry[]>,
+): string[] {
+  const out: string[] = []
+  const order = (s: Severity) => SEVERITIES.indexOf(s)
+  const ledUp = new Set<string>()
+  for (const group of [...groups].sort((a, b) => order(a.severity) - order(b.severity))) {
+    const heading = group.nodes.length === 1 ? `ChainNode ${visible(nameOf(group.nodes[0]))}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
+    out.push(palette.paint('subject', heading), ...renderGroup(group, palette, renderFinding), '')
+    // A node stands for several groups at once (a halt and its operator): its lead-up is told once.
+    const key = nameOf(group.example.node)
+    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
+    ledUp.add(key)
+  }
+  return out
+}
+
+/** When the logs of look-alike nodes were read for a sample of them: say so, since their evidence comes from that sample. */
+export function sampleNote(cluster: ClusterReport, palette: Palette): string[] {
+  const sample = cluster.logSample
+  if (!sample || sample.skipped === 0) return []
+  const text = `Logs of ${plural(sample.skipped, 'node')} were not read: they look like ${plural(sample.read, 'sampled node')} whose logs stand for theirs (--log-sample ${sample.perGroup}).`
+  return wrap(text, TEXT_WIDTH, '').map((line) => palette.paint('muted', line))
+}

@@ -1,0 +1,141 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { groupFindings } from '../../../src/engine/group-findings.js'
+import { plainPalette } from '../../../src/palette.js'
+import { doctorJson } from '../../../src/render/doctor-json.js'
+import { renderDoctorText } from '../../../src/render/doctor-text.js'
+import { presentEvidence } from '../../../src/render/evidence.js'
+import { RULES } from '../../../src/rules/index.js'
+import type { Rule } from '../../../src/rules/define-rule.js'
+import { diagnose } from '../../../src/services/doctor.js'
+import { readBundle } from '../../../src/snapshot/bundle.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import { planLogSample } from '../../../src/snapshot/log-sample.js'
+import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import { ROOT } from '../../helpers/cli.js'
+import { schemaErrors } from '../../helpers/schema.js'
+
+const rules = RULES as unknown as readonly Rule<never>[]
+const BUNDLES = readdirSync(path.join(ROOT, 'examples', 'bundles'))
+  .filter((f) => f.endsWith('.tgz'))
+  .map((f) => f.replace(/\.tgz$/, ''))
+const bundles = new Map<string, Snapshot>()
+const load = (name: string) => structuredClone(bundles.get(name)!)
+
+/** What a doctor run with --log-sample would have read: the logs of the Pods left out are gone, their stand-ins named. */
+function sampled(snapshot: Snapshot, perGroup: number): Snapshot {
+  const index = new SnapshotIndex(snapshot)
+  const plan = planLogSample(
+    index.chainNodes(),
+    (node) => index.podOf(node),
+    (obj) => index.eventsFor(obj),
+    perGroup,
+  )
+  const logs = snapshot.logs.filter((log) => !(`${log.namespace}/${log.pod}` in plan.standIns))
+  return { ...snapshot, logs, logSample: { perGroup, standIns: plan.standIns } }
+}
+
+const essence = (snapshot: Snapshot) =>
+  diagnose([snapshot], rules).clusters[0].report.findings.map(({ ruleId, severity, node, subject }) => ({ ruleId, severity, node, subject }))
+
+/** `count` copies of one node of a bundle (ChainNode, Pod, ConfigMaps, Events and logs), named `<name>-cNN`. */
+function fleetOf(snapshot: Snapshot, name: string, count: number, change?: (copy: KubeObject[], i: number) => void): Snapshot {
+  const own = (o: KubeObject) =>
+    o.metadata.name === name ||
+    (o.kind === 'ConfigMap' && o.metadata.name.startsWith(`${name}-`)) ||
+    (o.kind === 'Event' && (o.involvedObject ?? o.regarding)?.name === name)
+  const originals = snapshot.objects.filter((o) => own(o) && o.kind !== 'Service' && o.kind !== 'PersistentVolumeClaim')
+  const rename = new RegExp(`\\b${name}\\b`, 'g')
+  const objects = snapshot.objects.filter((o) => !originals.includes(o))
+  const logs = snapshot.logs.filter((l) => l.pod !== name)
+  for (let i = 0; i < count; i++) {
+    const copyName = `${name}-c${String(i).padStart(2, '0')}`
+    const copy = JSON.parse(
+      JSON.stringify(originals)
+        .replace(rename, copyName)
+        .replace(/"uid":"([^"]+)"/g, `"uid":"$1-${i}"`),
+    ) as KubeObject[]
+    change?.(copy, i)
+    objects.push(...copy)
+    logs.push(...snapshot.logs.filter((l) => l.pod === name).map((l) => ({ ...l, pod: copyName })))
+  }
+  return { ...snapshot, objects, logs }
+}
+
+describe('fleet scale: grouping and sampled log reads', () => {
+  beforeAll(async () => {
+    for (const name of BUNDLES) bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+  })
+
+  it.each(BUNDLES)('%s: the same findings with the logs of one node per look-alike group as with every log', (name) => {
+    const all = load(name)
+    expect(essence(sampled(all, 1))).toEqual(essence(all))
+  })
+
+  it('the replay above samples for real: the healthy bundle has look-alike nodes whose logs go unread', () => {
+    expect(Object.keys(sampled(load('healthy'), 1).logSample!.standIns).length).toBeGreaterThan(0)
+  })
+
+  it('reads the logs of a sample of 40 look-alike stalled nodes, finds all 40, and reports them as one cause', () => {
+    const fleet = fleetOf(load('not-syncing'), 'stuck-0', 40)
+    const sample = sampled(fleet, 2)
+    expect(Object.keys(sample.logSample!.standIns)).toHaveLength(38)
+    expect(new Set(sample.logs.filter((l) => l.namespace === 'sc-not-syncing').map((l) => l.pod)).size).toBe(2)
+    expect(essence(sample)).toEqual(essence(fleet))
+
+    const result = diagnose([sample], rules)
+    const groups = groupFindings(result.clusters[0].report)
+    const stalled = groups.filter((g) => g.ruleId === 'not-syncing')
+    expect(stalled).toHaveLength(1)
+    expect(stalled[0].nodes).toHaveLength(40)
+    expect(stalled[0].since).toBeDefined()
+
+    const json = doctorJson(result, 'test') as { clusters: { findings: { group: string; ruleId: string }[]; groups: { key: string; count: number }[] }[] }
+    expect(schemaErrors('doctor-report.schema.json', json)).toEqual([])
+    const keys = new Set(json.clusters[0].findings.filter((f) => f.ruleId === 'not-syncing').map((f) => f.group))
+    expect(keys.size).toBe(1)
+    expect(json.clusters[0].groups.find((g) => keys.has(g.key))?.count).toBe(40)
+
+    const text = renderDoctorText(result, plainPalette)
+    expect(text.match(/^ERROR: +40 nodes, .*not-syncing \(40\)/m)).not.toBeNull()
+    expect(text.match(/not-syncing {2}40 nodes/g)).toHaveLength(1)
+    expect(text).toMatch(/Logs of 38 nodes were not read/)
+    expect(text.split('\n').length).toBeLessThan(60)
+  })
+
+  it('keeps nodes stalled at another height, or on another chain, in their own group', () => {
+    const fleet = fleetOf(load('not-syncing'), 'stuck-0', 6, (copy, i) => {
+      const node = copy.find((o) => o.kind === 'ChainNode')!
+      if (i === 0) node.status.latestHeight = 12345
+      if (i === 1) node.status.chainID = 'other-chain-1'
+    })
+    const groups = groupFindings(diagnose([fleet], rules).clusters[0].report).filter((g) => g.ruleId === 'not-syncing')
+    expect(groups.map((g) => g.nodes.length).sort()).toEqual([1, 1, 4])
+  })
+
+  it('reads the logs of a node whose cheap signals differ from its look-alikes (a restart)', () => {
+    const fleet = fleetOf(load('not-syncing'), 'stuck-0', 6, (copy, i) => {
+      const pod = copy.find((o) => o.kind === 'Pod')!
+      if (i === 5) for (const status of pod.status.containerStatuses) status.restartCount = 2
+    })
+    const index = new SnapshotIndex(fleet)
+    const plan = planLogSample(
+      index.chainNodes(),
+      (n) => index.podOf(n),
+      (o) => index.eventsFor(o),
+      1,
+    )
+    expect(plan.read.has('sc-not-syncing/stuck-0-c05')).toBe(true)
+    expect(plan.read.has('sc-not-syncing/stuck-0-c00')).toBe(true)
+    expect(Object.keys(plan.standIns)).toHaveLength(4)
+  })
+
+  it('folds 200,000 repeats of one evidence line without copying lists or spreading arguments', () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString()
+    const lines = presentEvidence(Array.from({ length: 200_000 }, (_, i) => ({ kind: 'log' as const, source: 'log of x/app', text: `height ${i}`, at: at(i) })))
+    expect(lines).toHaveLength(1)
+    expect(lines[0].count).toBe(200_000)
+    expect(lines[0].at).toBe(at(199_999).replace(/\.\d+Z$/, 'Z'))
+  })
+})
