@@ -16,7 +16,7 @@ export interface ClusterTimelines {
 }
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
-export function timelines(snapshots: Snapshot[], rules: readonly Rule<never>[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
+export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
   const result = diagnose(snapshots, rules, bundle)
   return snapshots.map((snapshot, i) => {
     const cluster = result.clusters[i]
