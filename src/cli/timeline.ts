@@ -1,11 +1,11 @@
 import { parseDuration } from '../duration.js'
 import { ExitCode, usageError } from '../errors.js'
-import { renderTimeline, type TimelineFormat } from '../render/timeline.js'
+import { renderTimeline } from '../render/timeline.js'
 import { logRolesOf, selectRules } from '../services/doctor.js'
 import { timelines } from '../services/timeline.js'
 import type { Bound } from '../timeline/build.js'
-import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
-import type { Session, SnapshotFlags } from './session.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
 export const TIMELINE_FLAGS = {
@@ -17,16 +17,9 @@ export const TIMELINE_FLAGS = {
   utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
 } satisfies FlagSpecs
 
-export const TIMELINE_COMMAND = { args: ['name'], flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } }
+export const TIMELINE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } })
 
-export interface TimelineInput extends SnapshotFlags {
-  output: string
-  since?: string
-  until?: string
-  utc?: boolean
-  'no-color'?: boolean
-  debug?: boolean
-}
+export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 
 /** Read what doctor reads, place everything on one time line, render; exit 3 when reads failed. */
 export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
@@ -36,7 +29,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   // The same reads as doctor's (the logs its rules read), without the active signer probes.
   const snapshots = await session.snapshots(input, false, undefined, undefined, logRolesOf(rules))
   const clusters = timelines(snapshots, rules, window, input.bundle)
-  session.print(renderTimeline(input.output as TimelineFormat, clusters, session.palette, Boolean(input.utc)))
+  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc)))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 

@@ -1,7 +1,6 @@
-import { Args, Flags } from '@oclif/core'
-import { scopeFlags, SnapshotCommand } from '../base/snapshot-command.js'
-import { usageError } from '../errors.js'
-import { writeBundle } from '../snapshot/bundle.js'
+import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
+import { SnapshotCommand } from '../base/snapshot-command.js'
+import { COLLECT_COMMAND, runCollect } from '../cli/collect.js'
 
 export default class Collect extends SnapshotCommand {
   static summary = 'Save everything about nodes into a support bundle that doctor and the other commands can read offline'
@@ -12,24 +11,11 @@ export default class Collect extends SnapshotCommand {
     '<%= config.bin %> collect --all -n cosmos --out ./bundle-dir',
     '<%= config.bin %> doctor --bundle incident.tgz',
   ]
-  static args = { name: Args.string({ description: 'ChainNode name' }) }
-  static flags = {
-    ...scopeFlags,
-    'no-redact': SnapshotCommand.snapshotFlags['no-redact'],
-    tail: SnapshotCommand.snapshotFlags.tail,
-    out: Flags.string({ description: 'FILE.tgz or a new directory', required: true }),
-  }
+  static args = oclifArgs(COLLECT_COMMAND.args)
+  static flags = oclifFlags(COLLECT_COMMAND.flags)
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect)
-    await this.setupOutput(flags)
-    if (flags.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
-    const [snapshot] = await this.snapshots({ ...flags, name: args.name })
-    await writeBundle(flags.out, snapshot, !flags['no-redact'])
-    const nodes = snapshot.chainNodeRows.length
-    process.stderr.write(
-      `wrote ${flags.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
-    )
-    if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+    await runCollect({ ...flags, ...args }, this.session)
   }
 }

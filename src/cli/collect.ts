@@ -1,0 +1,28 @@
+import { usageError } from '../errors.js'
+import { writeBundle } from '../snapshot/bundle.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
+
+export const COLLECT_COMMAND = defineCommand({
+  args: NODE_ARG,
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SCOPE_FLAGS,
+    'no-redact': SNAPSHOT_FLAGS['no-redact'],
+    tail: SNAPSHOT_FLAGS.tail,
+    out: { type: 'string', description: 'FILE.tgz or a new directory', required: true },
+  },
+})
+
+export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
+  const [snapshot] = await session.snapshots(input)
+  await writeBundle(input.out, snapshot, !input['no-redact'])
+  const nodes = snapshot.chainNodeRows.length
+  process.stderr.write(
+    `wrote ${input.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
+  )
+  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+}
