@@ -34,14 +34,16 @@ const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPat
 const kubectl = process.env.KUBECTL ?? 'kubectl'
 const operatorPod = execFileSync(kubectl, ['get', 'pods', '-n', 'cosmopilot-system', '-o', 'jsonpath={.items[0].metadata.name}'], { env, encoding: 'utf8' })
 
+// A real CometBFT node behind the Pod (scenario sc-healthy-chain), so the chain probe has something to ask.
+const [NODE, NS] = ['node-0', 'sc-healthy-chain']
 const MANUAL: string[][] = [
-  ['get', 'chainnode', 'fullnode-0', '-n', 'sc-healthy', '-o', 'wide'],
-  ['describe', 'chainnode', 'fullnode-0', '-n', 'sc-healthy'],
-  ['get', 'events', '-n', 'sc-healthy', '--sort-by=.lastTimestamp'],
-  ['describe', 'pod', 'fullnode-0', '-n', 'sc-healthy'],
-  ['logs', 'fullnode-0', '-n', 'sc-healthy', '-c', 'app', '--tail=500'],
-  ['logs', 'fullnode-0', '-n', 'sc-healthy', '-c', 'app', '--previous'],
-  ['logs', 'fullnode-0', '-n', 'sc-healthy', '-c', 'node-utils', '--tail=500'],
+  ['get', 'chainnode', NODE, '-n', NS, '-o', 'wide'],
+  ['describe', 'chainnode', NODE, '-n', NS],
+  ['get', 'events', '-n', NS, '--sort-by=.lastTimestamp'],
+  ['describe', 'pod', NODE, '-n', NS],
+  ['logs', NODE, '-n', NS, '-c', 'app', '--tail=500'],
+  ['logs', NODE, '-n', NS, '-c', 'app', '--previous'],
+  ['logs', NODE, '-n', NS, '-c', 'node-utils', '--tail=500'],
   ['logs', operatorPod, '-n', 'cosmopilot-system', '--tail=500'],
 ]
 const wall = (run: () => void) => {
@@ -50,7 +52,15 @@ const wall = (run: () => void) => {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const manual = () => MANUAL.forEach((args) => spawnSync(kubectl, args, { env, stdio: 'ignore' }))
+/** The engineer's own chain check: `kubectl port-forward pod/NODE :26657`, then curl /status and /net_info. */
+const CHAIN_CHECK = `${kubectl} port-forward -n ${NS} pod/${NODE} :26657 > pf.out 2>&1 & pf=$!
+i=0; until port=$(sed -n 's/^Forwarding from 127.0.0.1:\\([0-9]*\\).*/\\1/p' pf.out) && [ -n "$port" ] || [ $i -gt 500 ]; do i=$((i+1)); sleep 0.02; done
+curl -s localhost:$port/status > /dev/null; curl -s localhost:$port/net_info > /dev/null; kill $pf`
+const chainDir = mkdtempSync(path.join(tmpdir(), 'bench-chain-'))
+const manual = () => {
+  MANUAL.forEach((args) => spawnSync(kubectl, args, { env, stdio: 'ignore' }))
+  spawnSync('sh', ['-c', CHAIN_CHECK], { env, cwd: chainDir, stdio: 'ignore' })
+}
 // Node 20 reads the NODE_EXTRA_CA_CERTS bundle while it starts (~40 ms here), before any code of ours;
 // doctor trusts the kubeconfig's CA, so its run is the same without it. kubectl never reads it.
 const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...envWithoutExtraCa } = env
@@ -60,8 +70,11 @@ const released = path.join(root, 'release', `linux-${process.arch}`, 'kubectl-ch
 const releaseNode = path.join(releaseNodeDir(`linux-${process.arch}`), 'package', 'bin', 'node')
 const onLinux = (file: string) => process.platform === 'linux' && existsSync(file)
 
-const args = ['doctor', 'fullnode-0', '-n', 'sc-healthy', '--no-probe']
+const probeOn = ['doctor', NODE, '-n', NS]
+const probeOff = [...probeOn, '--no-probe']
+const args = probeOn
 const variants = [
+  { label: `bin/chainnode --no-probe (npm package)`, command: [cli, ...probeOff], env },
   { label: `bin/chainnode (npm package, Node ${process.versions.node})`, command: [cli, ...args], env },
   ...(extraCaCerts
     ? [{ label: `bin/chainnode without NODE_EXTRA_CA_CERTS (set here: ${extraCaCerts})`, command: [cli, ...args], env: envWithoutExtraCa }]
@@ -75,7 +88,12 @@ const variants = [
         },
       ]
     : []),
-  ...(onLinux(released) ? [{ label: 'release executable (what krew installs)', command: [released, ...args], env }] : []),
+  ...(onLinux(released)
+    ? [
+        { label: 'release executable (what krew installs)', command: [released, ...args], env },
+        { label: 'release executable --no-probe', command: [released, ...probeOff], env },
+      ]
+    : []),
 ].map((variant) => ({
   ...variant,
   times: [] as number[],
@@ -91,10 +109,10 @@ for (let i = 0; i < runs; i++) {
   manualTimes.push(wall(manual))
   for (const variant of variants) variant.times.push(wall(variant.run))
 }
-console.log(`manual procedure (${MANUAL.length} kubectl commands): median ${median(manualTimes).toFixed(0)} ms`)
+console.log(`manual procedure (${MANUAL.length} kubectl commands, a port-forward and curl /status, /net_info): median ${median(manualTimes).toFixed(0)} ms`)
 for (const { label, times } of variants) {
   console.log(
-    `doctor fullnode-0, ${label}: median ${median(times).toFixed(0)} ms, ratio to manual ${(median(times) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`,
+    `doctor ${NODE} (chain probe ${label.includes('--no-probe') ? 'off' : 'on'}), ${label}: median ${median(times).toFixed(0)} ms, ratio to manual ${(median(times) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`,
   )
 }
 

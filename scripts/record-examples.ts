@@ -2,6 +2,7 @@
  * Record the example bundles under examples/bundles/ from the test-cluster scenarios:
  *   npm run cluster:up -- --scenarios && npx tsx scripts/record-examples.ts && npm run cluster:down
  * One bundle per scenario namespace, named after the scenario without its `sc-` prefix.
+ * `npx tsx scripts/record-examples.ts .cluster sc-a sc-b` records only those scenarios.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
@@ -11,13 +12,14 @@ import { SCENARIOS, refreshLiveness } from '../test/cluster/scenarios/index.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const dir = process.argv[2] ?? path.join(root, '.cluster')
+const only = process.argv.slice(3)
 useCluster(dir)
 const state = readClusterState(dir)
 const out = path.join(root, 'examples', 'bundles')
 mkdirSync(out, { recursive: true })
 
 await refreshLiveness({ ...state, pprofPort: state.ports.pprof, clusterDir: dir })
-for (const scenario of SCENARIOS) {
+for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.includes(s.name))) {
   const file = path.join(out, `${scenario.name.replace(/^sc-/, '')}.tgz`)
   rmSync(file, { force: true })
   try {
@@ -30,3 +32,5 @@ for (const scenario of SCENARIOS) {
     if ((error as { status?: number }).status !== 3) throw error
   }
 }
+// The tests read text copies of the bundles: keep them the same as what was just recorded.
+execFileSync(process.execPath, [path.join(root, 'scripts', 'sync-fixtures.mjs')], { stdio: 'inherit' })

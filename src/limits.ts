@@ -40,7 +40,7 @@ export const LIMIT_SPECS: Record<LimitName, LimitSpec> = {
   bundleBytes: { env: 'KUBECTL_CHAINNODE_MAX_BUNDLE_SIZE', what: 'unpacked size of a bundle', fallback: 1 * GiB, ceiling: 64 * GiB, size: true },
   entryBytes: { env: 'KUBECTL_CHAINNODE_MAX_ENTRY_SIZE', what: 'size of one file in a bundle', fallback: 128 * MiB, ceiling: 512 * MiB, size: true },
   entries: { env: 'KUBECTL_CHAINNODE_MAX_ENTRIES', what: 'number of files in a bundle', fallback: 100_000, ceiling: 10_000_000, size: false },
-  ratio: { env: 'KUBECTL_CHAINNODE_MAX_RATIO', what: 'decompression ratio of a bundle', fallback: 200, ceiling: 1_000_000, size: false },
+  ratio: { env: 'KUBECTL_CHAINNODE_MAX_RATIO', what: 'decompression ratio of a bundle', fallback: 100, ceiling: 1_000_000, size: false },
   logBytes: { env: 'KUBECTL_CHAINNODE_MAX_LOG_SIZE', what: 'size of one log in a bundle', fallback: 64 * MiB, ceiling: 256 * MiB, size: true },
   profileBytes: { env: 'KUBECTL_CHAINNODE_MAX_PROFILE_SIZE', what: 'size of a profile', fallback: 256 * MiB, ceiling: 1 * GiB, size: true },
 }

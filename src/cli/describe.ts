@@ -1,5 +1,6 @@
 import { describeChainNode, describePod } from '../render/describe.js'
 import { visible } from '../render/visible.js'
+import { fitWidth, tableWidth } from '../render/width.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from './session.js'
@@ -20,6 +21,6 @@ export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, sessi
       pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
     ]
   })
-  session.print(sections.join('\n'))
+  session.print(fitWidth(sections.join('\n'), tableWidth()))
   if (snapshot.collectionErrors.length > 0) process.exitCode = 3
 }

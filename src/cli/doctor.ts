@@ -50,13 +50,21 @@ export const DOCTOR_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL
 
 export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 
+/** The active probes doctor runs (timeline runs the same, so it reads what doctor reads): none with --no-probe. */
+export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout' | 'probe-window'>): {
+  probe?: Probe
+  chainProbe?: { windowMs: number; timeoutMs: number }
+} {
+  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  if (input['no-probe']) return {}
+  return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe: { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } }
+}
+
 /** Read, diagnose, render, and say how it went as an exit code. */
 export async function runDoctor(input: DoctorInput, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
-  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
-  const probe: Probe | undefined = input['no-probe'] ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
-  const windowMs = parseDuration(input['probe-window'], '--probe-window')
-  const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
+  const { probe, chainProbe } = activeProbes(input)
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
   // Nothing checked is not health: an empty selection is an input error, not a clean report.
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')

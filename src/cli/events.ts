@@ -3,7 +3,7 @@ import { renderEventsTable } from '../render/events.js'
 import { structured } from '../render/structured.js'
 import { fitWidth, tableWidth } from '../render/width.js'
 import { relatedEvents } from '../services/related-events.js'
-import { keyedLines, requireLive, watchLines } from '../services/watch.js'
+import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
@@ -43,11 +43,15 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   const keyed = (round: Snapshot[]) =>
     new Map(
       round.flatMap((snapshot) => {
-        const keys = eventsOf(snapshot).map((e) => `${snapshot.source.context}/${e.metadata.namespace}/${e.metadata.uid ?? e.metadata.name}`)
-        return [...keyedLines(keys, table(snapshot, true))]
+        // An Event repeated is the same object with a new count: its resourceVersion changes, its age only ticks.
+        const keys = eventsOf(snapshot).map((e) => ({
+          key: `${snapshot.source.context}/${e.metadata.namespace}/${e.metadata.uid ?? e.metadata.name}`,
+          version: e.metadata.resourceVersion ?? `${e.count}/${e.lastTimestamp}`,
+        }))
+        return [...keyedRows(keys, table(snapshot, true))]
       }),
     )
-  await watchLines(
+  await watchRows(
     async () => keyed(await read()),
     keyed(snapshots),
     (line) => session.print(line),

@@ -2,7 +2,7 @@ import { renderStatusText, statusRows, type StatusRow } from '../render/status.j
 import { structured } from '../render/structured.js'
 import { visible } from '../render/visible.js'
 import { fitWidth, tableWidth } from '../render/width.js'
-import { keyedLines, requireLive, watchLines } from '../services/watch.js'
+import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { CHAIN_PROBE_TIMEOUT_MS } from './doctor.js'
@@ -49,11 +49,15 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     new Map(
       round.flatMap((snapshot) => {
         const rows = statusRows(new SnapshotIndex(snapshot))
-        const keys = rows.map((r) => `${snapshot.source.context}/${r.namespace}/${r.name}`)
-        return [...keyedLines(keys, fitWidth(text(snapshot, rows, true), tableWidth()))]
+        // The age column ticks on its own: a change is a change of anything else.
+        const keys = rows.map((r) => ({
+          key: `${snapshot.source.context}/${r.namespace}/${r.name}`,
+          version: JSON.stringify({ ...r, server: { ...r.server, Age: '' } }),
+        }))
+        return [...keyedRows(keys, fitWidth(text(snapshot, rows, true), tableWidth()))]
       }),
     )
-  await watchLines(
+  await watchRows(
     async () => keyed(await read()),
     await keyed(snapshots),
     (line) => session.print(line),

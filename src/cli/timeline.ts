@@ -1,10 +1,12 @@
 import { parseDuration } from '../duration.js'
 import { ExitCode, usageError } from '../errors.js'
 import { renderTimeline } from '../render/timeline.js'
+import { tableWidth } from '../render/width.js'
 import { logRolesOf, selectRules } from '../services/doctor.js'
 import { timelines } from '../services/timeline.js'
 import type { Bound } from '../timeline/build.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs, type InputOf } from './flag-spec.js'
+import { activeProbes, DOCTOR_FLAGS } from './doctor.js'
 import type { Session } from './session.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
@@ -15,21 +17,26 @@ export const TIMELINE_FLAGS = {
   since: { type: 'string', description: 'start of the window: a duration before now (2h, 30m) or an RFC 3339 time' },
   until: { type: 'string', description: 'end of the window: a duration before now or an RFC 3339 time (default: now)' },
   utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
+  // The same active probes as doctor's, so the findings placed on the timeline are doctor's.
+  'no-probe': DOCTOR_FLAGS['no-probe'],
+  'probe-window': DOCTOR_FLAGS['probe-window'],
+  'gate-timeout': DOCTOR_FLAGS['gate-timeout'],
 } satisfies FlagSpecs
 
 export const TIMELINE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } })
 
 export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 
-/** Read what doctor reads, place everything on one time line, render; exit 3 when reads failed. */
+/** Read what doctor reads (probes included unless --no-probe), place everything on one time line, render; exit 3 when reads failed. */
 export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const window = { since: bound(input.since, '--since'), until: bound(input.until, '--until') }
   const rules = selectRules({})
-  // The same reads as doctor's (the logs its rules read), without the active signer probes.
-  const snapshots = await session.snapshots(input, false, undefined, undefined, logRolesOf(rules))
+  const { probe, chainProbe } = activeProbes(input)
+  // The same reads as doctor's: the logs its rules read, and its probes.
+  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
   const clusters = timelines(snapshots, rules, window, input.bundle)
-  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc)))
+  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 

@@ -4,7 +4,7 @@ import type { ChainFacts, ChainSample, CollectionError, KubeObject, ProbeRecord 
 import { PortForwardRefused, type PodAnswer } from './pod-http.js'
 
 /** Fetches a path from a Pod port (through the API server's port-forward in a live run). */
-export type PodGet = (namespace: string, pod: string, port: number, path: string, maxBytes?: number) => Promise<PodAnswer>
+export type PodGet = (namespace: string, pod: string, port: number, paths: string[], maxBytes?: number) => Promise<(PodAnswer | Error)[]>
 
 export interface ChainProbeOptions {
   get: PodGet
@@ -24,7 +24,7 @@ const PEER_LIST_CAP = 50
 export async function probeChains(
   nodes: KubeObject[],
   pods: KubeObject[],
-  configs: KubeObject[],
+  configs: Promise<KubeObject[]>,
   options: ChainProbeOptions,
   errors: CollectionError[],
 ): Promise<ProbeRecord[]> {
@@ -33,7 +33,9 @@ export async function probeChains(
     .filter((entry): entry is { node: KubeObject; pod: KubeObject } => entry.pod?.status?.phase === 'Running')
   const records = await Promise.all(
     running.map(({ node, pod }) => {
-      const config = configs.find((c) => c.metadata.namespace === node.metadata.namespace && c.metadata.name === node.metadata.name)?.data?.['config.toml']
+      const config = configs.then(
+        (all) => all.find((c) => c.metadata.namespace === node.metadata.namespace && c.metadata.name === node.metadata.name)?.data?.['config.toml'],
+      )
       return probeNode(node, pod, config, pods, options).catch((error: Error) => {
         if (!(error instanceof PortForwardRefused)) throw error
         errors.push({
@@ -49,13 +51,20 @@ export async function probeChains(
   return records.filter((r): r is ProbeRecord => r !== undefined)
 }
 
-async function probeNode(node: KubeObject, pod: KubeObject, config: string | undefined, pods: KubeObject[], options: ChainProbeOptions): Promise<ProbeRecord> {
+async function probeNode(
+  node: KubeObject,
+  pod: KubeObject,
+  config: Promise<string | undefined>,
+  pods: KubeObject[],
+  options: ChainProbeOptions,
+): Promise<ProbeRecord> {
   const namespace = pod.metadata.namespace!
   const port = rpcPort(pod)
   const facts: ChainFacts = { problems: [] }
-  const rpc = (path: string) => rpcResult(options.get, namespace, pod.metadata.name, port, path, facts)
+  const rpc = (paths: string[]) => rpcResults(options.get, namespace, pod.metadata.name, port, paths, facts)
   const status = (async () => {
-    const first = await rpc('/status')
+    const [first, netInfo] = await rpc(['/status', '/net_info'])
+    if (netInfo) facts.peers = peersOf(netInfo)
     if (!first) return
     const sample = sampleOf(first)
     facts.status = {
@@ -64,22 +73,29 @@ async function probeNode(node: KubeObject, pod: KubeObject, config: string | und
       network: String(first.node_info?.network ?? ''),
       nodeId: String(first.node_info?.id ?? ''),
     }
-    if (isRecent(facts)) return
+    // A window of 0 (status -o wide) asks for one reading only.
+    if (isRecent(facts) || options.windowMs <= 0) return
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.windowMs - (Date.now() - Date.parse(sample.at)))))
-    const second = await rpc('/status')
+    const [second] = await rpc(['/status'])
     if (second) facts.resample = sampleOf(second)
   })()
-  const peers = rpc('/net_info').then((netInfo) => {
-    if (netInfo) facts.peers = peersOf(netInfo)
-  })
   const nodeUtils = probeNodeUtils(options.get, pod, facts)
   const stateSync = probeStateSync(options.get, node, config, pods, facts)
-  await Promise.all([status, peers, nodeUtils, stateSync])
+  await Promise.all([status, nodeUtils, stateSync])
   const target = `pod/${pod.metadata.name}:${port}`
   const at = facts.status?.at ?? new Date().toISOString()
   if (!facts.status)
-    return { kind: 'chain', namespace, pod: pod.metadata.name, target, ok: false, detail: facts.problems[0] ?? 'no /status answer', at, chain: facts }
+    return {
+      kind: 'chain',
+      namespace,
+      pod: pod.metadata.name,
+      target,
+      ok: false,
+      detail: facts.problems.find((p) => p.startsWith('/status')) ?? 'no /status answer',
+      at,
+      chain: facts,
+    }
   const peerText = facts.peers ? `, ${facts.peers.total} peer(s) (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : ''
   return {
     kind: 'chain',
@@ -97,19 +113,25 @@ async function probeNode(node: KubeObject, pod: KubeObject, config: string | und
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-/** The `result` of a CometBFT JSON-RPC answer, or one line in `facts.problems` saying why there is none. */
-async function rpcResult(get: PodGet, namespace: string, pod: string, port: number, path: string, facts: ChainFacts): Promise<Json | undefined> {
-  const what = `${path} on ${port}`
-  let answer: PodAnswer
+/** The `result` of each CometBFT JSON-RPC answer, or one line per path in `facts.problems` saying why there is none. */
+async function rpcResults(get: PodGet, namespace: string, pod: string, port: number, paths: string[], facts: ChainFacts): Promise<(Json | undefined)[]> {
+  let answers: (PodAnswer | Error)[]
   try {
-    answer = await get(namespace, pod, port, path, MAX_ANSWER_BYTES)
+    answers = await get(namespace, pod, port, paths, MAX_ANSWER_BYTES)
   } catch (error) {
     if (error instanceof PortForwardRefused) throw error
-    facts.problems.push(`${what}: ${(error as Error).message}`)
+    answers = paths.map(() => error as Error)
+  }
+  return answers.map((answer, i) => rpcResult(answer, `${paths[i].split('?')[0]} on ${port}`, paths[i] === '/net_info', facts))
+}
+
+function rpcResult(answer: PodAnswer | Error, what: string, netInfo: boolean, facts: ChainFacts): Json | undefined {
+  if (answer instanceof Error) {
+    facts.problems.push(`${what}: ${answer.message}`)
     return undefined
   }
   const text = answer.body.toString('utf8')
-  if (answer.truncated && path === '/net_info') return truncatedNetInfo(text, facts, what)
+  if (answer.truncated && netInfo) return truncatedNetInfo(text, facts, what)
   const problem = answerProblem(answer, text)
   if (problem) {
     facts.problems.push(`${what}: ${problem}`)
@@ -196,19 +218,20 @@ async function probeNodeUtils(get: PodGet, pod: KubeObject, facts: ChainFacts): 
   if (port === undefined) return
   const nodeUtils: NonNullable<ChainFacts['nodeUtils']> = { port, at: new Date().toISOString(), problems: [] }
   facts.nodeUtils = nodeUtils
-  const text = async (path: string) => {
-    try {
-      const answer = await get(pod.metadata.namespace!, pod.metadata.name, port, path, 4096)
-      const body = answer.body.toString('utf8').trim()
-      if (answer.status === 200) return body
-      nodeUtils.problems.push(`${path} on ${port}: HTTP ${answer.status}${body ? `: ${body.slice(0, 120)}` : ''}`)
-    } catch (error) {
-      if (error instanceof PortForwardRefused) throw error
-      nodeUtils.problems.push(`${path} on ${port}: ${(error as Error).message}`)
-    }
-    return undefined
+  const paths = ['/latest_height', '/state_syncing']
+  let answers: (PodAnswer | Error)[]
+  try {
+    answers = await get(pod.metadata.namespace!, pod.metadata.name, port, paths, 4096)
+  } catch (error) {
+    if (error instanceof PortForwardRefused) throw error
+    answers = paths.map(() => error as Error)
   }
-  const [height, syncing] = await Promise.all([text('/latest_height'), text('/state_syncing')])
+  const [height, syncing] = answers.map((answer, i) => {
+    if (answer instanceof Error) nodeUtils.problems.push(`${paths[i]} on ${port}: ${answer.message}`)
+    else if (answer.status === 200) return answer.body.toString('utf8').trim()
+    else nodeUtils.problems.push(`${paths[i]} on ${port}: HTTP ${answer.status}: ${answer.body.toString('utf8').trim().slice(0, 120)}`)
+    return undefined
+  })
   if (height !== undefined && /^\d+$/.test(height)) nodeUtils.latestHeight = Number(height)
   else if (height !== undefined) nodeUtils.problems.push(`/latest_height on ${port}: not a height: ${height.slice(0, 80)}`)
   if (syncing === 'true' || syncing === 'false') nodeUtils.stateSyncing = syncing === 'true'
@@ -219,8 +242,10 @@ async function probeNodeUtils(get: PodGet, pod: KubeObject, facts: ChainFacts): 
  * and the block hash at the trust height. The servers are other nodes' `<node>-internal` Services:
  * reached through their node's Pod, since the Service's cluster address is not reachable from here.
  */
-async function probeStateSync(get: PodGet, node: KubeObject, config: string | undefined, pods: KubeObject[], facts: ChainFacts): Promise<void> {
-  if (!node.spec?.stateSyncRestore || !config) return
+async function probeStateSync(get: PodGet, node: KubeObject, rendered: Promise<string | undefined>, pods: KubeObject[], facts: ChainFacts): Promise<void> {
+  if (!node.spec?.stateSyncRestore) return
+  const config = await rendered
+  if (!config) return
   const section = /\[statesync\]([\s\S]*?)(\n\[|$)/.exec(config)?.[1] ?? ''
   const servers = (/rpc_servers\s*=\s*"([^"]*)"/.exec(section)?.[1] ?? '')
     .split(',')
@@ -243,12 +268,16 @@ async function probeStateSync(get: PodGet, node: KubeObject, config: string | un
       }
       const local: ChainFacts = { problems: [] }
       const port = Number(parsed?.[2] ?? COMET_RPC_PORT)
-      const status = await rpcResult(get, namespace!, pod.metadata.name, port, '/status', local)
+      const [status, commit] = await rpcResults(
+        get,
+        namespace!,
+        pod.metadata.name,
+        port,
+        ['/status', ...(trustHeight ? [`/commit?height=${trustHeight}`] : [])],
+        local,
+      )
       if (status) entry.latestHeight = Number(status.sync_info?.latest_block_height ?? 0)
-      if (status && trustHeight) {
-        const commit = await rpcResult(get, namespace!, pod.metadata.name, port, `/commit?height=${trustHeight}`, local)
-        entry.hashAtTrustHeight = commit?.signed_header?.commit?.block_id?.hash
-      }
+      if (commit) entry.hashAtTrustHeight = commit.signed_header?.commit?.block_id?.hash
       if (local.problems.length) entry.problem = local.problems[0]
     }),
   )

@@ -89,9 +89,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
   const chain = options.chain
   const chainProbes = chain
-    ? namespaced
-        .then((lists) => Promise.all([lists.of('Pod'), lists.of('ConfigMap')]))
-        .then(([pods, configs]) => probeChains(nodes, pods, configs, chain, errors))
+    ? namespaced.then(async (lists) => probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors))
     : Promise.resolve([])
   const [namespaceObjects, clusterObjects, logs, operatorData, probes] = await Promise.all([
     namespaced.then((lists) => lists.all),

@@ -34,18 +34,23 @@ export class PortForwardRefused extends Error {
 const DATA = 0
 const ERROR = 1
 
+/** TLS sessions per API server: the probe's later connections resume instead of a full handshake. */
+const sessions = new Map<string, Buffer>()
+
 /**
- * One HTTP GET to a Pod port through the API server's port-forward over a WebSocket (channel
- * protocol v4: a channel byte before each message, a two-byte port first on each channel), the way
- * kubectl did before SPDY tunnelling. A few dozen lines here instead of @kubernetes/client-node, whose
- * import alone costs about half a second: more than the chain probe is allowed to add to a run.
+ * HTTP GETs to a Pod port through the API server's port-forward over a WebSocket (channel protocol v4:
+ * a channel byte before each message, a two-byte port first on each channel), the way kubectl did
+ * before SPDY tunnelling. The requests share one forwarded connection (HTTP/1.1 keep-alive, sent at
+ * once). A few dozen lines here instead of @kubernetes/client-node, whose import alone costs about
+ * half a second: more than the chain probe is allowed to add to a run. Each path gets its answer or
+ * the error that stood in its way; a refused port-forward rejects the whole call.
  */
-export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: number; maxBytes: number }): Promise<PodAnswer> {
+export function podHttpGet(target: PodPort, paths: string[], options: { timeoutMs: number; maxBytes: number }): Promise<(PodAnswer | Error)[]> {
   const url = new URL(target.server)
   const secure = url.protocol === 'https:'
   const port = Number(url.port || (secure ? 443 : 80))
   const { ca, cert, key, rejectUnauthorized, servername } = target.credentials
-  return new Promise<PodAnswer>((resolve, reject) => {
+  return new Promise<(PodAnswer | Error)[]>((resolve, reject) => {
     const socket: net.Socket = secure
       ? tls.connect({
           host: url.hostname,
@@ -56,20 +61,22 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
           rejectUnauthorized,
           servername: servername ?? (net.isIP(url.hostname) ? undefined : url.hostname),
           ALPNProtocols: ['http/1.1'],
+          session: sessions.get(target.server),
         })
       : net.connect({ host: url.hostname, port })
+    socket.on('session', (session: Buffer) => sessions.set(target.server, session))
     const release = onInterrupt(() => socket.destroy())
     let settled = false
-    const finish = (error: Error | undefined, answer?: PodAnswer) => {
+    const settle = (outcome: Error | (PodAnswer | Error)[]) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       release()
       socket.destroy()
-      if (error) reject(error)
-      else resolve(answer!)
+      if (outcome instanceof Error) reject(outcome)
+      else resolve(outcome)
     }
-    const timer = setTimeout(() => finish(new Error(`no answer within ${options.timeoutMs / 1000}s`)), options.timeoutMs)
+    const timer = setTimeout(() => done(`no answer within ${options.timeoutMs / 1000}s`), options.timeoutMs)
     const wsKey = randomBytes(16).toString('base64')
     const headers = Object.entries(target.credentials.headers).map(([name, value]) => `${name}: ${value}\r\n`)
     const request =
@@ -77,20 +84,21 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
       `Host: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${wsKey}\r\nSec-WebSocket-Version: 13\r\n` +
       `Sec-WebSocket-Protocol: v4.channel.k8s.io\r\n${headers.join('')}\r\n`
     socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(request))
-    socket.on('error', (error) => finish(error))
+    socket.on('error', (error) => done(error.message))
 
     let pending = Buffer.alloc(0)
     let upgraded = false
-    const data: Buffer[] = []
-    let dataBytes = 0
+    let data = Buffer.alloc(0)
     let errorText = ''
     const seenPort = new Set<number>()
-    const done = () => {
-      if (dataBytes === 0 && errorText) return finish(new Error(errorText.trim()))
-      if (dataBytes === 0) return finish(new Error('the connection closed before the Pod port answered'))
-      finish(undefined, parseHttp(Buffer.concat(data), dataBytes > options.maxBytes, options.maxBytes))
+    /** Whatever has arrived, per path; `reason` stands in for the answers that did not. */
+    function done(reason = 'the connection closed before the Pod port answered') {
+      if (data.length === 0) return settle(new Error(errorText.trim() || reason))
+      const answers: (PodAnswer | Error)[] = splitAnswers(data, options.maxBytes)
+      while (answers.length < paths.length) answers.push(new Error(errorText.trim() || reason))
+      settle(answers)
     }
-    socket.on('end', done)
+    socket.on('end', () => done())
     socket.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk])
       if (!upgraded) {
@@ -100,14 +108,17 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
         if (status !== 101) {
           const body = pending.subarray(end + 4).toString('utf8')
-          const message = /"message":"((?:[^"\\]|\\.)*)"/.exec(body)?.[1] ?? head.split('\r\n')[0]
-          return finish(status === 401 || status === 403 ? new PortForwardRefused(status, message) : new Error(`port-forward: HTTP ${status}: ${message}`))
+          const quoted = /"message":("(?:[^"\\]|\\.)*")/.exec(body)?.[1]
+          const message = quoted ? (JSON.parse(quoted) as string) : head.split('\r\n')[0]
+          return settle(status === 401 || status === 403 ? new PortForwardRefused(status, message) : new Error(`port-forward: HTTP ${status}: ${message}`))
         }
         upgraded = true
         pending = pending.subarray(end + 4)
         // HTTP/1.1: a long answer comes chunked, so its end is seen without waiting for the forward to close.
-        const get = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nConnection: close\r\n\r\n`
-        socket.write(frame(Buffer.concat([Buffer.from([DATA]), Buffer.from(get)])))
+        const gets = paths.map(
+          (path, i) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`,
+        )
+        socket.write(frame(Buffer.concat([Buffer.from([DATA]), Buffer.from(gets.join(''))])))
       }
       for (;;) {
         const parsed = readFrame(pending)
@@ -123,9 +134,8 @@ export function podHttpGet(target: PodPort, path: string, options: { timeoutMs: 
         }
         if (channel === ERROR) errorText += payload.toString('utf8')
         else if (channel === DATA && payload.length > 0) {
-          data.push(payload)
-          dataBytes += payload.length
-          if (dataBytes > options.maxBytes || answerComplete(Buffer.concat(data))) return done()
+          data = Buffer.concat([data, payload])
+          if (data.length > options.maxBytes || completeAnswers(data) >= paths.length) return done()
         }
       }
     })
@@ -159,14 +169,35 @@ function readFrame(buffer: Buffer): { opcode: number; payload: Buffer; size: num
   return { opcode, payload: buffer.subarray(offset, offset + length), size: offset + length }
 }
 
-/** The whole answer is in: its Content-Length is reached, or its last chunk has come. */
-function answerComplete(raw: Buffer): boolean {
-  const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) return false
-  const head = raw.subarray(0, end).toString('latin1')
+/** Where the answer starting at `offset` ends, when all of it is in (Content-Length reached, or its last chunk come). */
+function answerEnd(raw: Buffer, offset: number): number | undefined {
+  const end = raw.indexOf('\r\n\r\n', offset)
+  if (end < 0) return undefined
+  const head = raw.subarray(offset, end).toString('latin1')
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1]
-  if (length !== undefined) return raw.length - end - 4 >= Number(length)
-  return /\r\ntransfer-encoding:\s*chunked/i.test(head) && raw.subarray(-5).toString('latin1') === '0\r\n\r\n'
+  if (length !== undefined) return raw.length - end - 4 >= Number(length) ? end + 4 + Number(length) : undefined
+  if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) return undefined
+  const last = raw.indexOf('\r\n0\r\n\r\n', end)
+  return last < 0 ? undefined : last + 7
+}
+
+function completeAnswers(raw: Buffer): number {
+  let count = 0
+  for (let offset = 0, end; offset < raw.length && (end = answerEnd(raw, offset)) !== undefined; offset = end) count++
+  return count
+}
+
+/** The answers in order; the last may be cut short (truncated) or not HTTP at all (status 0). */
+function splitAnswers(raw: Buffer, maxBytes: number): PodAnswer[] {
+  const answers: PodAnswer[] = []
+  let offset = 0
+  while (offset < raw.length) {
+    const end = answerEnd(raw, offset)
+    answers.push(parseHttp(raw.subarray(offset, end), end === undefined && raw.length > maxBytes, maxBytes))
+    if (end === undefined) break
+    offset = end
+  }
+  return answers
 }
 
 function parseHttp(raw: Buffer, truncated: boolean, maxBytes: number): PodAnswer {

@@ -29,7 +29,7 @@ export default class Completion extends BaseCommand {
   static summary = 'Print a shell completion script (bash, zsh or fish)'
   static description =
     'Through kubectl (1.26+), `kubectl chainnode <TAB>` completes with the kubectl_complete-chainnode executable shipped next to kubectl-chainnode. Commands and flags complete offline; node, set, namespace and context names are read from the cluster with a short timeout.'
-  static examples = ['source <(<%= config.bin %> completion bash)', '<%= config.bin %> completion fish | source']
+  static examples = ['source <(<%= config.bin %> completion bash)', '<%= config.bin %> completion fish > ~/.config/fish/completions/kubectl-chainnode.fish']
   static args = { shell: Args.string({ description: 'shell', options: Object.keys(SCRIPTS), required: true }) }
 
   async run(): Promise<void> {

@@ -4,7 +4,7 @@ import { DESCRIBE_COMMAND, runDescribe } from '../cli/describe.js'
 
 export default class Describe extends SnapshotCommand {
   static summary = 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does'
-  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe fullnode-0 --bundle incident.tgz']
+  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe pull-0 --bundle examples/bundles/image-pull.tgz']
   static args = oclifArgs(DESCRIBE_COMMAND.args)
   static flags = oclifFlags(DESCRIBE_COMMAND.flags)
 

@@ -11,7 +11,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3
     '<%= config.bin %> doctor fullnode-0 -n cosmos',
     '<%= config.bin %> doctor --set cosmoshub -n cosmos -o markdown',
     '<%= config.bin %> doctor -A --fail-on warning -o junit > doctor.xml',
-    '<%= config.bin %> doctor --bundle incident.tgz',
+    '<%= config.bin %> doctor --bundle examples/bundles/signer-discovery-timeout.tgz',
   ]
   static args = oclifArgs(DOCTOR_COMMAND.args)
   static flags = oclifFlags(DOCTOR_COMMAND.flags)

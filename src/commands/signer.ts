@@ -9,6 +9,7 @@ export default class Signer extends SnapshotCommand {
     '<%= config.bin %> signer validator-0 -n cosmos',
     '<%= config.bin %> signer validator-0 --no-probe',
     '<%= config.bin %> signer validator-0 --gate-timeout 10s -o json',
+    '<%= config.bin %> signer val-0 --bundle examples/bundles/signer-discovery-timeout.tgz',
   ]
   static args = oclifArgs(SIGNER_COMMAND.args)
   static flags = oclifFlags(SIGNER_COMMAND.flags)

@@ -11,7 +11,7 @@ The default window starts a little before the last restart or the first finding,
     '<%= config.bin %> timeline fullnode-0 -n cosmos',
     '<%= config.bin %> timeline fullnode-0 --since 2h --utc',
     '<%= config.bin %> timeline --set cosmoshub -n cosmos -o markdown > incident.md',
-    '<%= config.bin %> timeline fullnode-0 --bundle incident.tgz -o json',
+    '<%= config.bin %> timeline stuck-0 --bundle examples/bundles/not-syncing.tgz -o json',
   ]
   static args = oclifArgs(TIMELINE_COMMAND.args)
   static flags = oclifFlags(TIMELINE_COMMAND.flags)

@@ -1,9 +1,26 @@
 import Table from 'cli-table3'
+import stringWidth from 'string-width'
 
-/** kubectl's plain aligned columns: upper-case headers, three spaces between columns, no borders. Cells are printed as given. */
-export function columns(headers: string[], rows: string[][], options: { noHeaders?: boolean } = {}): string {
+/**
+ * cli-table3 spreads rows as arguments and lays a table out in time that grows with the square of its rows;
+ * a bundle can hold 300,000 events. Above this many rows the same layout is done in one linear pass
+ * (a unit test holds the two to the same output).
+ */
+export const CLI_TABLE_MAX_ROWS = 2000
+
+/**
+ * kubectl's plain aligned columns: upper-case headers, three spaces between columns, no borders. Cells are
+ * printed as given; a cell with newlines takes several lines.
+ */
+export function columns(headers: string[], rows: string[][], options: { noHeaders?: boolean; layout?: 'cli-table3' | 'linear' } = {}): string {
+  const layout = options.layout ?? (rows.length <= CLI_TABLE_MAX_ROWS ? 'cli-table3' : 'linear')
+  const lines = layout === 'cli-table3' ? cliTableLines(headers, rows) : linearLines(headers, rows)
+  // Headers still size the columns with --no-headers (as kubectl's); their line is dropped here.
+  return (options.noHeaders ? lines.slice(1) : lines).join('\n')
+}
+
+function cliTableLines(headers: string[], rows: string[][]): string[] {
   const table = new Table({
-    // Headers still size the columns with --no-headers (as kubectl's); their line is dropped below.
     head: headers.map((h) => h.toUpperCase()),
     chars: {
       top: '',
@@ -24,13 +41,37 @@ export function columns(headers: string[], rows: string[][], options: { noHeader
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   })
-  // One by one: a list of 300,000 events would overflow the stack as spread arguments.
   for (const row of rows) table.push(row)
-  const lines = table
+  return table
     .toString()
     .split('\n')
     .map((line) => line.trimEnd())
-  return (options.noHeaders ? lines.slice(1) : lines).join('\n')
+}
+
+function linearLines(headers: string[], rows: string[][]): string[] {
+  const table = [headers.map((h) => h.toUpperCase()), ...rows].map((row) => row.map((cell) => String(cell).split('\n')))
+  const widths: number[] = []
+  for (const row of table) {
+    row.forEach((lines, i) => {
+      for (const line of lines) widths[i] = Math.max(widths[i] ?? 0, stringWidth(line))
+    })
+  }
+  const out: string[] = []
+  for (const row of table) {
+    const height = row.reduce((most, lines) => Math.max(most, lines.length), 1)
+    for (let at = 0; at < height; at++) {
+      out.push(
+        row
+          .map((lines, i) => {
+            const text = lines[at] ?? ''
+            return i === row.length - 1 ? text : text + ' '.repeat(widths[i] - stringWidth(text))
+          })
+          .join('   ')
+          .trimEnd(),
+      )
+    }
+  }
+  return out
 }
 
 /** A describe-style block: "Key:   value" lines aligned at one column, nested by two spaces. */

@@ -2,7 +2,7 @@ import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
 import { docsPath } from '../rules/docs.js'
-import { evidenceText, presentEvidence } from './evidence.js'
+import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH } from './width.js'
 
 const cell = (text: string) => visible(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -17,7 +17,7 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
     out.push(
       `## Cluster \`${visible(cluster.context)}\``,
       '',
-      `Server: ${visible(cluster.server)}${cluster.bundle ? ` (bundle \`${visible(cluster.bundle)}\`)` : ''}, collected ${visible(cluster.collectedAt)}.`,
+      `Server: ${visible(cluster.server)}${cluster.bundle ? ` (bundle \`${visible(cluster.bundle)}\`)` : ''}, collected ${shortTime(cluster.collectedAt)}.`,
       '',
     )
     out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')

@@ -11,9 +11,9 @@ export function renderTimelineMarkdown(clusters: ClusterTimelines[]): string {
   const out: string[] = ['# kubectl chainnode timeline', '']
   for (const cluster of clusters) {
     out.push(
-      `## Cluster \`${cluster.context}\``,
+      `## Cluster \`${oneLine(cluster.context)}\``,
       '',
-      `Server: ${cluster.server}${cluster.bundle ? ` (bundle \`${cluster.bundle}\`)` : ''}, collected ${cluster.collectedAt}.`,
+      `Server: ${cell(cluster.server)}${cluster.bundle ? ` (bundle \`${oneLine(cluster.bundle)}\`)` : ''}, collected ${cell(cluster.collectedAt)}.`,
       '',
     )
     if (cluster.nodes.length === 0) out.push('No ChainNodes in scope.', '')
@@ -26,7 +26,7 @@ export function renderTimelineMarkdown(clusters: ClusterTimelines[]): string {
 function node(timeline: NodeTimeline): string[] {
   const time = (iso: string) => absoluteTime(iso, true)
   const out = [
-    `### ChainNode ${timeline.node.namespace}/${timeline.node.name}`,
+    `### ChainNode ${cell(`${timeline.node.namespace}/${timeline.node.name}`)}`,
     '',
     `From ${time(timeline.window.since)} to ${time(timeline.window.until)}; now = collection time ${time(timeline.now)}.` +
       (timeline.outsideWindow > 0 ? ` ${timeline.outsideWindow} more entries lie outside this window.` : ''),

@@ -1,3 +1,4 @@
+import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
 import type { Evidence } from './define-rule.js'
 import type { LogLine } from './helpers.js'
 
@@ -70,8 +71,8 @@ export interface ChainLogSignals {
   progressing: boolean
 }
 
-/** How recent, before the newest line, a committed height must be to count as progress. */
-const PROGRESS_WINDOW_MS = 60_000
+/** How recent a committed height must be to count as progress: what the probe calls a recent block. */
+const PROGRESS_WINDOW_MS = RECENT_BLOCK_MS
 
 /**
  * What a chain container's own log says about peers and consensus, the newest lines deciding.

@@ -42,7 +42,15 @@ function candidatesFor(index: SnapshotIndex, node: KubeObject, phase: string): C
     source: `${obj?.kind}/${obj?.metadata.name} created`,
   })
   // A Pod's start time is when the kubelet took it: the same moment, and what survives a re-created object.
-  const pod = (obj: KubeObject | undefined): Candidate[] => [created(obj), { at: obj?.status?.startTime, source: `Pod/${obj?.metadata.name} started` }]
+  const pod = (obj: KubeObject | undefined): Candidate[] => {
+    // A Pod being deleted is the one the phase replaces: the phase began when its deletion was asked for.
+    const deleting = obj?.metadata.deletionTimestamp
+    if (deleting) {
+      const asked = Date.parse(deleting) - (obj.metadata.deletionGracePeriodSeconds ?? 0) * 1000
+      return [{ at: Number.isNaN(asked) ? undefined : new Date(asked).toISOString(), source: `Pod/${obj.metadata.name} deletion requested` }]
+    }
+    return [created(obj), { at: obj?.status?.startTime, source: `Pod/${obj?.metadata.name} started` }]
+  }
   const event = (reason: string, first: boolean): Candidate => {
     const events = index.eventsFor(node).filter((e) => e.reason === reason)
     const chosen = first ? events[0] : events.at(-1)

@@ -15,6 +15,7 @@ export type ReconcileCause =
   | 'crd-missing'
   | 'webhook'
   | 'invalid-spec'
+  | 'start-timeout'
   | 'unknown'
 
 export interface CauseMatch {
@@ -36,6 +37,8 @@ const PATTERNS: [ReconcileCause, RegExp][] = [
   ['genesis', /(?:retrieve|download|load|initialize) (?:new )?genesis|genesis could not be retri/i],
   ['crd-missing', /no matches for kind "([^"]+)"|could not find the requested resource|no kind is registered for the type/],
   ['invalid-spec', /spec is invalid|is invalid: |Invalid value: |Required value|Unsupported value: /],
+  // pod.go waits 5 minutes for the main container to start; a first start that takes longer is only logged.
+  ['start-timeout', /timeout waiting for (?:recreated )?container (\S+) to start/],
 ]
 
 export function classifyReconcileError(error: string): CauseMatch {
@@ -74,6 +77,8 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
       return `Install the CRD for ${object || 'the missing kind'} (e.g. the CSI snapshotter for VolumeSnapshot) or turn off the feature that needs it.`
     case 'invalid-spec':
       return `Fix the spec of ${ctx.node} as the error says (kubectl edit chainnode ${ctx.node} -n ${ctx.namespace}).`
+    case 'start-timeout':
+      return `Read why ${object || 'the main container'} does not start: kubectl chainnode logs ${ctx.node} -n ${ctx.namespace} -c all, and kubectl describe pod ${ctx.node} -n ${ctx.namespace}.`
     case 'unknown':
       return `Read the operator log for this node: kubectl logs -n ${ctx.operator.split('/')[0]} deploy/${ctx.operator.split('/')[1]} -c manager | grep ${ctx.node}`
   }

@@ -42,7 +42,7 @@ export default defineRule<Data>({
     const operator = index.operatorFor(node)
     if (!operator) return []
     const history = reconcileHistory(index, node)
-    if (!history.latestFailed) return []
+    if (!history.latestFailed || history.onlyConflicts) return []
     const latest = history.failures.at(-1)!
     const failingForMs = now - Date.parse(history.failingSince!)
     const keepsFailing = history.failingCount >= 2 && failingForMs >= KEEPS_FAILING_MS && now - Date.parse(latest.at) <= STILL_FAILING_MS
@@ -100,4 +100,5 @@ const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   genesis: 'it cannot obtain the genesis',
   'crd-missing': 'a custom resource kind it needs is not installed',
   'invalid-spec': 'the spec is invalid',
+  'start-timeout': 'the node Pod it created did not start its main container in time',
 }

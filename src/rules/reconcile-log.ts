@@ -42,7 +42,12 @@ export interface ReconcileHistory {
   failingSince?: string
   /** Failures since then. */
   failingCount: number
+  /** Every failure since then is an optimistic-lock conflict, which controller-runtime retries at once. */
+  onlyConflicts: boolean
 }
+
+/** The API server refused an update made from a stale read: routine, the next reconcile reads afresh. */
+export const isConflict = (error: string | undefined): boolean => /the object has been modified; please apply your changes/.test(error ?? '')
 
 const RECONCILER_ERROR = 'Reconciler error'
 const KINDS = ['ChainNode', 'ChainNodeSet'] as const
@@ -103,7 +108,9 @@ function reconcileLinesOf(index: SnapshotIndex, pod: KubeObject, record: LogReco
       const entry = parseReconcileLine(line.text, line.at, source)
       if (!entry) continue
       const key = `${entry.kind}/${entry.namespace}/${entry.name}`
-      byObject.set(key, [...(byObject.get(key) ?? []), entry])
+      const list = byObject.get(key)
+      if (list) list.push(entry)
+      else byObject.set(key, [entry])
     }
     parsed.set(record, byObject)
   }
@@ -135,7 +142,14 @@ export function reconcileHistory(index: SnapshotIndex, node: KubeObject): Reconc
   const ownFailing = failingRun(own)
   const setFailing = failingRun(setLines)
   const failing = [...ownFailing, ...setFailing].sort((a, b) => compareText(a.at, b.at))
-  return { failures, groups: groupErrors(failures), latestFailed: failing.length > 0, failingSince: failing[0]?.at, failingCount: failing.length }
+  return {
+    failures,
+    groups: groupErrors(failures),
+    latestFailed: failing.length > 0,
+    failingSince: failing[0]?.at,
+    failingCount: failing.length,
+    onlyConflicts: failing.length > 0 && failing.every((line) => isConflict(line.error)),
+  }
 }
 
 /**

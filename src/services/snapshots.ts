@@ -39,8 +39,8 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
     redactor: request.redact ? new Redactor() : undefined,
     chain: request.chainProbe && {
       windowMs: request.chainProbe.windowMs,
-      get: (namespace, pod, port, path, maxBytes = 64 * 1024) =>
-        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, path, {
+      get: (namespace, pod, port, paths, maxBytes = 64 * 1024) =>
+        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, paths, {
           timeoutMs: request.chainProbe!.timeoutMs,
           maxBytes,
         }),

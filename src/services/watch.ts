@@ -7,26 +7,32 @@ export function requireLive(bundle: string | undefined): void {
   if (bundle) throw usageError('--watch needs a live cluster: a bundle does not change', 'drop --bundle or --watch')
 }
 
+/** A row of a watched listing: the line to print, and what tells a change apart from time passing (ages tick). */
+export interface WatchedRow {
+  line: string
+  version: string
+}
+
 /**
- * kubectl get -w: after the first listing, print each line that is new or changed, keyed by what it
- * is about (a node, an Event). Runs until Ctrl-C, which ends the process (src/cleanup.ts).
+ * kubectl get -w: after the first listing, print each row that is new or changed, keyed by what it is
+ * about (a node, an Event). Runs until Ctrl-C, which ends the process (src/cleanup.ts).
  */
-export async function watchLines(
-  read: () => Promise<Map<string, string>>,
-  seen: Map<string, string>,
+export async function watchRows(
+  read: () => Promise<Map<string, WatchedRow>>,
+  seen: Map<string, WatchedRow>,
   print: (line: string) => void,
   intervalMs = WATCH_INTERVAL_MS,
 ): Promise<never> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
     const next = await read()
-    for (const [key, line] of next) if (seen.get(key) !== line) print(line)
+    for (const [key, row] of next) if (seen.get(key)?.version !== row.version) print(row.line)
     seen = next
   }
 }
 
-/** The lines of a table without its header, keyed: what watchLines compares between rounds. */
-export function keyedLines(keys: string[], table: string): Map<string, string> {
+/** The rows of a table printed without its header, keyed, each with its version. */
+export function keyedRows(rows: { key: string; version: string }[], table: string): Map<string, WatchedRow> {
   const lines = table.split('\n')
-  return new Map(keys.map((key, i) => [key, lines[i] ?? '']))
+  return new Map(rows.map(({ key, version }, i) => [key, { line: lines[i] ?? '', version }]))
 }

@@ -1,3 +1,5 @@
+import type { Snapshot } from './types.js'
+
 /**
  * The shapes of a bundle's JSON files, checked before anything reads them: a wrong shape becomes one
  * line naming the file and the field, not a TypeError deep in a rule. Lists are walked with loops, so
@@ -100,6 +102,20 @@ export const kubeObject: Shape = object({
 
 const scope = object({ kind: oneOf('node', 'set', 'namespace', 'all'), 'namespace?': string, 'name?': string })
 const collectionError = object({ what: string, 'namespace?': string, reason: string, message: string })
+const chainSample = { at: string, height: number, 'blockTime?': string, catchingUp: boolean }
+/** What the chain probe measured (types.ts ChainFacts): rules read it as is, so its shape is checked. */
+const chainFacts = object({
+  'status?': object({ ...chainSample, earliestHeight: number, network: string, nodeId: string }),
+  'resample?': object(chainSample),
+  'peers?': object({ at: string, total: number, inbound: number, outbound: number, list: list(object({ id: string, address: string, outbound: boolean })) }),
+  'nodeUtils?': object({ port: number, at: string, 'latestHeight?': number, 'stateSyncing?': boolean, problems: list(string) }),
+  'stateSync?': object({
+    'trustHeight?': number,
+    'trustHash?': string,
+    servers: list(object({ url: string, at: string, 'latestHeight?': number, 'hashAtTrustHeight?': string, 'problem?': string })),
+  }),
+  problems: list(string),
+})
 
 export const SHAPES = {
   manifest: object({
@@ -117,8 +133,36 @@ export const SHAPES = {
   tables: list(object({ namespace: string, name: string, columns: list(object({ name: string, type: string, 'priority?': number })), cells: list(anything) })),
   logIndex: list(object({ namespace: string, pod: string, container: string, previous: boolean, 'truncated?': boolean, 'error?': string, 'file?': string })),
   probes: list(
-    object({ kind: oneOf('pprof', 'signer-http', 'signer-gate'), namespace: string, pod: string, target: string, ok: boolean, detail: string, at: string }),
+    object({
+      kind: oneOf('pprof', 'signer-http', 'signer-gate', 'chain'),
+      namespace: string,
+      pod: string,
+      target: string,
+      ok: boolean,
+      detail: string,
+      at: string,
+      'chain?': chainFacts,
+    }),
   ),
   errors: list(collectionError),
   history: list(object({ node: string, at: string, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string })),
 } satisfies Record<string, Shape>
+
+/** What a bundle's manifest.json holds. */
+export const BUNDLE_KIND = 'chainnode-bundle'
+
+export interface BundleManifest {
+  kind: typeof BUNDLE_KIND
+  formatVersion: number
+  createdAt: string
+  collectedAt: string
+  cliVersion: string
+  context: string
+  server: string
+  scope: Snapshot['scope']
+  collected: { kinds: Record<string, number>; logs: number; chainNodes: string[] }
+  failed: Snapshot['collectionErrors']
+  redacted: boolean
+  redactions: number
+  stats: Snapshot['stats']
+}

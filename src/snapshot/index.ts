@@ -31,9 +31,10 @@ export function eventCount(event: KubeObject): number {
 
 /** Sorted newest last, the order kubectl's `--sort-by=.lastTimestamp` intends but with nulls handled. */
 export function sortEvents(events: KubeObject[]): KubeObject[] {
-  return [...events].sort(
-    (a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0),
-  )
+  // Each time parsed once, not once per comparison: a bundle can hold 300,000 events.
+  const timed = events.map((event) => ({ event, at: Date.parse(eventTime(event)) }))
+  timed.sort((a, b) => a.at - b.at || (a.event.metadata.name < b.event.metadata.name ? -1 : a.event.metadata.name > b.event.metadata.name ? 1 : 0))
+  return timed.map(({ event }) => event)
 }
 
 /** Read-only lookups over one snapshot; rules and renderers use this instead of walking raw lists. */

@@ -1,4 +1,4 @@
-import { closeSync, constants, createReadStream, mkdirSync, openSync, statSync, writeSync } from 'node:fs'
+import { closeSync, constants, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { createGunzip } from 'node:zlib'
 import { usageError } from '../errors.js'
@@ -16,9 +16,11 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
  * one crossed stops the read. (tar's own parser slows down quadratically on blocks of zeros.)
  */
 export async function extractTarGz(file: string, into: string, limits: ReadLimits, label: string): Promise<void> {
-  const packed = Math.max(statSync(file).size, 1)
+  // The ratio is of what was unpacked to what was read so far: a bomb is caught where it starts.
+  let packed = 0
   const input = createReadStream(file)
   const gunzip = createGunzip()
+  input.on('data', (chunk) => (packed += chunk.length))
   input.on('error', (error) => gunzip.destroy(error))
   input.pipe(gunzip)
   const tar = new TarUnpacker(into, limits, label)
@@ -128,6 +130,8 @@ class TarUnpacker {
         `holds ${type === '3' || type === '4' ? 'a device' : type === '6' ? 'a FIFO' : `an entry of type ${JSON.stringify(type)}`} (${JSON.stringify(name)}); a bundle holds only files and folders`,
       )
     if (++this.entries > this.limits.entries) throw limitError('entries', this.limits, `${this.label} (it holds more)`)
+    // `tar czf b.tgz .` starts with the folder "./": the top itself, nothing to make.
+    if (type === '5' && path.posix.normalize(name).replace(/\/+$/, '') === '.') return this.start('skip', size)
     const target = this.inside(name)
     if (type === '5') {
       mkdirSync(target, { recursive: true })

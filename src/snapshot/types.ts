@@ -11,6 +11,7 @@ export interface ObjectMeta {
   resourceVersion?: string
   creationTimestamp?: string
   deletionTimestamp?: string
+  deletionGracePeriodSeconds?: number
   labels?: Record<string, string>
   annotations?: Record<string, string>
   ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[]

@@ -27,7 +27,12 @@ const DETAIL_KEYS = ['error', 'err', 'reason']
  * and klog's "E1122 ..." header.
  */
 export function parseLogLine(line: string): ParsedLine {
-  const trimmed = line.trim()
+  const parsed = parseFields(line.trim())
+  // CometBFT pads its message column with spaces: one is enough on a timeline.
+  return { level: parsed.level, text: parsed.text.replace(/\s{2,}/g, ' ') }
+}
+
+function parseFields(trimmed: string): ParsedLine {
   if (trimmed.startsWith('{')) {
     try {
       const fields = JSON.parse(trimmed) as Record<string, unknown>

@@ -7,7 +7,8 @@ const silent: Progress = { update: () => undefined, stop: () => undefined }
 
 /** A spinner on stderr, only when stderr is a terminal; piped or captured output stays clean. */
 export async function progress(text: string): Promise<Progress> {
-  if (!process.stderr.isTTY || process.env.CI) return silent
+  // A terminal that reports no width (a bare pty) would make the spinner's line arithmetic divide by zero.
+  if (!process.stderr.isTTY || process.env.CI || !process.stderr.columns) return silent
   const { default: ora } = await import('ora')
   const spinner = ora({ text, stream: process.stderr }).start()
   return { update: (next) => (spinner.text = next), stop: () => spinner.stop() }

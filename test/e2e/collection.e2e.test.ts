@@ -15,7 +15,8 @@ const kubectl = (...args: string[]) => {
 }
 /** Cells of a kubectl-style table row, cut at the header's column starts (empty cells stay empty). */
 function cellsByHeader(header: string, row: string): Record<string, string> {
-  const starts = [...header.matchAll(/\S+/g)].map((m) => [m[0], m.index!] as const)
+  // Columns are three spaces apart; a header may have words ("LIVE HEIGHT").
+  const starts = [...header.matchAll(/\S+(?: \S+)*/g)].map((m) => [m[0], m.index!] as const)
   return Object.fromEntries(starts.map(([name, start], i) => [name, row.slice(start, i + 1 < starts.length ? starts[i + 1][1] : undefined).trim()]))
 }
 
@@ -24,17 +25,25 @@ describe('status, describe, events and logs on the real cluster', () => {
     await refreshScenarios()
   })
 
-  it("status shows exactly the server's wide columns that kubectl get shows", async () => {
+  it("status -o wide shows exactly the server's wide columns that kubectl get shows; by default the essential ones", async () => {
     const [kubectlHeader, kubectlRow] = kubectl('get', 'chainnode', 'fullnode-0', '-n', 'sc-healthy', '-o', 'wide').trim().split('\n')
-    const { code, stdout } = await runCli(['status', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    const { code, stdout } = await runCli(['status', 'fullnode-0', '-n', 'sc-healthy', '-o', 'wide'], { env: env() })
     expect(code).toBe(0)
     const [header, row] = stdout.trim().split('\n')
     const theirs = cellsByHeader(kubectlHeader, kubectlRow)
     const mine = cellsByHeader(header, row)
-    expect(Object.keys(mine).slice(0, Object.keys(theirs).length)).toEqual(Object.keys(theirs))
+    // The server's columns first, in its order; AGE last, as kubectl puts it.
+    const server = Object.keys(theirs).filter((c) => c !== 'AGE')
+    expect(Object.keys(mine).slice(0, server.length)).toEqual(server)
+    expect(Object.keys(mine).at(-1)).toBe('AGE')
     // AGE moves while the two commands run; every other cell must be identical, empty ones included.
-    for (const column of Object.keys(theirs).filter((c) => c !== 'AGE')) expect(mine[column], column).toBe(theirs[column])
+    for (const column of server) expect(mine[column], column).toBe(theirs[column])
     expect(mine).toMatchObject({ POD: 'Running', READY: '2/2', RESTARTS: '0', RECREATED: '0', CONFIG: 'in-sync' })
+    const essential = await runCli(['status', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    const [plainHeader, plainRow] = essential.stdout.trim().split('\n')
+    const plain = cellsByHeader(plainHeader, plainRow)
+    expect(Object.keys(plain)).toEqual(['NAME', 'STATUS', 'VERSION', 'CHAINID', 'LATESTHEIGHT', 'POD', 'READY', 'RESTARTS', 'CONFIG', 'AGE'])
+    for (const column of ['NAME', 'STATUS', 'VERSION', 'CHAINID', 'LATESTHEIGHT']) expect(plain[column], column).toBe(theirs[column])
   })
 
   it('status -o json follows its schema', async () => {
@@ -96,11 +105,29 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(missing.stderr).toMatch(/has no container "wait-cosmosigner-discovery"/)
   })
 
+  it('logs answers as kubectl logs: -p without a previous run is an error, --tail 0 and -1, --since', async () => {
+    const base = ['logs', 'fullnode-0', '-n', 'sc-healthy']
+    const previous = await runCli([...base, '-p'], { env: env() })
+    expect(previous.code).toBe(2)
+    expect(previous.stderr.trim()).toMatch(/^error: previous terminated container "app" in pod "fullnode-0" not found; /)
+    const none = await runCli([...base, '--tail', '0'], { env: env() })
+    expect(none.code).toBe(0)
+    expect(none.stdout).toBe('')
+    const every = await runCli([...base, '--tail', '-1'], { env: env() })
+    const five = await runCli([...base, '--tail', '5'], { env: env() })
+    expect(every.stdout.trim().split('\n').length).toBeGreaterThan(5)
+    expect(every.stdout.trim().split('\n').slice(-5)).toEqual(five.stdout.trim().split('\n'))
+    const since = await runCli([...base, '--tail', '-1', '--since', '1s'], { env: env() })
+    expect(since.code).toBe(0)
+    expect(since.stdout.split('\n').length).toBeLessThan(every.stdout.split('\n').length)
+  })
+
   it('logs -f streams until interrupted and leaves nothing behind', async () => {
     const child = spawn(CLI, ['logs', 'fullnode-0', '-n', 'sc-healthy', '-f', '--tail', '2'], { env: { ...process.env, ...env(), NO_COLOR: '1' } })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
-    await new Promise((resolve) => setTimeout(resolve, 2500))
+    // Wait for the tail to arrive (a loaded machine starts the process slowly), then interrupt.
+    for (let i = 0; i < 300 && out.trim().split('\n').length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100))
     child.kill('SIGINT')
     const code = await new Promise((resolve) => child.on('close', resolve))
     expect(out.trim().split('\n').length).toBeGreaterThanOrEqual(2)

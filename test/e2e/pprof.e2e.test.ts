@@ -81,6 +81,20 @@ describe('pprof over a real port-forward to net/http/pprof', () => {
     expect(existsSync(file)).toBe(false)
   })
 
+  it('refuses a profile larger than the limit while it streams, and removes the partial file', async () => {
+    const file = path.join(dir, 'too-big.pb.gz')
+    const result = await runCli(['pprof', 'heap', 'fullnode-0', '-n', 'sc-healthy', '-o', file], {
+      env: { ...env(), KUBECTL_CHAINNODE_MAX_PROFILE_SIZE: '1KiB' },
+    })
+    expect(result.code, result.stderr).toBe(2)
+    const last = result.stderr.trim().split('\n').at(-1)
+    expect(last).toMatch(/^error: the heap from fullnode-0 \(more than \d+ bytes\) is over the limit of the size of a profile \(1 KiB\)/)
+    expect(last).toMatch(/KUBECTL_CHAINNODE_MAX_PROFILE_SIZE=4KiB/)
+    expect(result.stderr).not.toMatch(/^\s+at /m)
+    expect(existsSync(file)).toBe(false)
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+
   it.each([['0'], ['-5'], ['100000']])('rejects --seconds %s with one line and exit 2', async (seconds) => {
     const result = await runCli(['pprof', 'profile', 'fullnode-0', '-n', 'sc-healthy', `--seconds=${seconds}`], { env: env() })
     expect(result.code).toBe(2)

@@ -14,6 +14,7 @@ interface PolicyRule {
 }
 const manifests = loadAll(readFileSync(path.join(ROOT, 'deploy', 'rbac.yaml'), 'utf8')) as { kind: string; metadata: { name: string }; rules?: PolicyRule[] }[]
 const reader = manifests.find((m) => m.kind === 'ClusterRole' && m.metadata.name === 'kubectl-chainnode-reader')!
+const portForwardRole = manifests.find((m) => m.kind === 'ClusterRole' && m.metadata.name === 'kubectl-chainnode-portforward')!
 
 /** Bind the no-permission `viewer` user to exactly these rules. */
 async function grantViewer(rules: PolicyRule[]) {
@@ -98,6 +99,37 @@ describe('least-privilege RBAC from deploy/rbac.yaml', () => {
       ).toBe(true)
     },
   )
+
+  it('without pods/portforward, the chain probe is skipped and named as not checked: exit 3', async () => {
+    await grantViewer(reader.rules!)
+    const run = () =>
+      runCli(['doctor', 'node-0', '-n', 'sc-healthy-chain', '--context', 'viewer', '-o', 'json', '--fail-on', 'never'], {
+        env: { KUBECONFIG: inject('kubeconfigPath') },
+      })
+    const result = await eventually(run, (r) => r.code === 3 && JSON.parse(r.stdout).clusters[0].collectionErrors.length === 1)
+    expect(result.code).toBe(3)
+    const cluster = JSON.parse(result.stdout).clusters[0]
+    expect(cluster.collectionErrors).toEqual([
+      {
+        what: 'port-forward to pod/node-0:26657 (chain probe not checked)',
+        namespace: 'sc-healthy-chain',
+        reason: 'forbidden',
+        message: expect.stringMatching(/^pods "node-0" is forbidden: User "viewer" cannot \w+ resource "pods\/portforward"/),
+      },
+    ])
+    expect(cluster.nodes[0].chain).toBeUndefined()
+  })
+
+  it('with the optional port-forward role, the chain probe measures the node', async () => {
+    await grantViewer([...reader.rules!, ...portForwardRole.rules!])
+    const run = () =>
+      runCli(['doctor', 'node-0', '-n', 'sc-healthy-chain', '--context', 'viewer', '-o', 'json', '--fail-on', 'never'], {
+        env: { KUBECONFIG: inject('kubeconfigPath') },
+      })
+    const result = await eventually(run, (r) => r.code === 0)
+    expect(result.code, result.stdout).toBe(0)
+    expect(JSON.parse(result.stdout).clusters[0].nodes[0].chain).toMatchObject({ ok: true, detail: expect.stringMatching(/moving/) })
+  })
 
   it('runs inside a Pod with the in-cluster configuration', async () => {
     await grantViewer(reader.rules!)

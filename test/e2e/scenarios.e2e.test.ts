@@ -91,9 +91,9 @@ describe('seeded scenarios (checked with kubectl)', () => {
     await refreshLiveness(ctx())
   })
 
-  it('lists 14 scenarios, one namespace each, every ChainNode present', async () => {
-    expect(SCENARIOS).toHaveLength(14)
-    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(14)
+  it('lists 21 scenarios, one namespace each, every ChainNode present', async () => {
+    expect(SCENARIOS).toHaveLength(21)
+    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(21)
     const nodes = (await getJson(['get', 'chainnodes', '-A'])).items as Obj[]
     for (const s of SCENARIOS) {
       expect(s.namespace).toBe(s.name)
@@ -101,7 +101,8 @@ describe('seeded scenarios (checked with kubectl)', () => {
         nodes.some((n) => n.metadata.namespace === s.namespace && n.metadata.name === s.node),
         `${s.namespace}/${s.node}`,
       ).toBe(true)
-      expect(s.symptomRule === null).toBe(s.name.startsWith('sc-healthy'))
+      // A dead RPC is something the probe reports, not a rule's symptom.
+      expect(s.symptomRule === null).toBe(s.name.startsWith('sc-healthy') || s.name === 'sc-chain-rpc-dead')
     }
   })
 
@@ -458,6 +459,69 @@ describe('seeded scenarios (checked with kubectl)', () => {
       expect(log).toMatch(/open \/tmp\/k8s-webhook-server\/serving-certs\/tls\.crt: no such file or directory/)
       expect(log).toMatch(/"msg":"problem running manager"/)
     }
+  })
+
+  it('sc-reconcile-failing: quota-0 in InitializingData, ResourceQuota used up, only Reconciler error lines in the manager log', async () => {
+    const ns = 'sc-reconcile-failing'
+    const [cn, pods, evs, quota, pvc] = await Promise.all([
+      getJson(['get', 'chainnode', 'quota-0', '-n', ns]),
+      items(ns, 'pods'),
+      events(ns),
+      getJson(['get', 'resourcequota', 'compute-resources', '-n', ns]),
+      getJson(['get', 'pvc', 'quota-0', '-n', ns]),
+    ])
+    expect(cn.status.phase).toBe('InitializingData')
+    expect(pods).toEqual([])
+    expect(evs.filter((e: Obj) => e.type === 'Warning')).toEqual([])
+    expect(quota.status.used['requests.cpu']).toBe('6')
+    expect(pvc.metadata.annotations['cosmopilot.voluzi.com/data-initialized']).toBe('false')
+    const manager = (await items('cosmopilot-system', 'pods'))[0].metadata.name
+    const lines = (await logs('cosmopilot-system', manager, 'manager')).split('\n').filter((l) => l.includes('"quota-0"'))
+    const errors = lines.filter((l) => l.includes('"msg":"Reconciler error"'))
+    expect(errors.length).toBeGreaterThan(10)
+    for (const line of errors) {
+      const parsed = JSON.parse(line)
+      expect(parsed).toMatchObject({ level: 'error', ChainNode: { name: 'quota-0', namespace: ns }, controllerKind: 'ChainNode' })
+      expect(typeof parsed.ts).toBe('number')
+      expect(parsed.error).toMatch(/^failed to create init pod: pods "quota-0-init-data" is forbidden: exceeded quota: compute-resources/)
+      expect(parsed.stacktrace).toMatch(/controller-runtime/)
+    }
+    expect(lines.some((l) => /"msg":"updating \.status\.phase".*"phase":"InitializingData"/.test(l))).toBe(true)
+  })
+
+  it('sc-phase-stuck: init-0-init-data shows its download running for hours; nothing about init-0 in the manager log', async () => {
+    const ns = 'sc-phase-stuck'
+    const [cn, pod, evs] = await Promise.all([
+      getJson(['get', 'chainnode', 'init-0', '-n', ns]),
+      getJson(['get', 'pod', 'init-0-init-data', '-n', ns]),
+      events(ns),
+    ])
+    expect(cn.status.phase).toBe('InitializingData')
+    expect(pod.status.phase).toBe('Pending')
+    expect(pod.spec.activeDeadlineSeconds).toBe(7200)
+    expect(cs(pod, 'init-command-0').state.running).toBeDefined()
+    expect(Date.now() - Date.parse(pod.status.startTime)).toBeGreaterThan(2 * 3600_000)
+    expect(byReason(evs, 'DataInitStarted')).toHaveLength(1)
+    expect(evs.filter((e: Obj) => e.type === 'Warning')).toEqual([])
+    const manager = (await items('cosmopilot-system', 'pods'))[0].metadata.name
+    expect(await logs('cosmopilot-system', manager, 'manager')).not.toMatch(/"init-0"/)
+  })
+
+  it('sc-healthy-no-leader-election: one manager without ENABLE_LEADER_ELECTION, no Lease, RFC 3339 log', async () => {
+    const ns = 'sc-healthy-no-leader-election'
+    const [dep, leases, pods] = await Promise.all([getJson(['get', 'deployment', 'cosmopilot-solo', '-n', ns]), items(ns, 'leases'), items(ns, 'pods')])
+    const env = Object.fromEntries(dep.spec.template.spec.containers[0].env.map((e: Obj) => [e.name, e.value ?? '']))
+    expect(env.WORKER_NAME).toBe('solo')
+    expect(env.ENABLE_LEADER_ELECTION).toBeUndefined()
+    expect(dep.spec.replicas).toBe(1)
+    expect(leases).toEqual([])
+    const manager = pods.find((p: Obj) => p.metadata.name.startsWith('cosmopilot-solo-'))
+    expect(ready(manager)).toBe(true)
+    const log = await logs(ns, manager.metadata.name, 'manager')
+    expect(log).not.toMatch(/leader lease|leaderelection\.go/)
+    for (const line of log.trim().split('\n')) expect(JSON.parse(line).ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    expect(log).toMatch(/"msg":"Reconciler error".*"name":"solo-0".*the object has been modified/)
+    expect(log.trim().split('\n').at(-1)).toMatch(/"msg":"finishing reconcile"/)
   })
 
   it('refreshLiveness keeps healthy heights and the leader Lease current; re-seeding is idempotent and fast', async () => {

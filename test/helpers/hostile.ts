@@ -53,14 +53,24 @@ export function tgz(entries: TarEntry[], end = true): Buffer {
 }
 
 /** A gzip of `prefix` followed by `zeros` zero bytes, streamed to `file` (a bomb: kilobytes that unpack to gigabytes). */
-export async function gzipOfZeros(file: string, zeros: number, prefix: Buffer = Buffer.alloc(0)): Promise<void> {
+export function gzipOfZeros(file: string, zeros: number, prefix: Buffer = Buffer.alloc(0)): Promise<void> {
+  return gzipOfParts(file, [prefix, zeros])
+}
+
+/** A gzip of these parts in order, a number standing for that many zero bytes, streamed to `file`. */
+export async function gzipOfParts(file: string, parts: (Buffer | number)[]): Promise<void> {
   const gzip = createGzip({ level: 9 })
   const out = createWriteStream(file)
   gzip.pipe(out)
-  gzip.write(prefix)
   const chunk = Buffer.alloc(1 << 20)
-  for (let left = zeros; left > 0; left -= chunk.length) {
-    if (!gzip.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await once(gzip, 'drain')
+  for (const part of parts) {
+    if (typeof part !== 'number') {
+      gzip.write(part)
+      continue
+    }
+    for (let left = part; left > 0; left -= chunk.length) {
+      if (!gzip.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await once(gzip, 'drain')
+    }
   }
   gzip.end()
   await once(out, 'close')

@@ -1,8 +1,9 @@
+import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { load } from 'js-yaml'
 import { describe, expect, it } from 'vitest'
-import { ROOT, runCli } from '../helpers/cli.js'
+import { CLI, ROOT, runCli } from '../helpers/cli.js'
 
 const bundle = (name: string) => `examples/bundles/${name}.tgz`
 
@@ -117,5 +118,34 @@ describe('config-hash diff', () => {
     const { code, stderr } = await runCli(['config-hash', 'diff', bundle('config-change-restart'), bundle('config-change-restart')])
     expect(code).toBe(2)
     expectOneLineError(stderr, /holds 2 nodes: cfg-0, cfg-1; pick one with --node, e\.g\. --node cfg-0/)
+  })
+})
+
+/** Run the CLI on a pseudo-terminal (util-linux `script`), 200 columns wide; what the terminal shows comes back. */
+function onTerminal(args: string[], redirect: string): string {
+  const line = `stty cols 200 rows 50; ${CLI} ${args.join(' ')} ${redirect}`
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KUBECONFIG: '' }
+  delete env.CI
+  return execFileSync('script', ['-qec', line, '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 })
+}
+const hasScript = spawnSync('script', ['--version']).status === 0
+
+// `script` (util-linux) gives the CLI a real terminal; without it there is no terminal to test on.
+describe.skipIf(!hasScript)('on a terminal', () => {
+  it('a spinner on stderr says what of the bundle is being read; a pipe gets none', async () => {
+    const shown = onTerminal(['status', '--bundle', bundle('healthy')], '>/dev/null')
+    // What is being read is named; the entry being extracted follows when a frame is drawn during extraction.
+    expect(shown).toMatch(/reading bundle examples\/bundles\/healthy\.tgz/)
+    const piped = await runCli(['status', '--bundle', bundle('healthy')])
+    expect(piped.stderr).toBe('')
+  })
+
+  it('tables stay within 120 columns, cut with an ellipsis; a pipe gets the whole lines', async () => {
+    const shown = onTerminal(['events', '--bundle', bundle('image-pull')], '2>/dev/null')
+    const lines = shown.split(/\r?\n/).filter(Boolean)
+    expect(lines.some((l) => l.endsWith('…'))).toBe(true)
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120)
+    const piped = await runCli(['events', '--bundle', bundle('image-pull')])
+    expect(Math.max(...piped.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(120)
   })
 })

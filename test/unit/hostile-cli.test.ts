@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { CLI, ROOT, runCli } from '../helpers/cli.js'
-import { bundleFiles, gzipOfZeros, tarEntry } from '../helpers/hostile.js'
+import { ESCAPES, bundleFiles, gzipOfZeros, tarEntry, tgz } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-cli-'))
 let counter = 0
@@ -51,7 +51,7 @@ describe('hostile bundles and profiles through the real CLI', () => {
     await gzipOfZeros(bomb, 512 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 120 << 20 }).subarray(0, 512))
     inputError(
       await runCli(['doctor', '--bundle', bomb]),
-      /decompression ratio of a bundle \(200\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=800/,
+      /decompression ratio of a bundle \(100\); if you trust the file, raise it with KUBECTL_CHAINNODE_MAX_RATIO=400/,
     )
   })
 
@@ -135,6 +135,11 @@ describe('hostile bundles and profiles through the real CLI', () => {
       expect(result.stdout, argv.join(' ')).not.toMatch(raw)
       if (argv[0] !== 'doctor') expect(result.stdout, argv.join(' ')).toContain('^[[2J^[]0;pwned^G^[[31mFAKE RED^[[0m\\u009b1m')
     }
+    writeFileSync(path.join(dir, 'logs/ns/node-0/node-utils.log'), `before\n${ESCAPES}\nafter\n`)
+    const logs = await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir])
+    expect(logs.code, logs.stderr).toBe(0)
+    expect(logs.stdout).not.toMatch(raw)
+    expect(logs.stdout).toMatch(/^before\n.*FAKE RED.*\\u009b1m\nafter\n$/)
     const json = await runCli(['events', '--bundle', dir, '-o', 'json'])
     expect(JSON.parse(json.stdout).events[0].message).toBe('look \u001b[2J\u001b]0;pwned\u0007\u001b[31mFAKE RED\u001b[0m\u009b1m here')
   })
@@ -146,12 +151,37 @@ describe('hostile bundles and profiles through the real CLI', () => {
     const slow = path.join(work, `slow-${signal}.tgz`)
     const header = tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512)
     await gzipOfZeros(slow, 127 << 20, header)
-    const child = spawn(CLI, ['doctor', '--bundle', slow], { cwd: ROOT, env: { ...process.env, KUBECTL_CHAINNODE_MAX_RATIO: '1000000' }, stdio: 'ignore' })
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)))
-    const mine = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`chainnode-read-${child.pid}-`))
-    while (mine().length === 0) await sleep(5)
+    const { child, exited, mine } = await slowRead(slow)
     child.kill(signal)
-    expect(await exited).toBe(code)
+    expect((await exited)[0]).toBe(code)
+    expect(mine()).toEqual([])
+  })
+
+  it('a temporary folder left by a run killed with SIGKILL is removed by the next run, once old enough', async () => {
+    const slow = path.join(work, 'slow-kill.tgz')
+    await gzipOfZeros(slow, 127 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512))
+    const { child, exited, mine } = await slowRead(slow)
+    child.kill('SIGKILL')
+    expect((await exited)[1]).toBe('SIGKILL')
+    const [left] = mine()
+    expect(left).toBeDefined()
+    const good = path.join(work, 'good.tgz')
+    writeFileSync(good, tgz(Object.entries(bundleFiles()).map(([name, content]) => ({ name: `top/${name}`, content }))))
+    await runCli(['status', '--bundle', good])
+    expect(mine()).toEqual([left])
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    utimesSync(path.join(tmpdir(), left), hourAgo, hourAgo)
+    const next = await runCli(['status', '--bundle', good])
+    expect(next.code, next.stderr).toBe(0)
     expect(mine()).toEqual([])
   })
 })
+
+/** Start a CLI reading a bundle that takes a while to unpack; resolve once its temporary folder exists. */
+async function slowRead(file: string) {
+  const child = spawn(CLI, ['doctor', '--bundle', file], { cwd: ROOT, env: { ...process.env, KUBECTL_CHAINNODE_MAX_RATIO: '1000000' }, stdio: 'ignore' })
+  const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (status, signal) => resolve([status, signal])))
+  const mine = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`chainnode-read-${child.pid}-`))
+  while (mine().length === 0) await sleep(5)
+  return { child, exited, mine }
+}

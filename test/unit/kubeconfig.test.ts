@@ -85,6 +85,12 @@ describe('kubeconfig merging (kubectl rules)', () => {
     await expect(resolveContext({ kubeconfig: scalar })).rejects.toThrow(/not a kubeconfig/)
   })
 
+  it('says that the file KUBECONFIG names does not exist, rather than that KUBECONFIG is unset', async () => {
+    const env = { KUBECONFIG: '/nonexistent/kubeconfig', HOME: dir }
+    await expect(resolveContext({ env })).rejects.toThrow(/^kubeconfig \/nonexistent\/kubeconfig \(from KUBECONFIG\) does not exist$/)
+    await expect(resolveContext({ env: { HOME: dir } })).rejects.toThrow(/KUBECONFIG is unset/)
+  })
+
   it('falls back to the in-cluster service account when there is no kubeconfig', async () => {
     const sa = path.join(dir, 'sa')
     write('sa/token', 'sa-token\n')

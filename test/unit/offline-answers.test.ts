@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { schemaErrors } from '../helpers/schema.js'
 import { RULES } from '../../src/rules/index.js'
 
 const bundle = (name: string) => `examples/bundles/${name}.tgz`
@@ -62,7 +63,9 @@ describe('doctor text report', () => {
 
   it('keeps the full evidence in JSON, with the docs page of each finding', async () => {
     const { stdout } = await runCli(['doctor', '--bundle', bundle('config-change-restart'), '-o', 'json'])
-    const findings = JSON.parse(stdout).clusters[0].findings
+    const report = JSON.parse(stdout)
+    expect(schemaErrors('doctor-report.schema.json', report)).toEqual([])
+    const findings = report.clusters[0].findings
     const deferred = findings.find((f: { node: { name: string } }) => f.node.name === 'cfg-1')
     expect(deferred.docs).toBe('docs/rules/config-change-restart.md')
     expect(deferred.evidence.filter((e: { kind: string }) => e.kind === 'log')).toHaveLength(5)

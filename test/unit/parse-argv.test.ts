@@ -68,6 +68,9 @@ describe('quick start argv parsing agrees with oclif', () => {
     // kubectl's --tail: 0 is no line, -1 every line.
     ['--tail', '0'],
     ['--tail=-1'],
+    // kubectl's label selector, short and long.
+    ['-l', 'validator=true', '-n', 'cosmos'],
+    ['--selector=chain-id in (cosmoshub-4)', '-A'],
   ]
   it.each(accepted.map((argv) => [argv.join(' '), argv]))('%s: same flags and args', async (_line, argv) => {
     const ours = quick(argv)

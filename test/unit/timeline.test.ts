@@ -269,6 +269,9 @@ describe('the builder on a recorded bundle', () => {
     expect(markdown).toMatch(/\| finding \| Pod\/cfg-0 \| 🔴 \*\*signer-discovery-timeout: /)
     for (const line of markdown.split('\n').filter((l) => l.startsWith('| 2026'))) expect(line.split(/(?<!\\)\|/).length).toBe(7)
     expect(schemaErrors('timeline.schema.json', timelineJson(clusters))).toEqual([])
+    const onTerminal = renderTimelineText(clusters, plainPalette, true, 120).split('\n')
+    expect(Math.max(...onTerminal.map((line) => line.length))).toBe(120)
+    expect(onTerminal.some((line) => line.endsWith('…'))).toBe(true)
   })
 
   it('prints text from the cluster on one line with control characters made visible', () => {
@@ -278,6 +281,7 @@ describe('the builder on a recorded bundle', () => {
     const clusters = timelines([snapshot], selectRules({}), { since: { at: '2026-11-22T13:00:00Z' } })
     const text = renderTimelineText(clusters, plainPalette, true)
     expect(text).toContain('BackOff: line one line two ^[[31mred^[[0m | pipe')
+    expect(text).not.toContain('\u001b')
     expect(renderTimelineMarkdown(clusters)).toContain('BackOff: line one line two ^\\[\\[31mred^\\[\\[0m \\| pipe')
   })
 

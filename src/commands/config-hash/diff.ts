@@ -10,9 +10,8 @@ export default class ConfigHashDiff extends SnapshotCommand {
   static summary = 'Key-level difference of the rendered configuration between two bundles, or a bundle and the live cluster'
   static description = 'TOML and JSON files are parsed, so comments and layout do not count. Says whether a Pod restart followed (the Pod uid changed).'
   static examples = [
-    '<%= config.bin %> config-hash diff before.tgz after.tgz',
-    '<%= config.bin %> config-hash diff before.tgz live --node fullnode-0 -n cosmos',
     '<%= config.bin %> config-hash diff examples/bundles/config-change-restart.tgz examples/bundles/config-change-restart.tgz --node cfg-1',
+    '<%= config.bin %> config-hash diff examples/bundles/config-change-restart.tgz live --node cfg-1 -n sc-config-change-restart',
   ]
   static args = {
     before: Args.string({ description: 'bundle (file or directory)', required: true }),

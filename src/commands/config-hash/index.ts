@@ -10,7 +10,7 @@ Every read of a node by any command records its hashes and Pod in history.json u
   static examples = [
     '<%= config.bin %> config-hash fullnode-0 -n cosmos',
     '<%= config.bin %> config-hash fullnode-0 --watch',
-    '<%= config.bin %> config-hash diff before.tgz after.tgz',
+    '<%= config.bin %> config-hash cfg-0 --bundle examples/bundles/config-change-restart.tgz',
   ]
   static args = oclifArgs(CONFIG_HASH_COMMAND.args)
   static flags = oclifFlags(CONFIG_HASH_COMMAND.flags)

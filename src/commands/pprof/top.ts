@@ -6,9 +6,9 @@ import { topReport } from '../../services/pprof-report.js'
 export default class PprofTop extends BaseCommand {
   static summary = 'Summarise a saved heap or CPU profile like `go tool pprof -top`, without Go'
   static examples = [
-    '<%= config.bin %> pprof top heap.pb.gz',
-    '<%= config.bin %> pprof top cpu.pb.gz --top 30 --cum',
-    '<%= config.bin %> pprof top heap.pb.gz --sample-index alloc_space',
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz',
+    '<%= config.bin %> pprof top examples/profiles/cpu.pb.gz --top 30 --cum',
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz --sample-index alloc_space',
   ]
   static args = { file: Args.string({ description: 'saved profile (gzipped or raw pprof protobuf)', required: true }) }
   static flags = {

@@ -4,7 +4,9 @@
  * loses its two thirds and stops. `full-0` keeps `val-a` as a peer and its height stalls; `val-a`
  * goes round after round at the next height.
  */
-import { freeLocalPort, initComet, peerAddress, startComet, stopComet, waitForComet } from '../comet.js'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { cometStatus, freeLocalPort, initComet, peerAddress, startComet, stopComet, waitForComet } from '../comet.js'
 import { seedCometNode } from './lib/chain.js'
 import { defineScenario } from './lib/scenario.js'
 
@@ -33,6 +35,9 @@ export default defineScenario({
     const fullNode = await startComet(dir, full, { peers: [peerAddress(valA), peerAddress(valB)] })
     await waitForComet(fullNode, 'height 3 with both validators as peers', (st) => st.height >= 3 && st.peers === 2)
     await stopComet(dir, valB)
+    // Tests wait until the last block is older than what the probe calls recent.
+    const { time } = await cometStatus(fullNode)
+    writeFileSync(join(dir, 'comet', `${NS}.json`), JSON.stringify({ lastBlockAt: time }))
     const peers = [valA, valB].map((v) => ({ id: v.nodeId, address: '127.0.0.1', port: v.p2pPort }))
     await seedCometNode(s, { name: 'full-0', chainID: CHAIN, comet: fullNode, peers, podIP: '10.244.3.30' })
   },

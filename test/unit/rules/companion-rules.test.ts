@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { RULES } from '../../../src/rules/index.js'
@@ -6,7 +5,7 @@ import type { Rule } from '../../../src/rules/define-rule.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
+import { fixtureBundle } from '../../helpers/fixtures.js'
 
 const bundles = new Map<string, Snapshot>()
 const load = (name: string) => structuredClone(bundles.get(name)!)
@@ -71,7 +70,7 @@ const CASES: [string, string, (s: Snapshot) => void, (s: Snapshot) => void][] = 
 
 describe('rules that companion a root cause, on recorded snapshots', () => {
   beforeAll(async () => {
-    for (const name of new Set(CASES.map((c) => c[1]))) bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+    for (const name of new Set(CASES.map((c) => c[1]))) bundles.set(name, await readBundle(fixtureBundle(name)))
   })
 
   it.each(CASES)('%s fires on (a variant of) the %s bundle', (id, bundle, fire) => {

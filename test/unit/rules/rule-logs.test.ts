@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/rules/define-rule.js'
@@ -8,9 +6,7 @@ import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { containerRole, mainContainerName, type LogRole } from '../../../src/snapshot/node-layout.js'
 import type { LogRecord } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
-
-const BUNDLES = path.join(ROOT, 'examples', 'bundles')
+import { exampleBundleNames, fixtureBundle } from '../../helpers/fixtures.js'
 
 /** What a recorded log is to the rules: the operator's manager, or a role in its node's Pod. */
 function roleOf(index: SnapshotIndex, log: LogRecord): LogRole {
@@ -21,9 +17,9 @@ function roleOf(index: SnapshotIndex, log: LogRecord): LogRole {
 
 // doctor reads only the logs its rules declare: a rule that read another log would lose its evidence live.
 describe('the logs a rule declares are all it reads', () => {
-  const names = readdirSync(BUNDLES).filter((f) => f.endsWith('.tgz'))
+  const names = exampleBundleNames()
   it.each(names)('%s: every rule finds the same with only its declared logs', async (name) => {
-    const snapshot = await readBundle(path.join(BUNDLES, name))
+    const snapshot = await readBundle(fixtureBundle(name))
     const index = new SnapshotIndex(snapshot)
     let compared = 0
     for (const rule of RULES as unknown as Rule[]) {

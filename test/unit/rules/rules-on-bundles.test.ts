@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { RULES } from '../../../src/rules/index.js'
@@ -6,7 +5,7 @@ import type { Rule } from '../../../src/rules/define-rule.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
+import { fixtureBundle } from '../../helpers/fixtures.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const bundles = new Map<string, Snapshot>()
@@ -28,10 +27,17 @@ const dropLogLines = (snapshot: Snapshot, pattern: RegExp) => {
       .join('\n')
 }
 
+/** A reconcile that went through after the recorded failures: the operator has recovered. */
+const appendManagerLines = (snapshot: Snapshot, lines: object[]) => {
+  const log = snapshot.logs.find((l) => l.container === 'manager')!
+  log.text += lines.map((line) => `${snapshot.collectedAt} ${JSON.stringify(line)}\n`).join('')
+}
+
 /**
- * [rule, bundle it must fire on, the smallest change that removes its signal (a near miss it must not fire on)]
+ * [rule, bundle it must fire on, the smallest change that removes its signal (a near miss it must not fire on),
+ * other rules that rightly fire on the bundle too]
  */
-const CASES: [string, string, (s: Snapshot) => void][] = [
+const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
   [
     'image-pull',
     'image-pull',
@@ -122,23 +128,49 @@ const CASES: [string, string, (s: Snapshot) => void][] = [
       find(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/chainnode-generation'] = String(find(s, 'ChainNode', 'cfg-1').metadata.generation)
     },
   ],
+  [
+    'reconcile-failing',
+    'reconcile-failing',
+    (s) => {
+      const fields = {
+        ChainNode: { name: 'quota-0', namespace: 'sc-reconcile-failing' },
+        namespace: 'sc-reconcile-failing',
+        name: 'quota-0',
+        reconcileID: 'recovered',
+      }
+      appendManagerLines(s, [
+        { level: 'info', ts: Date.parse(s.collectedAt) / 1000, msg: 'starting reconcile', ...fields },
+        { level: 'info', ts: Date.parse(s.collectedAt) / 1000, msg: 'finishing reconcile', ...fields },
+      ])
+    },
+    // Held in InitializingData for 40 minutes by the same failure.
+    ['phase-stuck'],
+  ],
+  [
+    'phase-stuck',
+    'phase-stuck',
+    (s) => {
+      // The node's own budget for its data init (initTimeout + 10m) outlasts the wait.
+      find(s, 'ChainNode', 'init-0').spec.persistence.initTimeout = '3h'
+    },
+  ],
 ]
 
 describe('rules on snapshots recorded from the test cluster', () => {
   beforeAll(async () => {
-    for (const name of ['healthy', 'healthy-legacy', ...new Set(CASES.map((c) => c[1]))])
-      bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+    for (const name of ['healthy', 'healthy-legacy', 'healthy-no-leader-election', ...new Set(CASES.map((c) => c[1]))])
+      bundles.set(name, await readBundle(fixtureBundle(name)))
   })
 
-  it.each(['healthy', 'healthy-legacy'])('no rule fires on the %s bundle', (name) => {
+  it.each(['healthy', 'healthy-legacy', 'healthy-no-leader-election'])('no rule fires on the %s bundle', (name) => {
     const report = runRules(new SnapshotIndex(load(name)), RULES)
     expect(report.findings.map((f) => `${f.ruleId} ${f.subject.name}`)).toEqual([])
     expect(report.ruleErrors).toEqual([])
   })
 
-  it.each(CASES)('%s fires on the %s bundle, with evidence', (rule, bundle) => {
+  it.each(CASES)('%s fires on the %s bundle, with evidence', (rule, bundle, _nearMiss, also = []) => {
     const snapshot = load(bundle)
-    expect(findings(snapshot)).toEqual([rule])
+    expect(findings(snapshot).sort()).toEqual([rule, ...also].sort())
     const finding = runRules(new SnapshotIndex(snapshot), [ruleById(rule)]).findings[0]
     expect(finding.evidence.length).toBeGreaterThan(0)
     expect(finding.summary).not.toMatch(/undefined/)

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { ROOT } from './cli.js'
+import { exampleBundleNames, fixtureBundle } from './fixtures.js'
+
+/** Golden outputs: test/golden/<bundle>/<command>.<ext>, refreshed by `npm run golden:update`. */
+export const GOLDEN_DIR = path.join(ROOT, 'test', 'golden')
+
+export interface GoldenCase {
+  /** Relative to GOLDEN_DIR. */
+  file: string
+  /** The command line, run as written from the repository root on the shipped bundle. */
+  args: string[]
+}
+
+/**
+ * For every example bundle: doctor in each format, status, events, and describe of each node. Offline
+ * every age and time is counted from the bundle's collection time, so the outputs do not move with the clock.
+ */
+export function goldenCases(): GoldenCase[] {
+  return exampleBundleNames().flatMap((name) => {
+    const bundle = `examples/bundles/${name}.tgz`
+    const manifest = JSON.parse(readFileSync(path.join(fixtureBundle(name), 'manifest.json'), 'utf8')) as { collected: { chainNodes: string[] } }
+    return [
+      { file: `${name}/doctor.txt`, args: ['doctor', '--bundle', bundle, '--no-color'] },
+      { file: `${name}/doctor.md`, args: ['doctor', '--bundle', bundle, '-o', 'markdown'] },
+      { file: `${name}/doctor.json`, args: ['doctor', '--bundle', bundle, '-o', 'json'] },
+      { file: `${name}/doctor.junit.xml`, args: ['doctor', '--bundle', bundle, '-o', 'junit'] },
+      { file: `${name}/status.txt`, args: ['status', '--bundle', bundle] },
+      { file: `${name}/events.txt`, args: ['events', '--bundle', bundle] },
+      ...manifest.collected.chainNodes.map((node) => {
+        const [namespace, nodeName] = node.split('/')
+        return { file: `${name}/describe.${nodeName}.txt`, args: ['describe', nodeName, '-n', namespace, '--bundle', bundle] }
+      }),
+    ]
+  })
+}
