@@ -23,7 +23,7 @@ const kubectl = process.env.KUBECTL ?? 'kubectl'
 const [NODE, NS] = ['node-0', 'sc-healthy-chain']
 
 const PAIRS: { name: string; ours: string[]; theirs: string[] }[] = [
-  { name: 'status', ours: ['status', NODE, '--all', '-n', NS], theirs: ['get', 'chainnode', '-n', NS, '-o', 'wide'] },
+  { name: 'status', ours: ['status', '--all', '-n', NS], theirs: ['get', 'chainnode', '-n', NS, '-o', 'wide'] },
   { name: 'events', ours: ['events', NODE, '-n', NS], theirs: ['get', 'events', '-n', NS] },
   { name: 'describe', ours: ['describe', NODE, '-n', NS], theirs: ['describe', 'chainnode', NODE, '-n', NS] },
   { name: 'logs', ours: ['logs', NODE, '-n', NS], theirs: ['logs', NODE, '-c', 'app', '-n', NS] },
