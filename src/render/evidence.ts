@@ -41,8 +41,8 @@ export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   const lines = [...groups.values()].map((items) => {
     const latest = items.reduce((a, b) => ((b.at ?? '') >= (a.at ?? '') ? b : a))
     const times = items.map((e) => (e.at ? Date.parse(e.at) : NaN)).filter((t) => !Number.isNaN(t))
-    const last = times.length ? Math.max(...times) : undefined
-    const first = times.length ? Math.min(...times) : undefined
+    const last = times.length ? times.reduce((a, b) => Math.max(a, b)) : undefined
+    const first = times.length ? times.reduce((a, b) => Math.min(a, b)) : undefined
     return {
       source: latest.source,
       text: latest.text,

@@ -97,7 +97,7 @@ export function chainLogSignals(lines: LogLine[], source: string, now?: number):
   const committed = entries.filter(
     (e) => /^(committed state|finalizing commit of block|executed block|finalized block)/i.test(e.msg) && !Number.isNaN(heightOf(e)),
   )
-  const committedHeight = Math.max(...committed.map(heightOf), -1)
+  const committedHeight = committed.reduce((most, e) => Math.max(most, heightOf(e)), -1)
   const progressing = isProgressing(entries, committed, now)
   const stuck = entries[lastIndex((e) => e.msg === 'Timed out' && e.fields.step !== 'RoundStepNewHeight' && heightOf(e) > committedHeight)]
   return {

@@ -127,7 +127,7 @@ export function reconcileLines(index: SnapshotIndex, node: KubeObject, kind: Rec
   for (const pod of index.operatorPods(operator)) {
     for (const previous of [true, false]) {
       const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, 'manager', previous)
-      if (record?.text) lines.push(...(reconcileLinesOf(index, pod, record).get(key) ?? []))
+      if (record?.text) for (const line of reconcileLinesOf(index, pod, record).get(key) ?? []) lines.push(line)
     }
   }
   return lines.sort((a, b) => compareText(a.at, b.at))

@@ -79,12 +79,14 @@ async function readTree(root: string, source: string, limits: ReadLimits, onProg
   for (const ns of files.list('resources')) {
     onProgress(`reading resources/${ns.name}`)
     if (!ns.folder) continue
+    onProgress(`reading resources/${ns.name}`)
     for (const file of files.list(`resources/${ns.name}`)) {
       if (file.folder || !file.name.endsWith('.json')) continue
       // One by one: a list of 300,000 objects would overflow the stack as spread arguments.
       for (const obj of await read<KubeObject[]>(`resources/${ns.name}/${file.name}`, SHAPES.resources, [])) objects.push(obj)
     }
   }
+  onProgress('reading logs')
   const logs: LogRecord[] = []
   onProgress('reading logs')
   for (const { file, ...meta } of await read<(Omit<LogRecord, 'text'> & { file?: string })[]>('logs/index.json', SHAPES.logIndex, [])) {

@@ -86,5 +86,5 @@ function firstSeen(history: Observation[], from: number, hash: string): string {
   const times = history
     .slice(from)
     .flatMap((o) => [...(o.configMapHash === hash ? [Date.parse(o.at)] : []), ...(o.podHash === hash && o.podCreated ? [Date.parse(o.podCreated)] : [])])
-  return new Date(Math.min(...times)).toISOString()
+  return new Date(times.reduce((least, t) => Math.min(least, t), Infinity)).toISOString()
 }

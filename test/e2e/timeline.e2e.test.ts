@@ -93,9 +93,15 @@ const EXPECTED: Record<string, { findings?: string[]; probe?: boolean; shows: Ch
   'sc-chain-no-peers': { probe: true, shows: [{ source: 'log', kind: 'log/app', text: /seed/i }] },
   'sc-chain-halt': { probe: true, shows: [{ source: 'log', kind: 'log/app', text: /peer/i }] },
   'sc-chain-rpc-dead': { probe: true, shows: [{ kind: 'pod-created' }] },
-  'sc-reconcile-failing': { shows: [{ source: 'operator', level: 'error', text: /^Reconciler error/ }, { kind: 'Event/WaitForFirstConsumer' }] },
-  'sc-phase-stuck': { shows: [{ kind: 'Event/DataInitStarted' }] },
-  'sc-healthy-no-leader-election': { shows: [{ source: 'operator', text: /reconcile/ }, { kind: 'pod-created' }] },
+  'sc-reconcile-failing': {
+    findings: ['phase-stuck', 'reconcile-failing'],
+    shows: [
+      { source: 'operator', text: /^Reconciler error error=failed to create init pod/ },
+      { source: 'operator', text: /^updating \.status\.phase/ },
+    ],
+  },
+  'sc-phase-stuck': { findings: ['phase-stuck'], shows: [{ kind: 'Event/DataInitStarted' }] },
+  'sc-healthy-no-leader-election': { findings: [], shows: [{ source: 'operator', text: /^finishing reconcile/ }] },
 }
 
 describe('timeline against every scenario of the test cluster', () => {
