@@ -1,6 +1,9 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+const NETWORK_MODULES = ['node:http', 'node:http2', 'node:net', 'node:tls', 'http', 'http2', 'net', 'tls', '@kubernetes/client-node']
+const NETWORK_MESSAGE = 'only src/cluster/ opens sockets or calls the API server: put the network part there and keep the pure part here'
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cluster/**', 'coverage/**', 'tools/**', 'examples/**', 'release/**'] },
   js.configs.recommended,
@@ -20,6 +23,16 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Only src/cluster/ (and the entry points) open sockets or call the API server: rules, renderers and use
+    // cases read a snapshot, so "they never touch the network" is checked here rather than kept by habit.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cluster/**', 'src/sea-main.ts', 'src/sea-loader.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: NETWORK_MODULES.map((name) => ({ name, message: NETWORK_MESSAGE })) }],
+      'no-restricted-syntax': ['error', ...NETWORK_MODULES.map((name) => ({ selector: `ImportExpression[source.value='${name}']`, message: NETWORK_MESSAGE }))],
     },
   },
   {

@@ -16,7 +16,7 @@ const lib = path.join(path.dirname(process.execPath), 'lib')
 const argv = process.argv.slice(2)
 
 async function main(): Promise<void> {
-  if (QUICK_COMMANDS.includes(argv[0])) {
+  if ((QUICK_COMMANDS as readonly string[]).includes(argv[0])) {
     const bundle = loadWithCodeCache<typeof import('./cli/quick.js')>(path.join(lib, 'quick.cjs'), stateDir(), {
       '@kubernetes/client-node': path.join(lib, 'client-node.cjs'),
     })

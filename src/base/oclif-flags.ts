@@ -1,19 +1,9 @@
-import { Flags } from '@oclif/core'
-import type { BooleanFlag, OptionFlag } from '@oclif/core/interfaces'
-import type { FlagSpec, FlagSpecs } from '../cli/flag-spec.js'
+import { Args, Flags } from '@oclif/core'
+import type { Arg, BooleanFlag, OptionFlag } from '@oclif/core/interfaces'
+import type { ArgSpecs, ArgValueOf, FlagSpec, FlagSpecs, FlagValueOf } from '../cli/flag-spec.js'
 
 /** The oclif flag type a spec becomes, so `this.parse` still knows each flag's value type. */
-export type OclifFlagOf<S> = S extends { type: 'boolean' }
-  ? BooleanFlag<boolean>
-  : S extends { type: 'integer'; default: number }
-    ? OptionFlag<number>
-    : S extends { type: 'integer' }
-      ? OptionFlag<number | undefined>
-      : S extends { multiple: true }
-        ? OptionFlag<string[] | undefined>
-        : S extends { default: string } | { required: true }
-          ? OptionFlag<string>
-          : OptionFlag<string | undefined>
+export type OclifFlagOf<S> = S extends { type: 'boolean' } ? BooleanFlag<boolean> : OptionFlag<FlagValueOf<S>>
 
 export function oclifFlag<S extends FlagSpec>(spec: S): OclifFlagOf<S> {
   const { type, ...rest } = spec as FlagSpec
@@ -26,4 +16,11 @@ export function oclifFlag<S extends FlagSpec>(spec: S): OclifFlagOf<S> {
 /** oclif flags for framework-neutral specs (src/cli/flag-spec.ts). */
 export function oclifFlags<T extends FlagSpecs>(specs: T): { [K in keyof T]: OclifFlagOf<T[K]> } {
   return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as never
+}
+
+/** oclif arguments for the specs of a command's positional arguments, in their order. */
+export function oclifArgs<T extends ArgSpecs>(specs: T): { [K in keyof T]: Arg<ArgValueOf<T[K]>> } {
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, Args.string({ ...spec, ...(spec.options ? { options: [...spec.options] } : {}) } as never)]),
+  ) as never
 }

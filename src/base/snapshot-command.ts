@@ -1,5 +1,5 @@
 import type { LogMode } from '../cluster/collect.js'
-import { SCOPE_FLAGS, SNAPSHOT_FLAGS } from '../cli/flag-spec.js'
+import { SNAPSHOT_FLAGS } from '../cli/flag-spec.js'
 import type { Probe, SnapshotFlags } from '../cli/session.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Snapshot } from '../snapshot/types.js'
@@ -10,9 +10,6 @@ import { KubeCommand } from './kube-command.js'
 import { oclifFlags } from './oclif-flags.js'
 
 export type { SnapshotFlags }
-
-/** Flags choosing which nodes a command looks at; NAME is the command's argument. */
-export const scopeFlags = oclifFlags(SCOPE_FLAGS)
 
 /** Commands that read nodes: live from one or more clusters, or offline from a bundle. */
 export abstract class SnapshotCommand extends KubeCommand {

@@ -1,4 +1,4 @@
-import { exitCodeFor, type FailOn } from '../engine/exit-code.js'
+import { exitCodeFor, FAIL_ON } from '../engine/exit-code.js'
 import { usageError, type ExitCode } from '../errors.js'
 import { parseDuration } from '../duration.js'
 import { doctorJson } from '../render/doctor-json.js'
@@ -9,10 +9,21 @@ import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { diagnose, logRolesOf, selectRules } from '../services/doctor.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { leadUps } from '../services/timeline.js'
-import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import {
+  defineCommand,
+  GLOBAL_FLAGS,
+  KUBE_FLAGS,
+  NODE_ARG,
+  PROBE_FLAGS,
+  SCOPE_FLAGS,
+  SNAPSHOT_FLAGS,
+  outputSpec,
+  type FlagSpecs,
+  type InputOf,
+} from './flag-spec.js'
 import type { Scope } from '../snapshot/types.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
-import type { Probe, Session, SnapshotFlags } from './session.js'
+import type { Probe, Session } from './session.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
@@ -22,13 +33,10 @@ export const DOCTOR_FLAGS = {
   ...SCOPE_FLAGS,
   ...SNAPSHOT_FLAGS,
   output: outputSpec(['text', 'json', 'markdown', 'junit']),
-  'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: ['error', 'warning', 'info', 'never'], default: 'error' },
+  'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: FAIL_ON, default: 'error' },
   rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
   'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
-  'no-probe': {
-    type: 'boolean',
-    description: "skip active probes: the node's own RPC (26657) and node-utils API, and the remote signer (8080, 26659), all through port-forwards",
-  },
+  'no-probe': PROBE_FLAGS['no-probe'],
   'log-sample': {
     type: 'integer',
     description:
@@ -42,7 +50,7 @@ export const DOCTOR_FLAGS = {
     default: '2m',
   },
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
-  'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data', default: '25s' },
+  'gate-timeout': PROBE_FLAGS['gate-timeout'],
   'phase-timeout': {
     type: 'string',
     description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
@@ -51,22 +59,9 @@ export const DOCTOR_FLAGS = {
 } satisfies FlagSpecs
 
 /** Everything doctor accepts on the command line, the inherited global and kube flags included. */
-export const DOCTOR_COMMAND = { args: ['name'], flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...DOCTOR_FLAGS } }
+export const DOCTOR_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...DOCTOR_FLAGS } })
 
-export interface DoctorInput extends SnapshotFlags {
-  output: string
-  'fail-on': string
-  rule?: string[]
-  'skip-rule'?: string[]
-  'no-probe'?: boolean
-  'log-sample'?: number
-  timeout?: string
-  'gate-timeout': string
-  'probe-window': string
-  'phase-timeout'?: string[]
-  'no-color'?: boolean
-  debug?: boolean
-}
+export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 
 /** The active probes doctor runs (timeline runs the same, so it reads what doctor reads): none with --no-probe. */
 export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout' | 'probe-window'>): {
@@ -90,13 +85,13 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
   const result = diagnose(snapshots, rules, input.bundle, settings)
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
-  const failOn = input['fail-on'] as FailOn
+  const failOn = input['fail-on']
   const rendered = {
     text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(snapshots, result) }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
-  }[input.output as 'text']()
+  }[input.output]()
   session.print(rendered)
   const reports = result.clusters.map((c) => c.report)
   return exitCodeFor(

@@ -19,11 +19,57 @@ export type FlagSpec =
 
 export type FlagSpecs = Record<string, FlagSpec>
 
+/** A positional argument; a command's arguments are read in the order they are declared. */
+export interface ArgSpec {
+  description: string
+  required?: boolean
+  options?: readonly string[]
+}
+
+export type ArgSpecs = Record<string, ArgSpec>
+
+/**
+ * One command, defined once: its arguments and every flag it accepts (the global and kube flags
+ * included). The oclif class (help, manifest, README, completion) and the quick start both read it,
+ * and the input its runner takes is derived from it (InputOf).
+ */
+export interface CommandSpec {
+  args: ArgSpecs
+  flags: FlagSpecs
+  /** Words after the command name that name a subcommand (config-hash diff): such lines are not this command's. */
+  subcommands?: readonly string[]
+}
+
+type OptionOf<S> = S extends { options: readonly (infer O extends string)[] } ? O : string
+
+/** The value a flag has after parsing, by its spec (a flag with a default always has a value). */
+export type FlagValueOf<S> = S extends { type: 'boolean' }
+  ? boolean
+  : S extends { type: 'integer'; default: number }
+    ? number
+    : S extends { type: 'integer' }
+      ? number | undefined
+      : S extends { multiple: true }
+        ? string[] | undefined
+        : S extends { default: string } | { required: true }
+          ? OptionOf<S>
+          : OptionOf<S> | undefined
+
+export type ArgValueOf<S> = S extends { required: true } ? OptionOf<S> : OptionOf<S> | undefined
+
+/** What a command's runner receives: every flag and argument by name, typed by the spec. */
+export type InputOf<C extends CommandSpec> = { [K in keyof C['flags']]: FlagValueOf<C['flags'][K]> } & {
+  [K in keyof C['args']]: ArgValueOf<C['args'][K]>
+}
+
+/** Keeps a spec's literal types (flag types, options, defaults) so InputOf can read them. */
+export const defineCommand = <const C extends CommandSpec>(spec: C): C => spec
+
 export type OutputFormat = 'text' | 'wide' | 'json' | 'yaml' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
-export const outputSpec = (formats: OutputFormat[]) =>
-  ({ type: 'string', char: 'o', description: 'output format', options: formats, default: 'text' }) satisfies FlagSpec
+export const outputSpec = <const F extends OutputFormat>(formats: readonly F[]) =>
+  ({ type: 'string', char: 'o', description: 'output format', options: formats, default: 'text' }) as const satisfies FlagSpec
 
 export const GLOBAL_FLAGS = {
   'no-color': { type: 'boolean', description: 'disable colour (also off with NO_COLOR or when stdout is not a terminal)', helpGroup: 'GLOBAL' },
@@ -52,3 +98,17 @@ export const SNAPSHOT_FLAGS = {
   'no-redact': { type: 'boolean', description: 'do not mask tokens, keys and mnemonics (they are masked by default)' },
   tail: { type: 'integer', description: 'log lines to read per container (-1: all)', default: 500, min: -1 },
 } satisfies FlagSpecs
+
+/** The active probes doctor and signer make through port-forwards, and how long the signer gate check waits. */
+export const PROBE_FLAGS = {
+  'no-probe': {
+    type: 'boolean',
+    description:
+      "skip the active probes, all through port-forwards (the node's RPC on 26657 and node-utils, the remote signer's 8080 and 26659 gate), and report what the cluster records",
+  },
+  'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data (the gate itself waits 25s)', default: '25s' },
+} satisfies FlagSpecs
+
+/** The ChainNode a command is about. */
+export const NODE_ARG = { name: { description: 'ChainNode name' } } satisfies ArgSpecs
+export const REQUIRED_NODE_ARG = { name: { description: 'ChainNode name', required: true } } satisfies ArgSpecs

@@ -1,4 +1,4 @@
-import type { FlagSpec, FlagSpecs } from './flag-spec.js'
+import type { CommandSpec, FlagSpec, InputOf } from './flag-spec.js'
 
 export type FlagValue = boolean | string | number | string[]
 
@@ -7,13 +7,23 @@ export interface ParsedArgv {
   flags: Record<string, FlagValue | undefined>
 }
 
+/** A command line as the command's runner takes it, flags and arguments by name; undefined hands it to oclif. */
+export function parseCommandLine<C extends CommandSpec>(argv: string[], command: C): InputOf<C> | undefined {
+  if (command.subcommands?.includes(argv[0])) return undefined
+  const parsed = parseArgv(argv, command)
+  // The one place where parsed values meet their types: parseArgv checked each against its spec.
+  return parsed && ({ ...parsed.flags, ...parsed.args } as InputOf<C>)
+}
+
 /**
  * Parse the plain command lines people type (`doctor NAME -n NS -o json`) without loading oclif.
  * Anything less plain (help, an unknown or repeated flag, a bad value, `--`, a positional argument
  * after a multiple flag, which oclif reads greedily) answers undefined: oclif then parses the line
  * and gives its own help or error, so both paths accept and reject the same input.
  */
-export function parseArgv(argv: string[], specs: FlagSpecs, argNames: string[]): ParsedArgv | undefined {
+export function parseArgv(argv: string[], command: CommandSpec): ParsedArgv | undefined {
+  const specs = command.flags
+  const argSpecs = Object.entries(command.args)
   const byChar = new Map(Object.entries(specs).flatMap(([name, spec]) => (spec.char ? [[spec.char, name] as const] : [])))
   const flags: ParsedArgv['flags'] = {}
   const positional: string[] = []
@@ -50,14 +60,21 @@ export function parseArgv(argv: string[], specs: FlagSpecs, argNames: string[]):
     }
     seen.add(name)
   }
-  if (positional.length > argNames.length) return undefined
+  if (positional.length > argSpecs.length) return undefined
+  // A missing argument or a value it does not take: oclif says so with the command's example.
+  if (
+    argSpecs.some(
+      ([, spec], i) => (spec.required && positional[i] === undefined) || (spec.options && positional[i] !== undefined && !spec.options.includes(positional[i])),
+    )
+  )
+    return undefined
   for (const [name, spec] of Object.entries(specs)) {
     if (flags[name] !== undefined) continue
     if (spec.type === 'boolean') flags[name] = false
     else if (spec.type === 'string' && spec.required) return undefined
     else if (spec.default !== undefined) flags[name] = spec.default
   }
-  return { args: Object.fromEntries(argNames.map((name, i) => [name, positional[i]])), flags }
+  return { args: Object.fromEntries(argSpecs.map(([name], i) => [name, positional[i]])), flags }
 }
 
 function valueOf(spec: Exclude<FlagSpec, { type: 'boolean' }>, raw: string): string | number | undefined {

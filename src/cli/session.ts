@@ -1,8 +1,9 @@
 import { install as installInterruptHandler } from '../cleanup.js'
-import { credentialsFor, type Credentials } from '../cluster/auth.js'
+import { credentialsFor } from '../cluster/auth.js'
+import type { Connection } from '../cluster/connection.js'
 import type { LogMode } from '../cluster/collect.js'
 import { KubeClient } from '../cluster/kube-client.js'
-import { resolveContext, type ResolvedContext } from '../cluster/kubeconfig.js'
+import { resolveContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../duration.js'
 import { recordHistory } from '../history/store.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../palette.js'
@@ -13,11 +14,7 @@ import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
 import { resolveScope, type ScopeInput } from './scope.js'
 
-export interface Connection {
-  client: KubeClient
-  context: ResolvedContext
-  credentials: Credentials
-}
+export type { Connection }
 
 export interface KubeFlags {
   kubeconfig?: string

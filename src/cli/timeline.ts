@@ -1,13 +1,13 @@
 import { parseDuration } from '../duration.js'
 import { ExitCode, usageError } from '../errors.js'
-import { renderTimeline, type TimelineFormat } from '../render/timeline.js'
+import { renderTimeline } from '../render/timeline.js'
 import { tableWidth } from '../render/width.js'
 import { logRolesOf, selectRules } from '../services/doctor.js'
 import { timelines } from '../services/timeline.js'
 import type { Bound } from '../timeline/build.js'
-import { GLOBAL_FLAGS, KUBE_FLAGS, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs, type InputOf } from './flag-spec.js'
 import { activeProbes, DOCTOR_FLAGS } from './doctor.js'
-import type { Session, SnapshotFlags } from './session.js'
+import type { Session } from './session.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
 export const TIMELINE_FLAGS = {
@@ -23,19 +23,9 @@ export const TIMELINE_FLAGS = {
   'gate-timeout': DOCTOR_FLAGS['gate-timeout'],
 } satisfies FlagSpecs
 
-export const TIMELINE_COMMAND = { args: ['name'], flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } }
+export const TIMELINE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } })
 
-export interface TimelineInput extends SnapshotFlags {
-  output: string
-  since?: string
-  until?: string
-  utc?: boolean
-  'no-probe'?: boolean
-  'probe-window': string
-  'gate-timeout': string
-  'no-color'?: boolean
-  debug?: boolean
-}
+export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 
 /** Read what doctor reads (probes included unless --no-probe), place everything on one time line, render; exit 3 when reads failed. */
 export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
@@ -46,7 +36,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   // The same reads as doctor's: the logs its rules read, and its probes.
   const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
   const clusters = timelines(snapshots, rules, window, input.bundle)
-  session.print(renderTimeline(input.output as TimelineFormat, clusters, session.palette, Boolean(input.utc), tableWidth()))
+  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 

@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core'
-import { oclifFlags } from '../base/oclif-flags.js'
+import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
 import { SnapshotCommand } from '../base/snapshot-command.js'
-import { DOCTOR_FLAGS, runDoctor } from '../cli/doctor.js'
+import { DOCTOR_COMMAND, runDoctor } from '../cli/doctor.js'
 
 export default class Doctor extends SnapshotCommand {
   static summary = 'Run the whole diagnostic procedure and say what is wrong, why, and what to do'
@@ -14,8 +13,8 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3
     '<%= config.bin %> doctor -A --fail-on warning -o junit > doctor.xml',
     '<%= config.bin %> doctor --bundle examples/bundles/signer-discovery-timeout.tgz',
   ]
-  static args = { name: Args.string({ description: 'ChainNode name' }) }
-  static flags = oclifFlags(DOCTOR_FLAGS)
+  static args = oclifArgs(DOCTOR_COMMAND.args)
+  static flags = oclifFlags(DOCTOR_COMMAND.flags)
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Doctor)

@@ -1,11 +1,6 @@
-import { Args, Flags } from '@oclif/core'
-import { outputFlag } from '../base/command.js'
+import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
 import { SnapshotCommand } from '../base/snapshot-command.js'
-import { parseDuration } from '../duration.js'
-import { renderSignerReport } from '../render/signer.js'
-import { signerReport } from '../rules/signer-report.js'
-import { probeSigners } from '../services/signer-probes.js'
-import { SnapshotIndex } from '../snapshot/index.js'
+import { SIGNER_COMMAND, runSigner } from '../cli/signer.js'
 
 export default class Signer extends SnapshotCommand {
   static summary = 'Check the remote signer path of a node end to end: discovery, probes, the 26659 gate, versions, legacy signer'
@@ -16,29 +11,11 @@ export default class Signer extends SnapshotCommand {
     '<%= config.bin %> signer validator-0 --gate-timeout 10s -o json',
     '<%= config.bin %> signer val-0 --bundle examples/bundles/signer-discovery-timeout.tgz',
   ]
-  static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
-  static flags = {
-    ...SnapshotCommand.snapshotFlags,
-    output: outputFlag(['text', 'json']),
-    'no-probe': Flags.boolean({ description: 'skip the active probes (port-forwards); report what the cluster records' }),
-    'gate-timeout': Flags.string({ description: 'how long the gate check waits for data (the gate itself waits 25s)', default: '25s' }),
-  }
+  static args = oclifArgs(SIGNER_COMMAND.args)
+  static flags = oclifFlags(SIGNER_COMMAND.flags)
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Signer)
-    await this.setupOutput(flags)
-    const gateTimeoutMs = parseDuration(flags['gate-timeout'], '--gate-timeout')
-    const probe =
-      flags['no-probe'] || flags.bundle
-        ? undefined
-        : (connection: Parameters<typeof probeSigners>[0], snapshot: Parameters<typeof probeSigners>[1]) =>
-            probeSigners(connection, snapshot, { gateTimeoutMs })
-    const [snapshot] = await this.snapshots({ ...flags, name: args.name }, true, 'all', probe)
-    const index = new SnapshotIndex(snapshot)
-    const report = signerReport(index, index.chainNodes()[0])
-    this.print(
-      flags.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, this.palette),
-    )
-    process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
+    await runSigner({ ...flags, ...args }, this.session)
   }
 }

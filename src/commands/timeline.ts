@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core'
-import { oclifFlags } from '../base/oclif-flags.js'
+import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
 import { SnapshotCommand } from '../base/snapshot-command.js'
-import { TIMELINE_FLAGS, runTimeline } from '../cli/timeline.js'
+import { TIMELINE_COMMAND, runTimeline } from '../cli/timeline.js'
 
 export default class Timeline extends SnapshotCommand {
   static summary = 'What happened to a node, in one chronological list: Events, Pod lifecycle, config changes, operator and node logs, findings'
@@ -14,8 +13,8 @@ The default window starts a little before the last restart or the first finding,
     '<%= config.bin %> timeline --set cosmoshub -n cosmos -o markdown > incident.md',
     '<%= config.bin %> timeline stuck-0 --bundle examples/bundles/not-syncing.tgz -o json',
   ]
-  static args = { name: Args.string({ description: 'ChainNode name' }) }
-  static flags = oclifFlags(TIMELINE_FLAGS)
+  static args = oclifArgs(TIMELINE_COMMAND.args)
+  static flags = oclifFlags(TIMELINE_COMMAND.flags)
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Timeline)

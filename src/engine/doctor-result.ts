@@ -1,4 +1,5 @@
 import { severityRank, type Severity } from '../rules/define-rule.js'
+import type { RuleId } from '../rules/index.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 
@@ -18,7 +19,7 @@ export interface ClusterReport {
 
 export interface DoctorResult {
   clusters: ClusterReport[]
-  rulesChecked: string[]
+  rulesChecked: RuleId[]
 }
 
 export function countBySeverity(result: DoctorResult): Record<Severity, number> {

@@ -2,7 +2,8 @@ import { ExitCode } from '../errors.js'
 import { severityRank, type Severity } from '../rules/define-rule.js'
 import type { Report } from './run-rules.js'
 
-export type FailOn = Severity | 'never'
+export const FAIL_ON = ['error', 'warning', 'info', 'never'] as const satisfies readonly (Severity | 'never')[]
+export type FailOn = (typeof FAIL_ON)[number]
 
 /** 1 when a finding reaches --fail-on, else 3 when the run could not read everything it needed, else 0. */
 export function exitCodeFor(report: Pick<Report, 'findings' | 'collectionErrors' | 'ruleErrors'>, failOn: FailOn): ExitCode {

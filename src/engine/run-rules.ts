@@ -1,12 +1,13 @@
 import type { Finding, Rule, RuleSettings } from '../rules/define-rule.js'
 import { severityRank } from '../rules/define-rule.js'
+import type { RuleId } from '../rules/index.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../compare.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 
 export interface RuleError {
-  ruleId: string
+  ruleId: RuleId
   node: ObjectRef
   message: string
 }
@@ -16,16 +17,16 @@ export interface NodeResult {
   phase?: string
   /** The chain the node runs, as the operator wrote it (status.chainID). */
   chainId?: string
-  rulesChecked: string[]
+  rulesChecked: RuleId[]
   /** What the chain probe measured on the node (or why it could not), when the run took one. */
   chain?: { target: string; ok: boolean; detail: string; at: string }
 }
 
 /** A finding left out because a root-cause rule fired on the same node. */
 export interface SuppressedFinding {
-  ruleId: string
+  ruleId: RuleId
   node: ObjectRef
-  by: string
+  by: RuleId
 }
 
 export interface Report {
@@ -40,19 +41,14 @@ export interface Report {
  * Run every rule against every node of the snapshot. A rule that throws is reported as an error
  * of the tool and never stops the others. Findings about a shared subject (the operator) are kept once.
  */
-export function runRules(
-  index: SnapshotIndex,
-  rules: readonly Rule<never>[],
-  now = Date.parse(index.snapshot.collectedAt),
-  settings: RuleSettings = {},
-): Report {
+export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Date.parse(index.snapshot.collectedAt), settings: RuleSettings = {}): Report {
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
   for (const node of index.chainNodes()) {
     const pod = index.podOf(node)
     const nodeRef = refOf(node)
-    for (const rule of rules as readonly Rule<Record<string, unknown>>[]) {
+    for (const rule of rules) {
       try {
         for (const hit of rule.check({ index, node, pod, now, settings })) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
@@ -84,14 +80,14 @@ export function runRules(
       ...(chain ? { chain } : {}),
     })
   }
-  const { kept, suppressed } = applySuppression([...findings.values()], rules as readonly Rule<Record<string, unknown>>[])
+  const { kept, suppressed } = applySuppression([...findings.values()], rules)
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
 }
 
-function applySuppression(findings: Finding[], rules: readonly Rule<Record<string, unknown>>[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {
+function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {
   // A set, not a search per finding: a fleet has thousands of findings.
   const fired = new Set(findings.map((f) => `${f.ruleId}|${f.node.namespace}/${f.node.name}`))
-  const firedOn = (ruleId: string, node: ObjectRef) => fired.has(`${ruleId}|${node.namespace}/${node.name}`)
+  const firedOn = (ruleId: RuleId, node: ObjectRef) => fired.has(`${ruleId}|${node.namespace}/${node.name}`)
   const kept: Finding[] = []
   const suppressed: SuppressedFinding[] = []
   for (const finding of findings) {

@@ -1,4 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
+import type { RuleId } from './index.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 
@@ -38,8 +39,8 @@ export interface RuleContext {
   settings?: RuleSettings
 }
 
-export interface Rule<Data = Record<string, unknown>> {
-  id: string
+export interface Rule<Data extends object = object> {
+  id: RuleId
   title: string
   severity: Severity
   /** The row of the spec's symptom table (or the reference section) this rule implements. */
@@ -48,7 +49,7 @@ export interface Rule<Data = Record<string, unknown>> {
    * Rules whose finding on the same node already explains this one (a gate timeout explains phase Error):
    * when one of them fires, this rule's finding is left out so the root cause stands alone.
    */
-  suppressedBy?: string[]
+  suppressedBy?: readonly RuleId[]
   /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
   logs?: readonly LogRole[]
   check(ctx: RuleContext): RuleHit<Data>[]
@@ -58,12 +59,12 @@ export interface Rule<Data = Record<string, unknown>> {
 }
 
 /** Keeps each rule's data type flowing from check() to its templates. */
-export function defineRule<Data>(rule: Rule<Data>): Rule<Data> {
+export function defineRule<Data extends object>(rule: Rule<Data>): Rule<Data> {
   return rule
 }
 
 export interface Finding {
-  ruleId: string
+  ruleId: RuleId
   severity: Severity
   subject: ObjectRef
   /** The ChainNode the finding was found for (the subject may be its Pod, PVC or operator). */
@@ -72,5 +73,5 @@ export interface Finding {
   cause: string
   action: string
   evidence: Evidence[]
-  data: Record<string, unknown>
+  data: object
 }

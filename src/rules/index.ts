@@ -22,30 +22,62 @@ import signerUnhealthy from './signer-unhealthy.js'
 import snapshotVerifyFailing from './snapshot-verify-failing.js'
 import webhookCertificates from './webhook-certificates.js'
 
-/** The catalogue: one entry per rule file; ids are stable and each has docs/rules/<id>.md. */
-export const RULES = [
-  webhookCertificates,
-  configChangeRestart,
-  imagePull,
-  notSyncing,
-  snapshotVerifyFailing,
-  restoreNotStarting,
-  pvcNotGrowing,
-  profilingUnavailable,
-  signerDiscoveryTimeout,
-  signerPubkey,
-  legacySigningRefused,
-  leaderElection,
-  legacySignerInUse,
-  componentVersion,
-  runsAsRoot,
-  blockThresholdUnhealthy,
-  nodeError,
-  priorityClassMissing,
-  signerUnhealthy,
-  operatorMissing,
-  reconcileFailing,
-  phaseStuck,
-] as unknown as readonly Rule<never>[]
+/** Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md. */
+export const RULE_IDS = [
+  'webhook-certificates',
+  'config-change-restart',
+  'image-pull',
+  'not-syncing',
+  'snapshot-verify-failing',
+  'restore-not-starting',
+  'pvc-not-growing',
+  'profiling-unavailable',
+  'signer-discovery-timeout',
+  'signer-pubkey',
+  'legacy-signing-refused',
+  'leader-election',
+  'legacy-signer-in-use',
+  'component-version',
+  'runs-as-root',
+  'block-threshold-unhealthy',
+  'node-error',
+  'priority-class-missing',
+  'signer-unhealthy',
+  'operator-missing',
+  'reconcile-failing',
+  'phase-stuck',
+] as const
 
-export const ruleIds = (): string[] => RULES.map((rule) => rule.id)
+export type RuleId = (typeof RULE_IDS)[number]
+
+/** The catalogue: exactly one rule per id (the type refuses a missing or unknown id; a test checks each rule's own id). */
+const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
+  'webhook-certificates': webhookCertificates,
+  'config-change-restart': configChangeRestart,
+  'image-pull': imagePull,
+  'not-syncing': notSyncing,
+  'snapshot-verify-failing': snapshotVerifyFailing,
+  'restore-not-starting': restoreNotStarting,
+  'pvc-not-growing': pvcNotGrowing,
+  'profiling-unavailable': profilingUnavailable,
+  'signer-discovery-timeout': signerDiscoveryTimeout,
+  'signer-pubkey': signerPubkey,
+  'legacy-signing-refused': legacySigningRefused,
+  'leader-election': leaderElection,
+  'legacy-signer-in-use': legacySignerInUse,
+  'component-version': componentVersion,
+  'runs-as-root': runsAsRoot,
+  'block-threshold-unhealthy': blockThresholdUnhealthy,
+  'node-error': nodeError,
+  'priority-class-missing': priorityClassMissing,
+  'signer-unhealthy': signerUnhealthy,
+  'operator-missing': operatorMissing,
+  'reconcile-failing': reconcileFailing,
+  'phase-stuck': phaseStuck,
+}
+
+export const RULES: readonly Rule<object>[] = RULE_IDS.map((id) => REGISTRY[id])
+
+export const ruleIds = (): RuleId[] => [...RULE_IDS]
+
+export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)

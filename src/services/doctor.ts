@@ -1,32 +1,36 @@
 import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
 import { runRules } from '../engine/run-rules.js'
 import { usageError } from '../errors.js'
-import { RULES } from '../rules/index.js'
+import { isRuleId, RULES, type RuleId } from '../rules/index.js'
 import type { Rule, RuleSettings } from '../rules/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Snapshot } from '../snapshot/types.js'
 
 export interface RuleFilter {
-  only?: string[]
-  skip?: string[]
+  only?: readonly string[]
+  skip?: readonly string[]
 }
 
-export function selectRules(filter: RuleFilter): readonly Rule<never>[] {
-  const known = new Set(RULES.map((r) => r.id))
-  for (const id of [...(filter.only ?? []), ...(filter.skip ?? [])]) {
-    if (!known.has(id)) throw usageError(`unknown rule "${id}"`, 'list the rules with: chainnode rules')
-  }
-  return RULES.filter((rule) => (!filter.only?.length || filter.only.includes(rule.id)) && !filter.skip?.includes(rule.id))
+/** The rules --rule and --skip-rule leave, in catalogue order; an id the catalogue lacks is an input error. */
+export function selectRules(filter: RuleFilter): readonly Rule[] {
+  const only = (filter.only ?? []).map(knownRuleId)
+  const skip = (filter.skip ?? []).map(knownRuleId)
+  return RULES.filter((rule) => (!only.length || only.includes(rule.id)) && !skip.includes(rule.id))
+}
+
+function knownRuleId(id: string): RuleId {
+  if (!isRuleId(id)) throw usageError(`unknown rule "${id}"`, 'list the rules with: chainnode rules')
+  return id
 }
 
 /** The container logs these rules read: a live doctor run reads no others. */
-export function logRolesOf(rules: readonly Rule<never>[]): ReadonlySet<LogRole> {
+export function logRolesOf(rules: readonly Rule[]): ReadonlySet<LogRole> {
   return new Set(rules.flatMap((rule) => rule.logs ?? []))
 }
 
 /** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */
-export function diagnose(snapshots: Snapshot[], rules: readonly Rule<never>[], bundle?: string, settings: RuleSettings = {}): DoctorResult {
+export function diagnose(snapshots: Snapshot[], rules: readonly Rule[], bundle?: string, settings: RuleSettings = {}): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
     clusters: snapshots.map((snapshot) => ({

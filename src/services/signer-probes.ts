@@ -1,7 +1,5 @@
-import net from 'node:net'
-import http from 'node:http'
-import type { Connection } from '../base/kube-command.js'
-import { openPortForward } from '../cluster/port-forward.js'
+import type { Connection } from '../cluster/connection.js'
+import { firstBytesThroughForward, getThroughForward, type FirstBytes, type HttpAnswer } from '../cluster/signer-probe.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { signerOf, signerTargets, SIGNER_PORT } from '../rules/signer-context.js'
 import type { KubeObject, ProbeRecord, Snapshot } from '../snapshot/types.js'
@@ -43,58 +41,25 @@ export async function probeSigners(connection: Connection, snapshot: Snapshot, o
 
 async function probeHttp(connection: Connection, namespace: string, pod: string, path: string, timeoutMs: number): Promise<ProbeRecord> {
   const base = { kind: 'signer-http' as const, namespace, pod, target: `pod/${pod}:${SIGNER_HTTP_PORT}${path}`, at: new Date().toISOString() }
-  const forward = await openPortForward(connection.client.server, connection.credentials, namespace, pod, SIGNER_HTTP_PORT)
-  try {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port: forward.localPort, path, agent: false }, (res) => {
-        let text = ''
-        res.on('data', (chunk) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.trim().split('\n')[0] }))
-      })
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs / 1000}s`)))
-      req.on('error', (error) => reject(new Error(forward.errors[0] ?? error.message)))
-    })
-    return { ...base, ok: status === 200, detail: `HTTP ${status}${body ? `: ${body}` : ''}` }
-  } catch (error) {
-    return { ...base, ok: false, detail: (error as Error).message }
-  } finally {
-    await forward.close()
-  }
+  return { ...base, ...httpVerdict(await getThroughForward(connection, namespace, pod, SIGNER_HTTP_PORT, path, timeoutMs)) }
 }
 
 /** A bare TCP connection does not pass the gate: at least one byte must arrive in time. */
 async function probeGate(connection: Connection, namespace: string, pod: string, timeoutMs: number): Promise<ProbeRecord> {
   const base = { kind: 'signer-gate' as const, namespace, pod, target: `pod/${pod}:${SIGNER_PORT}`, at: new Date().toISOString() }
-  const forward = await openPortForward(connection.client.server, connection.credentials, namespace, pod, SIGNER_PORT)
-  const started = Date.now()
-  try {
-    const detail = await new Promise<{ ok: boolean; detail: string }>((resolve) => {
-      const socket = net.connect(forward.localPort, '127.0.0.1')
-      const done = (result: { ok: boolean; detail: string }) => {
-        socket.destroy()
-        resolve(result)
-      }
-      const timer = setTimeout(
-        () => done({ ok: false, detail: `connected, but no data arrived within ${timeoutMs / 1000}s (a bare connection does not pass the gate)` }),
-        timeoutMs,
-      )
-      socket.once('data', (chunk) => {
-        clearTimeout(timer)
-        done({ ok: true, detail: `${chunk.length} byte(s) after ${Date.now() - started} ms` })
-      })
-      socket.once('close', () => {
-        clearTimeout(timer)
-        done({ ok: false, detail: forward.errors[0] ?? 'the connection closed before any data arrived' })
-      })
-      socket.once('error', (error) => {
-        clearTimeout(timer)
-        done({ ok: false, detail: forward.errors[0] ?? error.message })
-      })
-    })
-    return { ...base, ...detail }
-  } finally {
-    await forward.close()
-  }
+  return { ...base, ...gateVerdict(await firstBytesThroughForward(connection, namespace, pod, SIGNER_PORT, timeoutMs), timeoutMs) }
+}
+
+export function httpVerdict(answer: HttpAnswer): { ok: boolean; detail: string } {
+  if ('error' in answer) return { ok: false, detail: answer.error }
+  return { ok: answer.status === 200, detail: `HTTP ${answer.status}${answer.firstLine ? `: ${answer.firstLine}` : ''}` }
+}
+
+export function gateVerdict(answer: FirstBytes, timeoutMs: number): { ok: boolean; detail: string } {
+  if ('bytes' in answer) return { ok: true, detail: `${answer.bytes} byte(s) after ${answer.afterMs} ms` }
+  if ('timedOut' in answer)
+    return { ok: false, detail: `connected, but no data arrived within ${timeoutMs / 1000}s (a bare connection does not pass the gate)` }
+  return { ok: false, detail: answer.error ?? 'the connection closed before any data arrived' }
 }
 
 /** Any node of the namespace: signerTargets only reads its namespace. */

@@ -1,4 +1,4 @@
-import type { Connection } from '../base/kube-command.js'
+import type { Connection } from '../cluster/connection.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
 import { compareText } from '../compare.js'

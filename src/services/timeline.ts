@@ -1,5 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { Rule } from '../rules/define-rule.js'
+import type { RuleId } from '../rules/index.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
@@ -17,7 +18,7 @@ export interface ClusterTimelines {
 }
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
-export function timelines(snapshots: Snapshot[], rules: readonly Rule<never>[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
+export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
   const result = diagnose(snapshots, rules, bundle)
   return snapshots.map((snapshot, i) => {
     const cluster = result.clusters[i]
@@ -42,7 +43,7 @@ export function leadUps(snapshots: Snapshot[], result: DoctorResult, count = 5):
     const index = new SnapshotIndex(snapshot)
     // Findings are sorted worst first: the first of a node is its worst. Only the nodes a report shows a
     // lead-up for (one per group of look-alike findings) are built, not every node of a fleet.
-    const worst = new Map<string, string>()
+    const worst = new Map<string, RuleId>()
     for (const f of findings) if (!worst.has(`${f.node.namespace}/${f.node.name}`)) worst.set(`${f.node.namespace}/${f.node.name}`, f.ruleId)
     const shown = new Set(groupFindings(result.clusters[i].report).map((g) => `${g.example.node.namespace}/${g.example.node.name}`))
     for (const node of index.chainNodes()) {

@@ -1,4 +1,5 @@
 import type { Finding } from '../rules/define-rule.js'
+import type { RuleId } from '../rules/index.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { chainNodeEntries } from './chainnode.js'
@@ -76,7 +77,7 @@ export function chooseWindow(entries: readonly TimelineEntry[], now: string, req
 }
 
 /** The last few entries up to and including a finding: what led up to it, for doctor's text output. */
-export function leadUp(entries: readonly TimelineEntry[], ruleId: string, count = 5): TimelineEntry[] {
+export function leadUp(entries: readonly TimelineEntry[], ruleId: RuleId, count = 5): TimelineEntry[] {
   const at = entries.findIndex((e) => e.kind === `rule/${ruleId}`)
   if (at === -1) return []
   const before = entries.slice(0, at).filter((e) => e.source !== 'finding')

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { RULES } from '../../src/rules/index.js'
+import { readdirSync } from 'node:fs'
+import { isRuleId, RULE_IDS, RULES } from '../../src/rules/index.js'
 import { ROOT } from '../helpers/cli.js'
 
 const SPEC_RULES = [
@@ -24,6 +25,25 @@ describe('rule catalogue', () => {
     const ids = RULES.map((r) => r.id)
     expect(new Set(ids).size).toBe(ids.length)
     for (const id of SPEC_RULES) expect(ids).toContain(id)
+  })
+
+  it('registers each rule under its own id, in RULE_IDS order', () => {
+    expect(RULES.map((r) => r.id)).toEqual([...RULE_IDS])
+  })
+
+  it('has a docs page for every registered id and no page for an id it lacks', () => {
+    const pages = readdirSync(path.join(ROOT, 'docs', 'rules'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => file.replace(/\.md$/, ''))
+    expect(pages.sort()).toEqual([...RULE_IDS].sort())
+    expect(isRuleId('not-syncing')).toBe(true)
+    expect(isRuleId('not-a-rule')).toBe(false)
+  })
+
+  it('names only registered rules in suppressedBy, never the rule itself', () => {
+    for (const rule of RULES)
+      for (const by of rule.suppressedBy ?? [])
+        expect({ rule: rule.id, by, known: isRuleId(by) }).toEqual({ rule: rule.id, by: expect.not.stringMatching(`^${rule.id}$`), known: true })
   })
 
   it.each(RULES.map((r) => [r.id, r] as const))('%s has a file named after it and a docs page', (id, rule) => {

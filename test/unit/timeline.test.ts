@@ -145,9 +145,9 @@ describe('window', () => {
   })
 
   it('leads up to a finding with the entries before it', () => {
-    const entries = [1, 2, 3, 4, 5, 6].map((n) => entry(minute(n), `e${n}`)).concat(entry(minute(7), 'rule/r', { source: 'finding' }))
-    expect(leadUp(entries, 'r', 3).map((e) => e.kind)).toEqual(['e5', 'e6', 'rule/r'])
-    expect(leadUp(entries, 'other')).toEqual([])
+    const entries = [1, 2, 3, 4, 5, 6].map((n) => entry(minute(n), `e${n}`)).concat(entry(minute(7), 'rule/image-pull', { source: 'finding' }))
+    expect(leadUp(entries, 'image-pull', 3).map((e) => e.kind)).toEqual(['e5', 'e6', 'rule/image-pull'])
+    expect(leadUp(entries, 'not-syncing')).toEqual([])
   })
 })
 

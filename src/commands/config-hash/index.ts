@@ -1,10 +1,6 @@
-import { Args, Flags } from '@oclif/core'
-import { outputFlag } from '../../base/command.js'
+import { oclifArgs, oclifFlags } from '../../base/oclif-flags.js'
 import { SnapshotCommand } from '../../base/snapshot-command.js'
-import { renderConfigHash } from '../../render/config-hash.js'
-import { configState } from '../../rules/config-state.js'
-import { watchConfigHash } from '../../services/config-watch.js'
-import { SnapshotIndex } from '../../snapshot/index.js'
+import { CONFIG_HASH_COMMAND, runConfigHash } from '../../cli/config-hash.js'
 import { STATE_DIR_HELP } from '../../state-dir.js'
 
 export default class ConfigHash extends SnapshotCommand {
@@ -16,24 +12,11 @@ Every read of a node by any command records its hashes and Pod in history.json u
     '<%= config.bin %> config-hash fullnode-0 --watch',
     '<%= config.bin %> config-hash cfg-0 --bundle examples/bundles/config-change-restart.tgz',
   ]
-  static args = { name: Args.string({ description: 'ChainNode name', required: true }) }
-  static flags = {
-    ...SnapshotCommand.snapshotFlags,
-    output: outputFlag(['text', 'json']),
-    watch: Flags.boolean({ char: 'w', description: 'print every hash change and restart as it happens, with the configuration diff' }),
-  }
+  static args = oclifArgs(CONFIG_HASH_COMMAND.args)
+  static flags = oclifFlags(CONFIG_HASH_COMMAND.flags)
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(ConfigHash)
-    await this.setupOutput(flags)
-    const [snapshot] = await this.snapshots({ ...flags, name: args.name }, true)
-    const index = new SnapshotIndex(snapshot)
-    const node = index.chainNodes()[0]
-    const key = `${node.metadata.namespace}/${node.metadata.name}`
-    const state = configState(index, node, Date.parse(snapshot.collectedAt))
-    const history = (snapshot.observations ?? []).filter((o) => o.node === key)
-    if (flags.output === 'json') this.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2))
-    else this.print(renderConfigHash(key, state, history, undefined, this.palette))
-    if (flags.watch) await watchConfigHash((await this.connect(flags)).client, snapshot, node, (line) => this.print(line))
+    await runConfigHash({ ...flags, ...args }, this.session)
   }
 }

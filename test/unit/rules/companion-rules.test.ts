@@ -9,7 +9,7 @@ import { fixtureBundle } from '../../helpers/fixtures.js'
 
 const bundles = new Map<string, Snapshot>()
 const load = (name: string) => structuredClone(bundles.get(name)!)
-const rule = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule<never>
+const rule = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule
 const fired = (snapshot: Snapshot, id: string) => runRules(new SnapshotIndex(snapshot), [rule(id)]).findings
 const find = (snapshot: Snapshot, kind: string, test: (o: KubeObject) => boolean) => snapshot.objects.find((o) => o.kind === kind && test(o))!
 

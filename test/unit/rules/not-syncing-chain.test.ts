@@ -19,7 +19,7 @@ const lines = (text: string) =>
     .split('\n')
     .map((line) => ({ at: line.slice(0, line.indexOf(' ')), text: line.slice(line.indexOf(' ') + 1) }))
 const lastTime = (text: string) => Date.parse(lines(text).at(-1)!.at)
-const notSyncing = RULES.find((r) => r.id === 'not-syncing') as unknown as Rule<never>
+const notSyncing = RULES.find((r) => r.id === 'not-syncing') as unknown as Rule
 
 describe('chain log lines in the three formats CometBFT-based chains write', () => {
   it('reads CometBFT plain, CometBFT JSON and the Cosmos SDK zerolog console format alike', () => {

@@ -210,7 +210,7 @@ describe('specific rules read the operator log as well as Events', () => {
       s.collectionErrors.push({ what: 'list volumesnapshots in sc-restore-not-starting', reason: 'forbidden', message: 'forbidden' })
       return s
     }
-    expect(hits(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data.sourceMissing).toBe(false)
+    expect(hits(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data).toMatchObject({ sourceMissing: false })
     const s = forbidden(load('restore-not-starting'))
     appendManagerLog(s, [
       reconcilerError(
@@ -223,7 +223,7 @@ describe('specific rules read the operator log as well as Events', () => {
       ),
     ])
     const after = hits(s, 'restore-not-starting')[0]
-    expect(after.data.sourceMissing).toBe(true)
+    expect(after.data).toMatchObject({ sourceMissing: true })
     expect(after.evidence.some((e) => e.kind === 'log' && /missing-snapshot" not found/.test(e.text))).toBe(true)
   })
 

@@ -10,7 +10,7 @@ import { fixtureBundle } from '../../helpers/fixtures.js'
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const bundles = new Map<string, Snapshot>()
 const load = (name: string) => structuredClone(bundles.get(name)!)
-const ruleById = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule<never>
+const ruleById = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule
 
 function findings(snapshot: Snapshot, only?: string) {
   const rules = only ? [ruleById(only)] : RULES
@@ -190,7 +190,7 @@ describe('rules on snapshots recorded from the test cluster', () => {
       check: () => {
         throw new Error('boom')
       },
-    } as unknown as Rule<never>
+    } as unknown as Rule
     const report = runRules(new SnapshotIndex(load('image-pull')), [broken, ruleById('image-pull')])
     expect(report.ruleErrors).toEqual([{ ruleId: 'broken', node: { kind: 'ChainNode', namespace: 'sc-image-pull', name: 'pull-0' }, message: 'boom' }])
     expect(report.findings.map((f) => f.ruleId)).toEqual(['image-pull'])

@@ -1,34 +1,13 @@
 import { createWriteStream } from 'node:fs'
-import { open } from 'node:fs/promises'
 import http from 'node:http'
 import { pipeline } from 'node:stream/promises'
-import type { Connection } from '../base/kube-command.js'
-import { openPortForward } from '../cluster/port-forward.js'
 import { UserError } from '../errors.js'
 import { writeFileAtomic } from '../fs-atomic.js'
 import { limitError, readLimits } from '../limits.js'
-import { sniffProfileKind } from '../pprof/decode.js'
+import { CaptureError, checkContent, PROFILE_KINDS, type ProfileKindName } from '../pprof/capture.js'
 import { PROFILING_PORT } from '../snapshot/node-layout.js'
-
-/** The node-utils profiling endpoints (spec §4.1): data, not code. */
-export const PROFILE_KINDS = {
-  heap: { path: '/debug/pprof/heap', timed: false, expect: 'pprof' },
-  profile: { path: '/debug/pprof/profile', timed: true, expect: 'pprof' },
-  trace: { path: '/debug/pprof/trace', timed: true, expect: 'go-trace' },
-} as const
-export type ProfileKindName = keyof typeof PROFILE_KINDS
-
-/** Nothing answered on Pod port 6666, or it answered with something that is not a profile. */
-export class CaptureError extends Error {
-  constructor(
-    message: string,
-    /** unreachable: nothing answered; not-profile: something else answered; busy: another capture runs; dropped: the forward broke. */
-    readonly kind: 'unreachable' | 'not-profile' | 'busy' | 'dropped',
-  ) {
-    super(message)
-    this.name = 'CaptureError'
-  }
-}
+import type { Connection } from './connection.js'
+import { openPortForward } from './port-forward.js'
 
 export interface CaptureRequest {
   connection: Connection
@@ -38,14 +17,6 @@ export interface CaptureRequest {
   seconds?: number
   localPort?: number
   file: string
-}
-
-export function defaultProfileName(namespace: string, pod: string, kind: ProfileKindName, now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')
-  return `${namespace}_${pod}_${kind}_${stamp}.${kind === 'trace' ? 'trace' : 'pb.gz'}`
 }
 
 /** Port-forward to 6666, stream the endpoint's body into `file` atomically, and check what came back. */
@@ -109,19 +80,4 @@ function readSome(response: http.IncomingMessage): Promise<string> {
     response.on('end', () => resolve(text))
     response.on('error', () => resolve(text))
   })
-}
-
-async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: number): Promise<void> {
-  if (bytes === 0) throw new CaptureError('the endpoint returned an empty body', 'not-profile')
-  const handle = await open(file, 'r')
-  const head = Buffer.alloc(64)
-  await handle.read(head, 0, 64, 0)
-  await handle.close()
-  const kind = sniffProfileKind(head)
-  const ok = expect === 'pprof' ? kind === 'pprof-gzip' || kind === 'pprof-raw' : kind === 'go-trace'
-  if (!ok)
-    throw new CaptureError(
-      `expected ${expect === 'pprof' ? 'a gzipped pprof profile' : 'a Go execution trace'} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`,
-      'not-profile',
-    )
 }

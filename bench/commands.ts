@@ -1,0 +1,65 @@
+/**
+ * Every-day commands against their kubectl equivalents, in one run on the test cluster.
+ *   npx tsx bench/commands.ts [--runs N] [--dir .cluster]
+ * Needs a running cluster with scenarios (npm run cluster:up -- --scenarios). Alternates each pair,
+ * prints medians and their ratio (target 1.5 or less); never asserts.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { readClusterState } from '../test/cluster/kube.js'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' }, dir: { type: 'string', default: '.cluster' } } })
+const root = path.resolve(import.meta.dirname, '..')
+const state = readClusterState(path.resolve(values.dir))
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  KUBECONFIG: state.kubeconfigPath,
+  NO_COLOR: '1',
+  KUBECTL_CHAINNODE_STATE_DIR: path.join(path.resolve(values.dir), 'bench-state'),
+}
+const kubectl = process.env.KUBECTL ?? 'kubectl'
+const [NODE, NS] = ['node-0', 'sc-healthy-chain']
+
+const PAIRS: { name: string; ours: string[]; theirs: string[] }[] = [
+  { name: 'status', ours: ['status', '--all', '-n', NS], theirs: ['get', 'chainnode', '-n', NS, '-o', 'wide'] },
+  { name: 'events', ours: ['events', NODE, '-n', NS], theirs: ['get', 'events', '-n', NS] },
+  { name: 'describe', ours: ['describe', NODE, '-n', NS], theirs: ['describe', 'chainnode', NODE, '-n', NS] },
+  { name: 'logs', ours: ['logs', NODE, '-n', NS], theirs: ['logs', NODE, '-c', 'app', '-n', NS] },
+  { name: '--help', ours: ['--help'], theirs: ['--help'] },
+]
+// The npm package (Node of this machine) and, when `npm run release` has built it, the single executable.
+const released = path.join(root, 'release', `linux-${process.arch}`, 'kubectl-chainnode')
+const builds = [
+  { label: `npm package (Node ${process.versions.node})`, command: [process.execPath, path.join(root, 'bin', 'run.js')] },
+  ...(process.platform === 'linux' && existsSync(released) ? [{ label: 'release executable', command: [released] }] : []),
+]
+
+const wall = (command: string[]) => {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(command[0], command.slice(1), { env, stdio: 'ignore' })
+  if (result.error) throw result.error
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+const runs = Number(values.runs)
+for (const build of builds) {
+  console.log(build.label)
+  for (const pair of PAIRS) {
+    const ours = [...build.command, ...pair.ours]
+    const theirs = [kubectl, ...pair.theirs]
+    wall(ours)
+    wall(theirs)
+    const times = { ours: [] as number[], theirs: [] as number[] }
+    for (let i = 0; i < runs; i++) {
+      times.ours.push(wall(ours))
+      times.theirs.push(wall(theirs))
+    }
+    const [a, b] = [median(times.ours), median(times.theirs)]
+    console.log(
+      `  ${pair.ours.join(' ').padEnd(44)} ${a.toFixed(0).padStart(5)} ms   kubectl ${pair.theirs.join(' ').padEnd(40)} ${b.toFixed(0).padStart(5)} ms   ratio ${(a / b).toFixed(2)} (target 1.5 or less)`,
+    )
+  }
+}

@@ -1,0 +1,26 @@
+import { describeChainNode, describePod } from '../render/describe.js'
+import { visible } from '../render/visible.js'
+import { fitWidth, tableWidth } from '../render/width.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
+
+export const DESCRIBE_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS } })
+
+export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const [snapshot] = await session.snapshots(input, true, 'none')
+  const index = new SnapshotIndex(snapshot)
+  // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+  const now = Date.parse(snapshot.collectedAt)
+  const sections = index.chainNodes().flatMap((node) => {
+    const pod = index.podOf(node)
+    return [
+      describeChainNode(index, node, now),
+      '',
+      pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
+    ]
+  })
+  session.print(fitWidth(sections.join('\n'), tableWidth()))
+  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+}

@@ -1,0 +1,59 @@
+import { usageError } from '../errors.js'
+import { renderEventsTable } from '../render/events.js'
+import { structured } from '../render/structured.js'
+import { fitWidth, tableWidth } from '../render/width.js'
+import { relatedEvents } from '../services/related-events.js'
+import { keyedRows, requireLive, watchRows } from '../services/watch.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import type { Snapshot } from '../snapshot/types.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
+
+export const EVENTS_COMMAND = defineCommand({
+  args: NODE_ARG,
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SCOPE_FLAGS,
+    ...SNAPSHOT_FLAGS,
+    output: outputSpec(['text', 'json', 'yaml']),
+    for: { type: 'string', description: 'only events about this related object, as kind/name (e.g. pod/fullnode-0, pvc/fullnode-0)' },
+    'no-headers': { type: 'boolean', description: 'print no header line' },
+    watch: { type: 'boolean', char: 'w', description: 'after the listing, print each new or repeated Event (live only; polls every 2s)' },
+  },
+})
+
+export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
+  if (input.watch) requireLive(input.bundle)
+  const read = () => session.snapshots(input, false, 'none')
+  const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
+  // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+  const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>
+    fitWidth(renderEventsTable(eventsOf(snapshot), Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all', noHeaders), tableWidth())
+  const snapshots = await read()
+  for (const snapshot of snapshots) {
+    const events = eventsOf(snapshot)
+    if (input.output !== 'text') session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }))
+    else session.print(events.length ? table(snapshot) : 'No events found.')
+  }
+  if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
+  if (!input.watch) return
+  const keyed = (round: Snapshot[]) =>
+    new Map(
+      round.flatMap((snapshot) => {
+        // An Event repeated is the same object with a new count: its resourceVersion changes, its age only ticks.
+        const keys = eventsOf(snapshot).map((e) => ({
+          key: `${snapshot.source.context}/${e.metadata.namespace}/${e.metadata.uid ?? e.metadata.name}`,
+          version: e.metadata.resourceVersion ?? `${e.count}/${e.lastTimestamp}`,
+        }))
+        return [...keyedRows(keys, table(snapshot, true))]
+      }),
+    )
+  await watchRows(
+    async () => keyed(await read()),
+    keyed(snapshots),
+    (line) => session.print(line),
+  )
+}

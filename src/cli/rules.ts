@@ -1,0 +1,28 @@
+import { columns } from '../render/columns.js'
+import { docsPath } from '../rules/docs.js'
+import { RULES } from '../rules/index.js'
+import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
+
+export const RULES_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json']) }, subcommands: ['explain'] })
+
+export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const catalogue = RULES.map((rule) => ({
+    id: rule.id,
+    severity: rule.severity,
+    title: rule.title,
+    specRow: rule.specRow,
+    // The container logs the rule reads: doctor reads these and no others.
+    logs: rule.logs ?? [],
+    docs: docsPath(rule.id),
+  }))
+  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
+  else
+    session.print(
+      columns(
+        ['id', 'severity', 'title'],
+        catalogue.map((r) => [r.id, r.severity, r.title]),
+      ),
+    )
+}

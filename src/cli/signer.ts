@@ -1,0 +1,26 @@
+import { parseDuration } from '../duration.js'
+import { renderSignerReport } from '../render/signer.js'
+import { signerReport } from '../rules/signer-report.js'
+import { probeSigners } from '../services/signer-probes.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, PROBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Probe, Session } from './session.js'
+
+export const SIGNER_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS, output: outputSpec(['text', 'json']), ...PROBE_FLAGS },
+})
+
+export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
+  const probe: Probe | undefined =
+    input['no-probe'] || input.bundle ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
+  const [snapshot] = await session.snapshots(input, true, 'all', probe)
+  const index = new SnapshotIndex(snapshot)
+  const report = signerReport(index, index.chainNodes()[0])
+  session.print(
+    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, session.palette),
+  )
+  process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
+}
