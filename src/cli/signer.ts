@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js'
 import { renderSignerReport } from '../render/signer.js'
+import { fitWidth, tableWidth } from '../render/width.js'
 import { signerReport } from '../rules/signer-report.js'
 import { probeSigners } from '../services/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -20,7 +21,9 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
   const index = new SnapshotIndex(snapshot)
   const report = signerReport(index, index.chainNodes()[0])
   session.print(
-    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, session.palette),
+    input.output === 'json'
+      ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
+      : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
   )
   process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
 }
