@@ -59,7 +59,7 @@ async function runCommand(start) {
 
 /** The quick start, compiled code cached between runs (src/code-cache.ts); false hands the line to oclif. */
 async function runQuick({ loadWithCodeCache, stateDir }) {
-  const bundle = loadWithCodeCache(path.join(root, 'dist', 'bundle', 'quick.cjs'), stateDir())
+  const bundle = loadWithCodeCache(path.join(root, 'dist', 'bundle', 'quick.cjs'), stateDir(), {}, argv[0])
   const handled = await bundle.exports.runQuick(argv, packageVersion())
   if (handled) bundle.save()
   return handled

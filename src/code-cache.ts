@@ -17,11 +17,15 @@ export interface CachedModule<T> {
  * written after a run so it holds every function that run compiled, takes most of that away.
  * A cache that does not fit (another Node, another bundle) is rejected by V8 and written anew;
  * a cache directory that cannot be written only costs the speed-up.
+ * `variant` (the command) keeps one cache per command: a cache is written once, by the first run, and holds
+ * only the functions that run compiled, so a cache shared by doctor and timeline would serve one of them.
  */
-export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}): CachedModule<T> {
+export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}, variant?: string): CachedModule<T> {
   const source = readFileSync(file, 'utf8')
   const { size, mtimeMs } = statSync(file)
-  const cacheFile = path.join(cacheDir, 'v8', `${path.basename(file)}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`)
+  const build = `${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`
+  const name = variant && /^[a-z][a-z0-9-]*$/.test(variant) ? `${build}-${variant}` : build
+  const cacheFile = path.join(cacheDir, 'v8', `${path.basename(file)}-${name}.bin`)
   let cachedData: Buffer | undefined
   try {
     cachedData = readFileSync(cacheFile)
@@ -47,10 +51,10 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Re
         mkdirSync(path.dirname(cacheFile), { recursive: true })
         writeFileSync(tmp, script.createCachedData())
         renameSync(tmp, cacheFile)
-        // Caches of earlier builds or Node versions are never read again.
+        // Caches of earlier builds or Node versions are never read again; other commands' caches of this build are.
         const prefix = `${path.basename(file)}-`
         for (const old of readdirSync(path.dirname(cacheFile))) {
-          if (old.startsWith(prefix) && old !== path.basename(cacheFile) && old.endsWith('.bin'))
+          if (old.startsWith(prefix) && !old.startsWith(`${prefix}${build}`) && old.endsWith('.bin'))
             rmSync(path.join(path.dirname(cacheFile), old), { force: true })
         }
       } catch {

@@ -17,9 +17,14 @@ const argv = process.argv.slice(2)
 
 async function main(): Promise<void> {
   if ((QUICK_COMMANDS as readonly string[]).includes(argv[0])) {
-    const bundle = loadWithCodeCache<typeof import('./cli/quick.js')>(path.join(lib, 'quick.cjs'), stateDir(), {
-      '@kubernetes/client-node': path.join(lib, 'client-node.cjs'),
-    })
+    const bundle = loadWithCodeCache<typeof import('./cli/quick.js')>(
+      path.join(lib, 'quick.cjs'),
+      stateDir(),
+      {
+        '@kubernetes/client-node': path.join(lib, 'client-node.cjs'),
+      },
+      argv[0],
+    )
     const { version } = JSON.parse(readFileSync(path.join(lib, '..', 'package.json'), 'utf8')) as { version: string }
     if (await bundle.exports.runQuick(argv, version)) {
       bundle.save()
