@@ -11,9 +11,8 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildTools, startCluster } from '../test/cluster/cluster.js'
-import { readClusterState, useCluster } from '../test/cluster/kube.js'
-import { refreshLiveness, seedScenarios } from '../test/cluster/scenarios/index.js'
+import { benchCluster } from './cluster.js'
+import { refreshLiveness } from '../test/cluster/scenarios/index.js'
 import { RELEASE_NODE_VERSION, releaseNodeDir } from '../scripts/release-node.mjs'
 import { seedFleet, type FleetKind } from './fleet.js'
 
@@ -31,18 +30,7 @@ const root = path.resolve(import.meta.dirname, '..')
 // --cli: another build of the tool (e.g. main's checkout), to measure before and after on the same fleets.
 const cli = values.cli ? path.resolve(values.cli) : path.join(root, 'bin', 'chainnode')
 
-let dir = values.dir && existsSync(path.join(values.dir, 'cluster.json')) ? path.resolve(values.dir) : undefined
-let stop: (() => Promise<void>) | undefined
-if (!dir) {
-  dir = mkdtempSync(path.join(tmpdir(), 'chainnode-bench-'))
-  const handle = await startCluster({ dir, binDir: await buildTools({}) })
-  stop = handle.stop
-}
-useCluster(dir)
-const state = readClusterState(dir)
-const ctx = { ...state, pprofPort: state.ports.pprof, clusterDir: dir }
-if (stop) await seedScenarios(ctx)
-const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
+const { ctx, env, stop } = await benchCluster(values.dir)
 const wall = (run: () => void) => {
   const start = process.hrtime.bigint()
   run()
@@ -98,7 +86,7 @@ for (const kind of ['healthy', 'broken', 'halt'] as const) {
       `CPU ${median(cpu).toFixed(1)} s, peak ${Math.max(...peaks).toFixed(0)} MB (target < 400 MB), load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores, ${requests}`,
   )
 }
-await stop?.()
+await stop()
 
 async function singleNode() {
   const kubectl = process.env.KUBECTL ?? 'kubectl'

@@ -6,30 +6,16 @@
  * Prints medians, request counts and ratios from this one run; never asserts.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildTools, startCluster } from '../test/cluster/cluster.js'
-import { readClusterState, useCluster } from '../test/cluster/kube.js'
-import { refreshLiveness, seedScenarios } from '../test/cluster/scenarios/index.js'
+import { benchCluster } from './cluster.js'
+import { refreshLiveness } from '../test/cluster/scenarios/index.js'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' } } })
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'bin', 'chainnode')
 
-let dir = values.dir && existsSync(path.join(values.dir, 'cluster.json')) ? path.resolve(values.dir) : undefined
-let stop: (() => Promise<void>) | undefined
-if (!dir) {
-  dir = mkdtempSync(path.join(tmpdir(), 'chainnode-bench-'))
-  const handle = await startCluster({ dir, binDir: await buildTools({}) })
-  stop = handle.stop
-}
-useCluster(dir)
-const state = readClusterState(dir)
-const ctx = { ...state, pprofPort: state.ports.pprof, clusterDir: dir }
-if (stop) await seedScenarios(ctx)
-const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
+const { ctx, env, stop } = await benchCluster(values.dir)
 
 /** A healthy node, a real CometBFT node (chain probe), a restart by config, a noisy not-syncing node. */
 const NODES = [
@@ -80,4 +66,4 @@ for (const [ns, name] of NODES) {
   )
 }
 console.log(`median ratio timeline/doctor over ${NODES.length} nodes: ${median(ratios).toFixed(2)} (${runs} runs each, interleaved)`)
-await stop?.()
+await stop()
