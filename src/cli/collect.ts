@@ -25,7 +25,7 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
   const windowMs = parseDuration(input['probe-window'], '--probe-window')
   const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
-  const [snapshot] = await session.snapshots(input, false, undefined, undefined, undefined, chainProbe)
+  const [snapshot] = await session.snapshots(input, { chainProbe })
   await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
   process.stderr.write(

@@ -19,7 +19,7 @@ export const CONFIG_HASH_COMMAND = defineCommand({
 
 export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
-  const [snapshot] = await session.snapshots(input, true)
+  const [snapshot] = await session.snapshots(input, { nameRequired: true })
   const index = new SnapshotIndex(snapshot)
   const node = index.chainNodes()[0]
   const key = `${node.metadata.namespace}/${node.metadata.name}`

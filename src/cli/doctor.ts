@@ -82,7 +82,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   // Nothing checked is not health: an empty selection is an input error, not a clean report.
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
-  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
+  const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
   const result = diagnose(snapshots, rules, input.bundle, settings)
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on']

@@ -27,7 +27,7 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   await session.setupOutput(input)
   if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
   if (input.watch) requireLive(input.bundle)
-  const read = () => session.snapshots(input, false, 'none')
+  const read = () => session.snapshots(input, { logs: 'none' })
   const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>

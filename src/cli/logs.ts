@@ -33,7 +33,7 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
     // Bundles are redacted when read; live text is masked here.
     redact: !input['no-redact'] && !input.bundle,
   }
-  const [snapshot] = await session.snapshots(input, true, input.bundle ? 'all' : 'none')
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none' })
   const index = new SnapshotIndex(snapshot)
   const sources = logSources(index, index.chainNodes()[0], input.container)
   if (input.bundle) {

@@ -35,6 +35,18 @@ export interface SnapshotFlags extends KubeFlags, ScopeInput {
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>
 
+/** What a command reads besides the objects in scope, and whether its scope must name one node. */
+export interface SnapshotReads {
+  nameRequired?: boolean
+  logs?: LogMode
+  /** Only the logs of these roles (what the rules of a doctor run read). */
+  logRoles?: ReadonlySet<LogRole>
+  /** Probes run after collection (the signer's). */
+  probe?: Probe
+  /** The nodes' own RPC and node-utils, started with the Pod list. */
+  chainProbe?: SnapshotRequest['chainProbe']
+}
+
 /**
  * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
  * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
@@ -84,28 +96,14 @@ export class Session {
   }
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
-  async snapshots(
-    flags: SnapshotFlags,
-    nameRequired = false,
-    logs?: LogMode,
-    probe?: Probe,
-    logRoles?: ReadonlySet<LogRole>,
-    chainProbe?: SnapshotRequest['chainProbe'],
-  ): Promise<Snapshot[]> {
+  async snapshots(flags: SnapshotFlags, reads: SnapshotReads = {}): Promise<Snapshot[]> {
     // Checked before any read: a bad selector is an input error, whatever the cluster says.
     if (flags.selector) parseLabelSelector(flags.selector)
-    const read = await this.readSnapshots(flags, nameRequired, logs, probe, logRoles, chainProbe)
+    const read = await this.readSnapshots(flags, reads)
     return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
   }
 
-  private async readSnapshots(
-    flags: SnapshotFlags,
-    nameRequired: boolean,
-    logs?: LogMode,
-    probe?: Probe,
-    logRoles?: ReadonlySet<LogRole>,
-    chainProbe?: SnapshotRequest['chainProbe'],
-  ): Promise<Snapshot[]> {
+  private async readSnapshots(flags: SnapshotFlags, { nameRequired = false, logs, probe, logRoles, chainProbe }: SnapshotReads): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context

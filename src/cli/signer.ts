@@ -17,7 +17,7 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined =
     input['no-probe'] || input.bundle ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
-  const [snapshot] = await session.snapshots(input, true, 'all', probe)
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'all', probe })
   const index = new SnapshotIndex(snapshot)
   const report = signerReport(index, index.chainNodes()[0])
   session.print(

@@ -28,7 +28,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
   // No node logs; the manager log says why a node's reconciles fail.
-  const read = () => session.snapshots(input, false, 'none', undefined, new Set(['operator']), chainProbe)
+  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe })
   const snapshots = await read()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
     renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders })

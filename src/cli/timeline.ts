@@ -34,7 +34,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   const rules = selectRules({})
   const { probe, chainProbe } = activeProbes(input)
   // The same reads as doctor's: the logs its rules read, and its probes.
-  const snapshots = await session.snapshots(input, false, undefined, probe, logRolesOf(rules), chainProbe)
+  const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
   const clusters = timelines(snapshots, rules, window, input.bundle)
   session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean

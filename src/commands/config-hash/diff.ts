@@ -30,7 +30,7 @@ export default class ConfigHashDiff extends SnapshotCommand {
       (
         await this.snapshots(
           source === 'live' ? { ...flags, bundle: undefined, name: flags.node } : { ...flags, bundle: source, name: flags.node, namespace: undefined },
-          source === 'live',
+          { nameRequired: source === 'live' },
         )
       )[0]
     const [before, after] = [await read(args.before), await read(args.after)]
