@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readdirSync } from 'node:fs'
 import { isRuleId, RULE_IDS, RULES } from '../../src/rules/index.js'
 import { ROOT } from '../helpers/cli.js'
 
