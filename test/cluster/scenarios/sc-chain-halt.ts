@@ -35,6 +35,16 @@ export default defineScenario({
     const fullNode = await startComet(dir, full, { peers: [peerAddress(valA), peerAddress(valB)] })
     await waitForComet(fullNode, 'height 3 with both validators as peers', (st) => st.height >= 3 && st.peers === 2)
     await stopComet(dir, valB)
+    // val-a may still commit a block val-b precommitted before it died, and full-0 may still fetch it:
+    // the halt height is val-a's once it holds still, and the last block is the one full-0 has at that height.
+    let halted = (await cometStatus(valA)).height
+    for (let tries = 0; tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const now = (await cometStatus(valA)).height
+      if (now === halted) break
+      halted = now
+    }
+    await waitForComet(fullNode, `the halt height ${halted}`, (st) => st.height >= halted)
     // Tests wait until the last block is older than what the probe calls recent.
     const { time } = await cometStatus(fullNode)
     writeFileSync(join(dir, 'comet', `${NS}.json`), JSON.stringify({ lastBlockAt: time }))
