@@ -1,8 +1,6 @@
-import { promises as fsp } from 'node:fs'
+import { promises as fsp, rmSync } from 'node:fs'
 import path from 'node:path'
-
-/** Paths of in-flight temporary files, removed if the process is interrupted. */
-export const inFlight = new Set<string>()
+import { onInterrupt } from './cleanup.js'
 
 /**
  * Produce `target` through a temporary sibling that is renamed into place only when `write` succeeds,
@@ -10,7 +8,8 @@ export const inFlight = new Set<string>()
  */
 export async function writeFileAtomic(target: string, write: (tmpPath: string) => Promise<void>): Promise<void> {
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.partial`)
-  inFlight.add(tmp)
+  // While it exists, Ctrl-C removes it before the process ends (src/cleanup.ts).
+  const release = onInterrupt(() => rmSync(tmp, { force: true }))
   try {
     await write(tmp)
     await fsp.rename(tmp, target)
@@ -18,6 +17,6 @@ export async function writeFileAtomic(target: string, write: (tmpPath: string) =
     await fsp.rm(tmp, { force: true })
     throw error
   } finally {
-    inFlight.delete(tmp)
+    release()
   }
 }

@@ -153,7 +153,10 @@ export class Session {
     const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
     const spinner = await progress(`reading bundle ${bundle}`)
     try {
-      return await bundleSnapshot(bundle, { scope, redact }, (what) => spinner.update(`reading bundle ${bundle}: ${what}`))
+      return await bundleSnapshot(bundle, { scope, redact }, (what) => {
+        spinner.update(`reading bundle ${bundle}: ${what}`)
+        this.debugLine(`bundle: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`)
+      })
     } finally {
       spinner.stop()
     }

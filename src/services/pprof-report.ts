@@ -13,6 +13,8 @@ export interface TopRequest {
   sampleIndex?: string
   nodeFraction?: number
   cum?: boolean
+  /** Told before each step (a debug line): decoding a large profile holds the event loop for seconds. */
+  onStep?: (what: string) => void
 }
 
 /** `go tool pprof -top` for a saved profile, without a Go toolchain. */
@@ -28,6 +30,7 @@ export async function topReport(request: TopRequest): Promise<string> {
     throw usageError(`cannot read ${request.file}`, 'pass the path of a saved profile')
   }
   const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? await inflateWithin(bytes, limits, request.file) : undefined
+  request.onStep?.(`decoding ${request.file} (${(inflated ?? bytes).length} bytes)`)
   const profile = decodeProfile(bytes, { source: request.file, inflated, maxBytes: limits.profileBytes })
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
   // pprof's -nodecount: keeps its unit choice and inline marks identical to go tool pprof -top -nodecount=N.

@@ -1,48 +1,49 @@
-import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs'
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../cleanup.js'
+import { openNamelessTempFile, sweepStaleTempDirs } from '../cleanup.js'
 import { UserError, errorMessage, usageError } from '../errors.js'
 import { readLimits, type ReadLimits } from '../limits.js'
-import { BundleFiles } from './bundle-files.js'
+import { ArchiveFiles, FolderFiles, type BundleFiles } from './bundle-files.js'
 import { BUNDLE_KIND, SHAPES, type BundleManifest, type Shape } from './bundle-shape.js'
-import { extractTarGz } from './tar-reader.js'
+import { unpackTarGz, type ArchiveIndex } from './tar-reader.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
 /** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot, as a file from a stranger. */
 export async function readBundle(source: string, limits: ReadLimits = readLimits(), onProgress: (what: string) => void = () => undefined): Promise<Snapshot> {
   const stats = statSync(source, { throwIfNoEntry: false })
   if (!stats) throw usageError(`bundle ${source} does not exist`, 'pass a bundle written by chainnode collect')
-  if (stats.isDirectory()) return readTree(source, source, limits, onProgress)
+  if (stats.isDirectory()) return readTree(new FolderFiles(source, source, limits), source, onProgress)
   if (!stats.isFile()) throw usageError(`bundle ${source} is not a regular file or a folder`, 'pass a bundle written by chainnode collect')
   const head = Buffer.alloc(2)
-  const fd = openSync(source, 'r')
-  readSync(fd, head, 0, 2, 0)
-  closeSync(fd)
+  const input = openSync(source, 'r')
+  readSync(input, head, 0, 2, 0)
+  closeSync(input)
   if (head[0] !== 0x1f || head[1] !== 0x8b)
     throw usageError(`${source} is not a bundle (not a gzipped tar archive)`, 'pass a .tgz or directory written by chainnode collect')
+  // Folders of older versions, and a file caught between its creation and its unlink, left by killed runs.
   sweepStaleTempDirs()
-  const staging = makeTempDir('read')
-  const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
+  // The archive unpacks into one file without a name: the kernel frees it on any way out, SIGKILL included,
+  // so nothing needs undoing and Ctrl-C ends the read at once, even in the middle of parsing (src/cleanup.ts).
+  const fd = openNamelessTempFile()
   try {
+    let index: ArchiveIndex
     try {
       onProgress(`unpacking ${path.basename(source)}`)
-      await extractTarGz(source, staging, limits, source)
+      index = await unpackTarGz(source, fd, limits, source)
     } catch (error) {
       if (error instanceof UserError) throw error
       throw usageError(`${source} is not a readable bundle: ${errorMessage(error)}`, 'the archive is damaged or truncated; collect it again')
     }
-    return await readTree(staging, source, limits, onProgress)
+    return await readTree(new ArchiveFiles(index, source, limits), source, onProgress)
   } finally {
-    release()
-    rmSync(staging, { recursive: true, force: true })
+    closeSync(fd)
   }
 }
 
-async function readTree(root: string, source: string, limits: ReadLimits, onProgress: (what: string) => void): Promise<Snapshot> {
+async function readTree(outer: BundleFiles, source: string, onProgress: (what: string) => void): Promise<Snapshot> {
   // The manifest sits at the top, or one folder down (a .tgz holds chainnode-bundle-<time>/).
-  const outer = new BundleFiles(root, source, limits)
   const inner = outer.isFile('manifest.json') ? undefined : outer.list('.').find((entry) => entry.folder && outer.isFile(`${entry.name}/manifest.json`))
-  const files = inner ? new BundleFiles(path.join(root, inner.name), source, limits) : outer
+  const files = inner ? outer.within(inner.name) : outer
   const parse = (file: string, text: string): unknown => {
     try {
       return JSON.parse(text)
@@ -59,7 +60,12 @@ async function readTree(root: string, source: string, limits: ReadLimits, onProg
     // Between files, signals get their turn: Ctrl-C ends a long read at once.
     await new Promise((resolve) => setImmediate(resolve))
     const text = files.readText(file)
-    return text === undefined ? fallback : check<T>(file, shape, parse(file, text))
+    if (text === undefined) return fallback
+    // From here to the next file the work is synchronous: a large file holds the event loop for seconds.
+    onProgress(`parsing ${file} (${text.length} characters)`)
+    const value = check<T>(file, shape, parse(file, text))
+    onProgress(`parsed ${file}${Array.isArray(value) ? ` (${value.length} items)` : ''}`)
+    return value
   }
   const manifestText = files.readText('manifest.json')
   const manifest = manifestText === undefined ? undefined : (parse('manifest.json', manifestText) as Record<string, unknown> | null)
@@ -77,7 +83,6 @@ async function readTree(root: string, source: string, limits: ReadLimits, onProg
   const checked = check<BundleManifest>('manifest.json', SHAPES.manifest, manifest)
   const objects: KubeObject[] = []
   for (const ns of files.list('resources')) {
-    onProgress(`reading resources/${ns.name}`)
     if (!ns.folder) continue
     onProgress(`reading resources/${ns.name}`)
     for (const file of files.list(`resources/${ns.name}`)) {
@@ -88,11 +93,15 @@ async function readTree(root: string, source: string, limits: ReadLimits, onProg
   }
   onProgress('reading logs')
   const logs: LogRecord[] = []
-  onProgress('reading logs')
   for (const { file, ...meta } of await read<(Omit<LogRecord, 'text'> & { file?: string })[]>('logs/index.json', SHAPES.logIndex, [])) {
     await new Promise((resolve) => setImmediate(resolve))
     logs.push({ ...meta, truncated: meta.truncated ?? false, text: file === undefined ? '' : (files.readText(file, 'logBytes') ?? '') })
   }
+  const chainNodeRows = await read<Snapshot['chainNodeRows']>('tables/chainnodes.json', SHAPES.tables, [])
+  const probes = await read<Snapshot['probes']>('probes.json', SHAPES.probes, [])
+  const collectionErrors = await read<Snapshot['collectionErrors']>('errors.json', SHAPES.errors, [])
+  const observations = await read<NonNullable<Snapshot['observations']>>('history.json', SHAPES.history, [])
+  onProgress(`read ${objects.length} objects and ${logs.length} logs`)
   return {
     formatVersion: version,
     collectedAt: checked.collectedAt,
@@ -100,12 +109,12 @@ async function readTree(root: string, source: string, limits: ReadLimits, onProg
     source: { context: checked.context ?? 'unknown', server: checked.server ?? 'unknown' },
     scope: checked.scope,
     objects,
-    chainNodeRows: await read('tables/chainnodes.json', SHAPES.tables, []),
+    chainNodeRows,
     logs,
-    probes: await read('probes.json', SHAPES.probes, []),
-    collectionErrors: await read('errors.json', SHAPES.errors, []),
+    probes,
+    collectionErrors,
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
-    observations: await read('history.json', SHAPES.history, []),
+    observations,
   }
 }

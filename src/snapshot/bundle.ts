@@ -46,23 +46,45 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     redactions: snapshot.redactions,
     stats: snapshot.stats,
   }
-  const files: [string, string][] = [
-    ['manifest.json', json(manifest)],
-    ['tables/chainnodes.json', json(snapshot.chainNodeRows)],
-    ['probes.json', json(snapshot.probes)],
-    ['errors.json', json(snapshot.collectionErrors)],
-    ['history.json', json(snapshot.observations ?? [])],
-    ['logs/index.json', json(snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) })))],
-    ...[...groups].map(([file, objects]): [string, string] => [file, json(objects)]),
-    ...snapshot.logs.filter((log) => log.text).map((log): [string, string] => [logFile(log), log.text]),
+  const files: [string, unknown][] = [
+    ['manifest.json', manifest],
+    ['tables/chainnodes.json', snapshot.chainNodeRows],
+    ['probes.json', snapshot.probes],
+    ['errors.json', snapshot.collectionErrors],
+    ['history.json', snapshot.observations ?? []],
+    ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) }))],
+    ...groups,
   ]
-  for (const [file, content] of files) {
+  for (const [file, value] of files) {
     await fsp.mkdir(path.dirname(path.join(dir, file)), { recursive: true })
-    await fsp.writeFile(path.join(dir, file), content)
+    await writeJson(path.join(dir, file), value)
+  }
+  for (const log of snapshot.logs.filter((log) => log.text)) {
+    await fsp.mkdir(path.dirname(path.join(dir, logFile(log))), { recursive: true })
+    await fsp.writeFile(path.join(dir, logFile(log)), log.text)
   }
 }
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`
+/** Items of a list written at a time: between slices, Ctrl-C gets its turn (it removes the staging folder). */
+const SLICE = 2000
+
+/** What `JSON.stringify(value, null, 1)` writes, a list a slice at a time: 300,000 objects take seconds. */
+async function writeJson(file: string, value: unknown): Promise<void> {
+  const handle = await fsp.open(file, 'w')
+  try {
+    if (!Array.isArray(value) || value.length === 0) {
+      await handle.write(`${JSON.stringify(value, null, 1)}\n`)
+      return
+    }
+    for (let i = 0; i < value.length; i += SLICE) {
+      const items = value.slice(i, i + SLICE).map((item: unknown) => ` ${(JSON.stringify(item, null, 1) ?? 'null').replace(/\n/g, '\n ')}`)
+      await handle.write(`${i === 0 ? '[\n' : ',\n'}${items.join(',\n')}`)
+    }
+    await handle.write('\n]\n')
+  } finally {
+    await handle.close()
+  }
+}
 
 /** Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. */
 export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean): Promise<void> {

@@ -1,4 +1,4 @@
-import { closeSync, constants, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs'
+import { createReadStream, writeSync } from 'node:fs'
 import path from 'node:path'
 import { createGunzip } from 'node:zlib'
 import { usageError } from '../errors.js'
@@ -7,15 +7,23 @@ import { RATIO_FLOOR_BYTES, limitError, type ReadLimits } from '../limits.js'
 const BLOCK = 512
 /** PAX and GNU long-name records are a few hundred bytes; more is not a bundle. */
 const MAX_META_BYTES = 64 * 1024
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW
+
+/** Where each file of an unpacked archive is in the one file it was unpacked to. */
+export interface ArchiveIndex {
+  fd: number
+  /** By clean relative path ("top/resources/ns/Pod.json"): offset and size in `fd`. */
+  files: Map<string, { offset: number; size: number }>
+  /** By clean relative path, "." for the top: the names in that folder, true for a folder. */
+  folders: Map<string, Map<string, boolean>>
+}
 
 /**
- * Unpack a .tgz into `into`, streaming: each chunk is handled as it leaves gunzip, in time linear in
- * its size, and the event loop gets control between chunks (Ctrl-C works). Only regular files and
- * folders are written, each inside `into`; every limit is checked as the bytes come, and the first
- * one crossed stops the read. (tar's own parser slows down quadratically on blocks of zeros.)
+ * Unpack a .tgz into the file `fd`, one entry after the other, and index where each one is: streaming,
+ * each chunk is handled as it leaves gunzip, in time linear in its size. Only regular files and folders
+ * are accepted, each inside the archive; every limit is checked as the bytes come, and the first one
+ * crossed stops the read. (tar's own parser slows down quadratically on blocks of zeros.)
  */
-export async function extractTarGz(file: string, into: string, limits: ReadLimits, label: string): Promise<void> {
+export async function unpackTarGz(file: string, fd: number, limits: ReadLimits, label: string): Promise<ArchiveIndex> {
   // The ratio is of what was unpacked to what was read so far: a bomb is caught where it starts.
   let packed = 0
   const input = createReadStream(file)
@@ -23,7 +31,7 @@ export async function extractTarGz(file: string, into: string, limits: ReadLimit
   input.on('data', (chunk) => (packed += chunk.length))
   input.on('error', (error) => gunzip.destroy(error))
   input.pipe(gunzip)
-  const tar = new TarUnpacker(into, limits, label)
+  const tar = new TarUnpacker(fd, limits, label)
   let unpacked = 0
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
@@ -32,11 +40,11 @@ export async function extractTarGz(file: string, into: string, limits: ReadLimit
       if (unpacked > RATIO_FLOOR_BYTES && unpacked > limits.ratio * packed)
         throw limitError('ratio', limits, `${label} (${formatRatio(unpacked / packed)} so far)`)
       // The end-of-archive marker: what follows is padding, not worth unpacking.
-      if (tar.write(chunk)) return
+      if (tar.write(chunk)) return tar.index
     }
     tar.finish()
+    return tar.index
   } finally {
-    tar.close()
     input.destroy()
     gunzip.destroy()
   }
@@ -54,20 +62,21 @@ class TarUnpacker {
   /** Bytes of the current entry still to come, and the padding after them. */
   private left = 0
   private padding = 0
-  private fd: number | undefined
+  /** Bytes written to the file so far: where the next entry starts. */
+  private written = 0
   private meta: Buffer[] = []
   private metaKind: 'pax' | 'longname' | 'ignore' = 'ignore'
   private nextPath: string | undefined
   private nextSize: number | undefined
   private entries = 0
-  private readonly root: string
+  readonly index: ArchiveIndex
 
   constructor(
-    into: string,
+    fd: number,
     private readonly limits: ReadLimits,
     private readonly label: string,
   ) {
-    this.root = path.resolve(into)
+    this.index = { fd, files: new Map(), folders: new Map([['.', new Map()]]) }
   }
 
   /** Consume one chunk; true once the end-of-archive marker is seen. */
@@ -87,7 +96,7 @@ class TarUnpacker {
       const take = Math.min(this.left + this.padding, chunk.length - at)
       const data = Math.min(take, this.left)
       if (data > 0) {
-        if (this.mode === 'file') writeSync(this.fd!, chunk, at, data)
+        if (this.mode === 'file') this.append(chunk.subarray(at, at + data))
         else if (this.mode === 'meta') this.meta.push(chunk.subarray(at, at + data))
       }
       this.left -= data
@@ -103,9 +112,9 @@ class TarUnpacker {
       throw usageError(`${this.label} is not a readable bundle: the archive ends in the middle of a file`, 'it was cut short; collect it again')
   }
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd)
-    this.fd = undefined
+  private append(data: Buffer): void {
+    for (let done = 0; done < data.length;) done += writeSync(this.index.fd, data, done, data.length - done)
+    this.written += data.length
   }
 
   private readHeader(): boolean {
@@ -134,13 +143,16 @@ class TarUnpacker {
     if (type === '5' && path.posix.normalize(name).replace(/\/+$/, '') === '.') return this.start('skip', size)
     const target = this.inside(name)
     if (type === '5') {
-      mkdirSync(target, { recursive: true })
+      this.addFolder(target, name)
       return this.start('skip', size)
     }
     if (size > this.limits.entryBytes) throw limitError('entryBytes', this.limits, `${this.label}: ${name} (${size} bytes)`)
     if (/\.log$/.test(name) && size > this.limits.logBytes) throw limitError('logBytes', this.limits, `${this.label}: ${name} (${size} bytes)`)
-    mkdirSync(path.dirname(target), { recursive: true })
-    this.fd = openSync(target, WRITE_FLAGS, 0o600)
+    this.addFolder(path.posix.dirname(target), name)
+    if (this.index.folders.has(target)) throw this.damaged(`an entry that is both a file and a folder (${JSON.stringify(name)})`)
+    // A name given twice: the later entry wins, as when tar unpacks over the first.
+    this.index.folders.get(path.posix.dirname(target))!.set(path.posix.basename(target), false)
+    this.index.files.set(target, { offset: this.written, size })
     return this.start('file', size)
   }
 
@@ -159,8 +171,17 @@ class TarUnpacker {
       if (this.metaKind === 'longname') this.nextPath = text.replace(/\0.*$/s, '')
       if (this.metaKind === 'pax') this.readPax(text)
     }
-    this.close()
     this.mode = 'header'
+  }
+
+  /** A folder and those above it, in the index; one that is a file already is a damaged archive. */
+  private addFolder(folder: string, name: string): void {
+    if (this.index.folders.has(folder)) return
+    if (this.index.files.has(folder)) throw this.damaged(`an entry that is both a file and a folder (${JSON.stringify(name)})`)
+    const parent = path.posix.dirname(folder)
+    this.addFolder(parent, name)
+    this.index.folders.get(parent)!.set(path.posix.basename(folder), true)
+    this.index.folders.set(folder, new Map())
   }
 
   /** PAX records, "<length> <key>=<value>\n": only the path and size matter here. */
@@ -175,11 +196,10 @@ class TarUnpacker {
     }
   }
 
-  /** Where an entry goes: inside the folder, or refused. */
+  /** An entry's clean path inside the archive ("top/manifest.json"), or refused. */
   private inside(name: string): string {
-    const normal = path.posix.normalize(name)
-    const target = path.resolve(this.root, normal)
-    if (name.includes('\0') || path.posix.isAbsolute(name) || normal.split('/').includes('..') || !target.startsWith(`${this.root}${path.sep}`))
+    const target = path.posix.normalize(name).replace(/\/+$/, '')
+    if (name.includes('\0') || path.posix.isAbsolute(name) || target.split('/').includes('..') || target === '.' || target === '')
       throw this.refused(`has an entry that leaves the bundle (${JSON.stringify(name)})`)
     return target
   }

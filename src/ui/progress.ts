@@ -10,7 +10,9 @@ export async function progress(text: string): Promise<Progress> {
   // A terminal that reports no width (a bare pty) would make the spinner's line arithmetic divide by zero.
   if (!process.stderr.isTTY || process.env.CI || !process.stderr.columns) return silent
   const { default: ora } = await import('ora')
-  const spinner = ora({ text, stream: process.stderr }).start()
+  // Neither hides the cursor nor takes the keyboard: both would attach signal listeners (signal-exit) or read
+  // Ctrl-C as a key (raw mode), and either makes Ctrl-C wait for synchronous work to end (src/cleanup.ts).
+  const spinner = ora({ text, stream: process.stderr, hideCursor: false, discardStdin: false }).start()
   return { update: (next) => (spinner.text = next), stop: () => spinner.stop() }
 }
 

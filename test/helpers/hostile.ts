@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs'
+import { closeSync, createWriteStream, openSync, writeSync } from 'node:fs'
 import { once } from 'node:events'
 import { createGzip, gzipSync } from 'node:zlib'
 import { SNAPSHOT_FORMAT_VERSION, type Snapshot } from '../../src/snapshot/types.js'
@@ -172,5 +172,51 @@ export function smallSnapshot(): Snapshot {
     collectionErrors: [],
     stats: { requests: 0, durationMs: 0 },
     redactions: 0,
+  }
+}
+
+/** A list of `count` small Events about node-0's Pod, as JSON: rules and renderers go through each. */
+export function manyEvents(count: number): string {
+  const parts: string[] = []
+  for (let i = 0; i < count; i++)
+    parts.push(
+      JSON.stringify({ kind: 'Event', metadata: { name: `e${i}`, namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'node-0', uid: 'p1' }, message: 'm' }),
+    )
+  return `[${parts.join(',')}]`
+}
+
+const varint = (value: number): number[] => {
+  const out: number[] = []
+  for (; value >= 0x80; value = Math.floor(value / 128)) out.push((value % 128) | 0x80)
+  out.push(value)
+  return out
+}
+const field = (key: number, body: number[]): number[] => [key, ...varint(body.length), ...body]
+
+/**
+ * A valid CPU profile (raw profile.proto) of about `bytes` bytes: 1,000 functions and as many locations,
+ * then samples of 16 frames each, written in blocks, so a large one costs seconds to decode, not to make.
+ */
+export function writeLargeProfile(file: string, bytes: number): void {
+  const functions = 1000
+  const strings = ['', 'samples', 'count', 'cpu', 'nanoseconds', ...Array.from({ length: functions }, (_, i) => `main.f${i}`)]
+  const head: number[] = [...field(0x0a, [0x08, 1, 0x10, 2]), ...field(0x0a, [0x08, 3, 0x10, 4])]
+  for (let id = 1; id <= functions; id++) {
+    head.push(...field(0x22, [0x08, ...varint(id), ...field(0x22, [0x08, ...varint(id), 0x10, 1])]))
+    head.push(...field(0x2a, [0x08, ...varint(id), 0x10, ...varint(4 + id)]))
+  }
+  for (const text of strings) head.push(...field(0x32, [...Buffer.from(text)]))
+  const block: number[] = []
+  for (let s = 0; s < 1000; s++) {
+    const ids = Array.from({ length: 16 }, (_, j) => varint(((s * 7 + j * 13) % functions) + 1)).flat()
+    block.push(...field(0x12, [...field(0x0a, ids), ...field(0x12, [...varint(1 + (s % 5)), ...varint(10_000_000)])]))
+  }
+  const blockBuffer = Buffer.from(block)
+  const fd = openSync(file, 'w')
+  try {
+    writeSync(fd, Buffer.from(head))
+    for (let written = head.length; written + blockBuffer.length <= bytes; written += blockBuffer.length) writeSync(fd, blockBuffer)
+  } finally {
+    closeSync(fd)
   }
 }

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { CLI, ROOT, runCli } from '../helpers/cli.js'
-import { ESCAPES, bundleFiles, gzipOfZeros, tarEntry, tgz } from '../helpers/hostile.js'
+import { ESCAPES, bundleFiles, gzipOfZeros, manyEvents, tarEntry, tgz, writeLargeProfile } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-cli-'))
 let counter = 0
@@ -144,44 +143,128 @@ describe('hostile bundles and profiles through the real CLI', () => {
     expect(JSON.parse(json.stdout).events[0].message).toBe('look \u001b[2J\u001b]0;pwned\u0007\u001b[31mFAKE RED\u001b[0m\u009b1m here')
   })
 
-  it.each([
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const)('%s during a long bundle read ends the run and removes its temporary folder', async (signal, code) => {
-    const slow = path.join(work, `slow-${signal}.tgz`)
-    const header = tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512)
-    await gzipOfZeros(slow, 127 << 20, header)
-    const { child, exited, mine } = await slowRead(slow)
-    child.kill(signal)
-    expect((await exited)[0]).toBe(code)
-    expect(mine()).toEqual([])
-  })
-
-  it('a temporary folder left by a run killed with SIGKILL is removed by the next run, once old enough', async () => {
+  it('a run killed with SIGKILL while unpacking leaves nothing; a folder an older version left is removed by the next run, once old', async () => {
     const slow = path.join(work, 'slow-kill.tgz')
     await gzipOfZeros(slow, 127 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512))
-    const { child, exited, mine } = await slowRead(slow)
-    child.kill('SIGKILL')
-    expect((await exited)[1]).toBe('SIGKILL')
-    const [left] = mine()
-    expect(left).toBeDefined()
+    const tmp = ownTmp()
+    const killed = await interruptDuring(['doctor', '--bundle', slow], tmp, /bundle: unpacking/, 'SIGKILL')
+    expect(killed.signal).toBe('SIGKILL')
+    // What it unpacked went to a file without a name, which the kernel freed with the process.
+    expect(readdirSync(tmp)).toEqual([])
+    const dead = killed.pid
+    const older = path.join(tmp, `chainnode-read-${dead}-abcdef`)
+    const recent = path.join(tmp, `chainnode-read-${dead}-ghijkl`)
+    for (const dir of [older, recent]) mkdirSync(path.join(dir, 'top'), { recursive: true })
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    utimesSync(older, hourAgo, hourAgo)
     const good = path.join(work, 'good.tgz')
     writeFileSync(good, tgz(Object.entries(bundleFiles()).map(([name, content]) => ({ name: `top/${name}`, content }))))
-    await runCli(['status', '--bundle', good])
-    expect(mine()).toEqual([left])
-    const hourAgo = new Date(Date.now() - 3_600_000)
-    utimesSync(path.join(tmpdir(), left), hourAgo, hourAgo)
-    const next = await runCli(['status', '--bundle', good])
+    const next = await runCli(['status', '--bundle', good], { env: { TMPDIR: tmp } })
     expect(next.code, next.stderr).toBe(0)
-    expect(mine()).toEqual([])
+    expect(readdirSync(tmp)).toEqual([path.basename(recent)])
   })
 })
 
-/** Start a CLI reading a bundle that takes a while to unpack; resolve once its temporary folder exists. */
-async function slowRead(file: string) {
-  const child = spawn(CLI, ['doctor', '--bundle', file], { cwd: ROOT, env: { ...process.env, KUBECTL_CHAINNODE_MAX_RATIO: '1000000' }, stdio: 'ignore' })
-  const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (status, signal) => resolve([status, signal])))
-  const mine = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`chainnode-read-${child.pid}-`))
-  while (mine().length === 0) await sleep(5)
-  return { child, exited, mine }
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
+
+/**
+ * Long synchronous work, each entered after a --debug line that says so: from that line to the next step
+ * the process never turns its event loop, so a signal it handled in JavaScript would wait for the end of it.
+ */
+const phases = [
+  {
+    phase: 'unpacking a .tgz of 127 MiB',
+    argv: async () => {
+      const file = path.join(work, 'slow-unpack.tgz')
+      if (!existsSync(file)) await gzipOfZeros(file, 127 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 127 << 20 }).subarray(0, 512))
+      return ['doctor', '--bundle', file]
+    },
+    entered: /bundle: unpacking/,
+    after: /bundle: reading resources/,
+  },
+  {
+    phase: 'parsing a bundle file of 120 MiB',
+    argv: async () => {
+      const file = path.join(work, 'big-entry.tgz')
+      if (!existsSync(file)) {
+        const files = { ...bundleFiles(), 'resources/ns/Event.json': manyEvents(900_000) }
+        writeFileSync(file, tgz(Object.entries(files).map(([name, content]) => ({ name: `top/${name}`, content }))))
+      }
+      return ['doctor', '--bundle', file]
+    },
+    entered: /bundle: parsing resources\/ns\/Event\.json/,
+    after: /bundle: parsed resources\/ns\/Event\.json/,
+  },
+  {
+    phase: 'decoding a profile of 160 MiB',
+    argv: async () => {
+      const file = path.join(work, 'big.pb')
+      if (!existsSync(file)) writeLargeProfile(file, 160 << 20)
+      return ['pprof', 'top', file]
+    },
+    entered: /pprof: decoding/,
+    after: /Showing nodes/,
+  },
+  {
+    phase: 'rules and renderers over 300,000 Events',
+    argv: async () => {
+      const dir = path.join(work, 'events-300k')
+      if (!existsSync(dir)) {
+        const files = { ...bundleFiles(), 'resources/ns/Event.json': manyEvents(300_000) }
+        for (const [name, content] of Object.entries(files)) {
+          mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+          writeFileSync(path.join(dir, name), content)
+        }
+      }
+      return ['doctor', '--bundle', dir, '--fail-on', 'never']
+    },
+    entered: /bundle: read 300\d{3} objects/,
+    after: /Read from bundle/,
+  },
+]
+
+describe('Ctrl-C and SIGTERM end a run in the middle of long synchronous work', () => {
+  it.each(phases.flatMap((p) => (['SIGINT', 'SIGTERM'] as const).map((signal) => ({ ...p, signal }))))(
+    '$signal while $phase: the run ends there, prints no report and leaves nothing in its TMPDIR',
+    async ({ argv, entered, after, signal }) => {
+      const tmp = ownTmp()
+      const run = await interruptDuring(await argv(), tmp, entered, signal)
+      expect(run.signalled, run.stderr).toBe(true)
+      // Ended by the signal (the kernel's default action), or by the handler with the shell's code.
+      expect(run.signal === signal || run.code === EXIT_CODES[signal], `${run.code} ${run.signal}`).toBe(true)
+      // It ended inside the phase: it never reached the step after it, nor printed a report.
+      expect(run.stdout + run.stderr).not.toMatch(after)
+      expect(run.stdout).toBe('')
+      expect(readdirSync(tmp)).toEqual([])
+    },
+    120_000,
+  )
+})
+
+/** A TMPDIR of one's own: whatever a run leaves there is its own. */
+function ownTmp(): string {
+  return mkdtempSync(path.join(work, 'tmp-'))
+}
+
+/** Run the CLI with --debug; send `signal` as soon as stderr shows it has `entered` a phase; resolve when it is gone. */
+function interruptDuring(argv: string[], tmp: string, entered: RegExp, signal: NodeJS.Signals) {
+  const child = spawn(CLI, [...argv, '--debug'], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', KUBECONFIG: '', TMPDIR: tmp, KUBECTL_CHAINNODE_MAX_RATIO: '1000000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  let signalled = false
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => {
+    stderr += d
+    if (!signalled && entered.test(stderr)) {
+      signalled = true
+      child.kill(signal)
+    }
+  })
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; signalled: boolean; pid: number }>((resolve) =>
+    child.on('close', (code, ended) => resolve({ code, signal: ended, stdout, stderr, signalled, pid: child.pid! })),
+  )
 }

@@ -28,6 +28,7 @@ export default class PprofTop extends BaseCommand {
         sampleIndex: flags['sample-index'],
         nodeFraction: parseFraction(flags['node-fraction']),
         cum: flags.cum,
+        onStep: (what) => this.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
       }),
     )
   }
