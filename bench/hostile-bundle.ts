@@ -2,8 +2,8 @@
 // linearly (the time ratio of a bomb twice as large should be near 2, not 4).
 //
 //   npx tsx bench/hostile-bundle.ts        (needs a current `npm run build`; writes a few GB of gzip input, kept small on disk)
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gzipOfParts, gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
@@ -72,21 +72,7 @@ async function main(): Promise<void> {
     rmSync(file)
   }
 
-  console.log('\n# SIGTERM during a long read: time to exit, temporary folder left')
-  const slow = path.join(work, 'slow.tgz')
-  await gzipOfZeros(slow, 127 * MiB, header('top/logs/x.log', 127 * MiB))
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const child = spawn(cli, ['doctor', '--bundle', slow], {
-      env: { ...process.env, KUBECTL_CHAINNODE_MAX_RATIO: '1000000', KUBECTL_CHAINNODE_MAX_LOG_SIZE: '256MiB' },
-      stdio: 'ignore',
-    })
-    const mine = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`chainnode-read-${child.pid}-`))
-    while (mine().length === 0) await new Promise((r) => setTimeout(r, 2))
-    const sent = performance.now()
-    child.kill(signal)
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-    console.log(`${signal}: exit ${code} after ${(performance.now() - sent).toFixed(0)} ms, left behind: ${mine().length} folder(s)`)
-  }
+  // Signals during long reads: bench/interrupt.ts.
   rmSync(work, { recursive: true, force: true })
 }
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateS
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { sweepStaleTempDirs } from '../../src/cleanup.js'
+import { install, interruptHandled, onInterrupt, sweepStaleTempDirs } from '../../src/cleanup.js'
 import { UserError } from '../../src/errors.js'
 import { readLimits, type ReadLimits } from '../../src/limits.js'
 import { readBundle } from '../../src/snapshot/bundle.js'
@@ -104,6 +104,49 @@ describe('paths a bundle names stay inside it', () => {
     const linkedFolder = folder(bundleFiles())
     symlinkSync(work, path.join(linkedFolder, 'resources', 'elsewhere'))
     await refused(linkedFolder, /resources\/elsewhere is a symbolic link/)
+  })
+
+  it('a .tgz is read from one file without a name: nothing of it is in the temporary folder, even while it parses', async () => {
+    const seen: string[][] = []
+    const snapshot = await readBundle(archive(bundleFiles()), readLimits({}), (step) => {
+      if (step.startsWith('parsing')) seen.push(readdirSync(tmpdir()).filter((name) => name.startsWith(`chainnode-read-${process.pid}-`)))
+    })
+    expect(snapshot.objects).toHaveLength(3)
+    expect(seen.length).toBeGreaterThan(3)
+    expect(seen.flat()).toEqual([])
+  })
+
+  it('a name given twice in a .tgz is read as its later entry, as tar would unpack it', async () => {
+    const pods = JSON.parse(bundleFiles()['resources/ns/Pod.json']) as { metadata: { name: string } }[]
+    const renamed = JSON.stringify(pods.map((pod) => ({ ...pod, metadata: { ...pod.metadata, name: 'later' } })))
+    const snapshot = await readBundle(archive(bundleFiles(), [{ name: 'top/resources/ns/Pod.json', content: renamed }]))
+    expect(snapshot.objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name)).toEqual(['later'])
+  })
+
+  it.each([
+    [
+      'a file, then a folder of the same name',
+      [
+        { name: 'top/extra', content: 'x' },
+        { name: 'top/extra/', type: '5' },
+      ],
+    ],
+    [
+      'a folder, then a file of the same name',
+      [
+        { name: 'top/extra/', type: '5' },
+        { name: 'top/extra', content: 'x' },
+      ],
+    ],
+    [
+      'a file inside a file',
+      [
+        { name: 'top/extra', content: 'x' },
+        { name: 'top/extra/inner.json', content: 'x' },
+      ],
+    ],
+  ] as [string, TarEntry[]][])('refuses a .tgz with %s, in one line', async (_name, entries) => {
+    await refused(archive(bundleFiles(), entries), /has an entry that is both a file and a folder \("top\/extra/)
   })
 
   it.each([
@@ -236,19 +279,40 @@ describe('large lists and logs, without recursion or string limits', () => {
   })
 })
 
+describe('signal listeners', () => {
+  it('are attached only while something needs undoing, so that otherwise a signal ends the process at once', () => {
+    install()
+    const before = process.listenerCount('SIGINT')
+    expect(interruptHandled()).toBe(false)
+    const releaseOne = onInterrupt(() => undefined)
+    const releaseTwo = onInterrupt(() => undefined)
+    expect(interruptHandled()).toBe(true)
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) expect(process.listenerCount(signal), signal).toBe(before + 1)
+    releaseOne()
+    expect(process.listenerCount('SIGINT')).toBe(before + 1)
+    releaseTwo()
+    expect(interruptHandled()).toBe(false)
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) expect(process.listenerCount(signal), signal).toBe(before)
+  })
+})
+
 describe('temporary folders', () => {
   it('removes a folder a killed run left behind (by name, owner and age), and nothing else', () => {
     const dead = Number(execFileSync('sh', ['-c', 'sh -c "echo \\$\\$"']).toString().trim())
     const left = path.join(tmpdir(), `chainnode-read-${dead}-abcdef`)
     const recent = path.join(tmpdir(), `chainnode-read-${dead}-ghijkl`)
     const foreign = path.join(tmpdir(), `chainnode-reader-${dead}-abcdef`)
+    // A file of that name: a run killed between creating its nameless file and unlinking it.
+    const file = path.join(tmpdir(), `chainnode-read-${dead}-mnopqr`)
     for (const dir of [left, recent, foreign]) mkdirSync(dir, { recursive: true })
+    writeFileSync(file, 'x')
     const hourAgo = new Date(Date.now() - 3_600_000)
-    utimesSync(left, hourAgo, hourAgo)
-    utimesSync(foreign, hourAgo, hourAgo)
+    for (const old of [left, foreign, file]) utimesSync(old, hourAgo, hourAgo)
     const removed = sweepStaleTempDirs()
     expect(removed).toContain(left)
+    expect(removed).toContain(file)
     expect(existsSync(left)).toBe(false)
+    expect(existsSync(file)).toBe(false)
     expect(existsSync(recent)).toBe(true)
     expect(existsSync(foreign)).toBe(true)
     execFileSync('rm', ['-rf', recent, foreign])
