@@ -57,7 +57,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     return value as T
   }
   const read = async <T>(file: string, shape: Shape, fallback: T): Promise<T> => {
-    // Between files, signals get their turn: Ctrl-C ends a long read at once.
+    // Between files the event loop turns (the spinner moves). Signals need no turn: nothing is to undo here.
     await new Promise((resolve) => setImmediate(resolve))
     const text = files.readText(file)
     if (text === undefined) return fallback
