@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { install, interruptHandled, onInterrupt, sweepStaleTempDirs } from '../../src/cleanup.js'
 import { UserError } from '../../src/errors.js'
 import { readLimits, type ReadLimits } from '../../src/limits.js'
-import { readBundle } from '../../src/snapshot/bundle.js'
-import { bundleFiles, gzipOfZeros, tarEntry, tgz, type TarEntry } from '../helpers/hostile.js'
+import { readBundle, writeBundle } from '../../src/snapshot/bundle.js'
+import type { KubeObject } from '../../src/snapshot/types.js'
+import { bundleFiles, gzipOfZeros, smallSnapshot, tarEntry, tgz, type TarEntry } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-'))
 /** What an attack would write to, were a path to leave the bundle: it must stay empty. */
@@ -293,6 +294,20 @@ describe('signal listeners', () => {
     releaseTwo()
     expect(interruptHandled()).toBe(false)
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) expect(process.listenerCount(signal), signal).toBe(before)
+  })
+})
+
+describe('writing', () => {
+  it('collect writes a long list a slice at a time, byte for byte what JSON.stringify(list, null, 1) writes', async () => {
+    const snapshot = smallSnapshot()
+    const events = Array.from({ length: 4500 }, (_, i) => ({ kind: 'Event', metadata: { name: `e${i}`, namespace: 'ns' }, list: [1, [], {}], text: 'a\nb' }))
+    snapshot.objects.push(...(events as unknown as KubeObject[]))
+    const target = fresh('written')
+    await writeBundle(target, snapshot, true)
+    const all = snapshot.objects.filter((o) => o.kind === 'Event' && o.metadata.namespace === 'ns')
+    expect(readFileSync(path.join(target, 'resources/ns/Event.json'), 'utf8')).toBe(`${JSON.stringify(all, null, 1)}\n`)
+    expect(readFileSync(path.join(target, 'probes.json'), 'utf8')).toBe('[]\n')
+    expect((await readBundle(target)).objects).toHaveLength(snapshot.objects.length)
   })
 })
 
