@@ -188,7 +188,8 @@ export class ArchiveFiles extends BundleFiles {
   }
 
   private key(relative: string): string {
-    const normal = this.clean(relative)
+    // "logs/" names the folder "logs", as a folder bundle reads it.
+    const normal = this.clean(relative).replace(/\/+$/, '') || '.'
     return this.top === '.' ? normal : normal === '.' ? this.top : `${this.top}/${normal}`
   }
 }

@@ -117,6 +117,13 @@ describe('paths a bundle names stay inside it', () => {
     expect(seen.flat()).toEqual([])
   })
 
+  it('a path the bundle names reads alike from a folder and from a .tgz ("./" and a trailing slash included)', async () => {
+    for (const file of ['./logs/ns/node-0/node-utils.log', 'logs/ns/node-0/node-utils.log/', 'logs//ns/node-0/./node-utils.log']) {
+      const files = { ...withIndex(file), 'logs/ns/node-0/node-utils.log': 'the log\n' }
+      for (const source of [folder(files), archive(files)]) expect((await readBundle(source)).logs[0].text, `${file} in ${source}`).toBe('the log\n')
+    }
+  })
+
   it('a name given twice in a .tgz is read as its later entry, as tar would unpack it', async () => {
     const pods = JSON.parse(bundleFiles()['resources/ns/Pod.json']) as { metadata: { name: string } }[]
     const renamed = JSON.stringify(pods.map((pod) => ({ ...pod, metadata: { ...pod.metadata, name: 'later' } })))
