@@ -10,9 +10,9 @@ import { colorWanted, makePalette, plainPalette, type Palette } from '../palette
 import { bundleSnapshot, liveSnapshot, narrowBySelector, type SnapshotRequest } from '../services/snapshots.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
 import type { LogRole } from '../snapshot/node-layout.js'
-import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
+import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
 import { progress } from '../ui/progress.js'
-import { resolveScope, type ScopeInput } from './scope.js'
+import { resolveScope, type ScopeInput } from '../snapshot/scope.js'
 
 export type { Connection }
 
@@ -117,7 +117,7 @@ export class Session {
       return await Promise.all(
         contexts.map(async (contextName) => {
           const connection = await this.connect(flags, contextName)
-          const scope = resolveScope(flags, connection.context.namespace, nameRequired)
+          const scope = resolveScope(flags, connection.context.namespace, { nameRequired })
           const request = {
             scope,
             cliVersion: this.version,
@@ -149,8 +149,7 @@ export class Session {
   }
 
   private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
-    const anything = !flags.name && !flags.set && !flags.all && !flags['all-namespaces']
-    const scope: Scope = anything ? { kind: 'all' } : resolveScope(flags, flags.namespace, nameRequired)
+    const scope = resolveScope(flags, flags.namespace, { nameRequired, wholeByDefault: true })
     const spinner = await progress(`reading bundle ${bundle}`)
     try {
       return await bundleSnapshot(bundle, { scope, redact }, (what) => {

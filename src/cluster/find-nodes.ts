@@ -1,5 +1,6 @@
 import { incompleteError, usageError } from '../errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
+import { notFound } from '../snapshot/scope.js'
 import type { KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
@@ -55,7 +56,6 @@ function fromTable(table: {
 
 function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   if (!(error instanceof ApiError)) return error as Error
-  const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
   if (error.reason === 'not-found') {
     // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
     if (!/"[^"]*" not found/.test(error.message)) {
@@ -64,7 +64,7 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
         'is this the cluster that runs the cosmopilot operator? check --context',
       )
     }
-    return usageError(`${what} not found in namespace "${ns}"`, `list them with: kubectl get chainnodes -n ${ns} (or pass -n)`)
+    if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns })
   }
   if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
   if (error.reason === 'unauthorized')

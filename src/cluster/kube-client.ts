@@ -1,9 +1,7 @@
 import { finished, type Readable } from 'node:stream'
 import type { Credentials } from './auth.js'
+import type { FailureReason } from '../snapshot/types.js'
 import { Transport, type Exchange } from './transport.js'
-
-/** Why a read failed, in the words the report uses. */
-export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
 
 export class ApiError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { ClusterTimelines } from '../services/timeline.js'
+import type { ClusterTimelines } from '../timeline/types.js'
 
 /** Version of the JSON output contract described by schema/timeline.schema.json. */
 export const TIMELINE_SCHEMA_VERSION = 1

@@ -1,4 +1,4 @@
-import type { ClusterTimelines } from '../services/timeline.js'
+import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline } from '../timeline/types.js'
 import { absoluteTime, lastSeen, oneLine } from './timeline-time.js'
 

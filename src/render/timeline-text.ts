@@ -1,5 +1,5 @@
 import type { Palette } from '../palette.js'
-import type { ClusterTimelines } from '../services/timeline.js'
+import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
 import { columns } from './columns.js'
 import { absoluteTime, lastSeen, oneLine } from './timeline-time.js'

@@ -1,5 +1,5 @@
 import type { Palette } from '../palette.js'
-import type { ClusterTimelines } from '../services/timeline.js'
+import type { ClusterTimelines } from '../timeline/types.js'
 import { renderTimelineJson } from './timeline-json.js'
 import { renderTimelineMarkdown } from './timeline-markdown.js'
 import { renderTimelineText } from './timeline-text.js'

@@ -1,5 +1,5 @@
-import { containerEnv, refOf } from '../snapshot/index.js'
-import { NODE_UTILS, PROFILING_PORT, podContainers, podInitContainers } from '../snapshot/node-layout.js'
+import { refOf } from '../snapshot/index.js'
+import { NODE_UTILS, PROFILING_PORT, containerEnv, podContainers, podInitContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { configFile, field, grepLogs } from './helpers.js'
 

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto'
-import { containerEnv, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
+import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from './define-rule.js'
 import { eventEvidence, field, matchingEvents } from './helpers.js'

@@ -1,12 +1,11 @@
 import type { Connection } from '../cluster/connection.js'
 import { collectSnapshot, type LogMode } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
-import { compareText } from '../compare.js'
-import { usageError } from '../errors.js'
 import { readBundle } from '../snapshot/bundle.js'
 import { selectorMatches } from '../snapshot/index.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
+import { notFound } from '../snapshot/scope.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
 
@@ -59,11 +58,7 @@ export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest
   if ((scope.kind === 'node' || scope.kind === 'set') && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
     // Listed from the whole bundle, before narrowing: what the user could have asked for instead.
     const held = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
-    const where = `${scope.namespace ? ` of namespace ${scope.namespace}` : ''} in bundle ${file}`
-    throw usageError(
-      scope.kind === 'node' ? `chainnode "${scope.name}" is not${where}` : `no node of ChainNodeSet "${scope.name}" is${where}`,
-      `it holds: ${held.sort(compareText).join(', ') || 'no nodes'}`,
-    )
+    throw notFound(scope, { bundle: file, namespace: scope.namespace, held })
   }
   return request.redact ? redactSnapshot(narrowed) : narrowed
 }

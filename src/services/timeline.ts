@@ -4,18 +4,9 @@ import type { RuleId } from '../rules/index.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
-import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
+import type { ClusterTimelines, TimelineEntry } from '../timeline/types.js'
 import { diagnose } from './doctor.js'
 import { groupFindings } from '../engine/group-findings.js'
-
-export interface ClusterTimelines {
-  context: string
-  server: string
-  bundle?: string
-  collectedAt: string
-  nodes: NodeTimeline[]
-  incomplete: boolean
-}
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
 export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {

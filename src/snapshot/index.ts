@@ -1,6 +1,6 @@
 import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
 import { compareText } from '../compare.js'
-import { ownerSetName } from './node-layout.js'
+import { containerEnv, ownerSetName } from './node-layout.js'
 
 export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'
 export const ANNOTATION_DOMAIN = 'cosmopilot.voluzi.com'
@@ -204,10 +204,6 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: Rec
 
 export function isDefaultStorageClass(sc: KubeObject): boolean {
   return sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true'
-}
-
-export function containerEnv(container: { env?: { name: string; value?: string }[] } | undefined, name: string): string | undefined {
-  return container?.env?.find((entry) => entry.name === name)?.value
 }
 
 interface ManagerContainer {

@@ -1,4 +1,3 @@
-import { containerEnv } from './index.js'
 import type { KubeObject } from './types.js'
 import parseSemver from 'semver/functions/parse.js'
 import semverGte from 'semver/functions/gte.js'
@@ -35,6 +34,11 @@ interface Container {
 /** The remote signer a node is a target of: its Pod carries cosmosigner-target=<signer>, set children their ChainNode too. */
 export function signerTargetOf(node: KubeObject, pod: KubeObject | undefined): string | undefined {
   return pod?.metadata.labels?.['cosmosigner-target'] ?? node.metadata.labels?.['cosmosigner-target']
+}
+
+/** The value a container sets for an environment variable, when it sets one literally. */
+export function containerEnv(container: { env?: { name: string; value?: string }[] } | undefined, name: string): string | undefined {
+  return container?.env?.find((entry) => entry.name === name)?.value
 }
 
 /** The ChainNodeSet a node belongs to: its owner reference, or the nodeset label of set children. */

@@ -1,5 +1,3 @@
-import type { FailureReason } from '../cluster/kube-client.js'
-
 /** Bumped when a bundle written by this version could not be read by an older one. */
 export const SNAPSHOT_FORMAT_VERSION = 1
 
@@ -50,6 +48,9 @@ export interface LogRecord {
   truncated: boolean
   error?: string
 }
+
+/** Why a read failed, in the words the report uses. */
+export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
 
 export interface CollectionError {
   /** What could not be read, e.g. "list events in sc-healthy". */

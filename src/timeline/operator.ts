@@ -1,6 +1,7 @@
 import { leaseName } from '../rules/leader-election.js'
 import { operatorLogsAbout } from '../rules/operator-logs.js'
-import { containerEnv, operatorWorkerName, type SnapshotIndex } from '../snapshot/index.js'
+import { operatorWorkerName, type SnapshotIndex } from '../snapshot/index.js'
+import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { parseLogLine } from './log-line.js'
 import { isoTime } from './time.js'

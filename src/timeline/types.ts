@@ -40,3 +40,13 @@ export interface NodeTimeline {
 
 /** A single happening before collapsing: one Event, one log line, one status transition. */
 export type RawEntry = Omit<TimelineEntry, 'first' | 'last' | 'count'> & { at: string; count?: number; last?: string }
+
+/** The timelines of one cluster's (or one bundle's) nodes. */
+export interface ClusterTimelines {
+  context: string
+  server: string
+  bundle?: string
+  collectedAt: string
+  nodes: NodeTimeline[]
+  incomplete: boolean
+}

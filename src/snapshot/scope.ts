@@ -1,0 +1,48 @@
+import { compareText } from '../compare.js'
+import { usageError, type UserError } from '../errors.js'
+import type { Scope } from './types.js'
+
+export interface ScopeInput {
+  name?: string
+  set?: string
+  all?: boolean
+  'all-namespaces'?: boolean
+  selector?: string
+}
+
+/**
+ * The one place a command line becomes a Scope. A bundle answers for everything it holds when nothing is
+ * named (wholeByDefault); a cluster needs to be told which nodes.
+ */
+export function resolveScope(
+  input: ScopeInput,
+  namespace: string | undefined,
+  { nameRequired = false, wholeByDefault = false }: { nameRequired?: boolean; wholeByDefault?: boolean } = {},
+): Scope {
+  const chosen = [input.name, input.set, input.all, input['all-namespaces']].filter(Boolean).length
+  if (chosen === 0 && wholeByDefault) return { kind: 'all' }
+  if (chosen > 1) throw usageError('give only one of NAME, --set, --all and -A', 'see --help')
+  if (nameRequired && !input.name) throw usageError('missing NAME of the ChainNode', 'pass the ChainNode name, e.g. chainnode describe fullnode-0 -n NAMESPACE')
+  if (input.name) return { kind: 'node', namespace, name: input.name }
+  if (input.set) return { kind: 'set', namespace, name: input.set }
+  if (input['all-namespaces']) return { kind: 'all' }
+  // -l alone looks in the namespace, as kubectl get -l does.
+  if (input.all || input.selector) return { kind: 'namespace', namespace }
+  throw usageError('no node given', 'pass NAME, --set NAME, --all (the namespace) or -A (all namespaces)')
+}
+
+/** Where a named node or set was looked for: a cluster's namespace, or a bundle and the nodes it holds. */
+export type LookedIn = { namespace: string } | { bundle: string; namespace?: string; held: string[] }
+
+/** The one wording of "the node (or set) you named is not there", for a cluster and for a bundle alike. */
+export function notFound(scope: Scope, where: LookedIn): UserError {
+  if ('bundle' in where) {
+    const place = `${where.namespace ? ` of namespace ${where.namespace}` : ''} in bundle ${where.bundle}`
+    return usageError(
+      scope.kind === 'node' ? `chainnode "${scope.name}" is not${place}` : `no node of ChainNodeSet "${scope.name}" is${place}`,
+      `it holds: ${[...where.held].sort(compareText).join(', ') || 'no nodes'}`,
+    )
+  }
+  const what = scope.kind === 'set' ? `chainnodeset "${scope.name}"` : `chainnode "${scope.name}"`
+  return usageError(`${what} not found in namespace "${where.namespace}"`, `list them with: kubectl get chainnodes -n ${where.namespace} (or pass -n)`)
+}
