@@ -27,7 +27,9 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   await session.setupOutput(input)
   if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
   if (input.watch) requireLive(input.bundle)
-  const read = () => session.snapshots(input, { logs: 'none' })
+  // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
+  const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
+  const read = () => session.snapshots(input, { logs: 'none', objects })
   const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>
