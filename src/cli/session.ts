@@ -58,7 +58,11 @@ export class Session {
   debugEnabled = false
   private readonly clients: KubeClient[] = []
 
-  constructor(readonly version: string) {}
+  /** root: where package.json and docs/ are (the package, or the single executable's directory). */
+  constructor(
+    readonly version: string,
+    readonly root: string,
+  ) {}
 
   async setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
     // Ctrl-C at any stage must leave no partial file, listener or port-forward behind.
