@@ -6,7 +6,7 @@ import { relatedEvents } from '../services/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from './session.js'
 
 export const EVENTS_COMMAND = defineCommand({
@@ -18,8 +18,7 @@ export const EVENTS_COMMAND = defineCommand({
     ...SNAPSHOT_FLAGS,
     output: outputSpec(['text', 'json', 'yaml']),
     for: { type: 'string', description: 'only events about this related object, as kind/name (e.g. pod/fullnode-0, pvc/fullnode-0)' },
-    'no-headers': { type: 'boolean', description: 'print no header line' },
-    watch: { type: 'boolean', char: 'w', description: 'after the listing, print each new or repeated Event (live only; polls every 2s)' },
+    ...LISTING_FLAGS,
   },
 })
 
