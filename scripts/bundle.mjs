@@ -1,41 +1,48 @@
 // Bundle every command into one ESM file (plus lazily loaded chunks) for oclif's explicit command
-// discovery: one file to parse instead of a module graph of ~60 files at every start.
-// The quick start (src/cli/quick.ts) is bundled on its own, without oclif, as CommonJS: bin/run.js
-// loads it through src/code-cache.ts, and Node 20 has a code cache for scripts, not for ES modules.
-// bin/run.js and what it loads first (start.cjs) are CommonJS too: no ES module loader at a quick start.
+// discovery: one file to parse instead of a module graph of ~60 files at every start. framework.js, the
+// oclif side of the entry point (src/cli/framework.ts), shares those chunks and oclif itself.
+// The entry point (src/cli/entry.ts -> entry.cjs) and the quick start are CommonJS: Node 20 starts a script
+// faster than an ES module, and has a code cache (src/code-cache.ts) for scripts, not for modules. The
+// quick start is one small bundle per command (src/cli/quick-commands.ts), so a run compiles only its own.
 import { build } from 'esbuild'
+import { QUICK_COMMANDS, quickBundleName } from '../dist/cli/quick-commands.js'
 
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' }
+const outdir = 'dist/bundle'
 
-await Promise.all([
+/** One command's quick start: its spec and runner with quickStart (src/cli/quick.ts), and nothing else. */
+const quickBundle = (id, { module, spec, run }) =>
   build({
     ...common,
-    entryPoints: { commands: 'src/command-index.ts' },
-    outdir: 'dist/bundle',
-    format: 'esm',
-    splitting: true,
-    // Shared with bin/run.js (one oclif instance); client-node is loaded only for port-forwards.
-    external: ['@oclif/core', '@kubernetes/client-node'],
-    // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  }),
-  build({
-    ...common,
-    entryPoints: ['src/cli/start.ts'],
-    outfile: 'dist/bundle/start.cjs',
-    format: 'cjs',
-  }),
-  build({
-    ...common,
-    entryPoints: ['src/cli/quick.ts'],
-    outfile: 'dist/bundle/quick.cjs',
+    stdin: {
+      contents: `import { ${spec}, ${run} } from './${module}.js'\nimport { quickStart } from './quick.js'\nexport const runQuick = quickStart(${spec}, ${run})\n`,
+      resolveDir: 'src/cli',
+      sourcefile: `quick-${id}.ts`,
+      loader: 'ts',
+    },
+    outfile: `${outdir}/${quickBundleName(id)}`,
     format: 'cjs',
     // Fewer bytes to read and hash at every start; names stay, so a --debug stack still reads.
     minifyWhitespace: true,
     minifySyntax: true,
-    // Loaded only when a signer is probed through a port-forward, with require(): a dynamic import()
-    // from code restored out of V8's cache finds no module loader in Node 20.
+    // Loaded only for port-forwards, with require(): a dynamic import() from code restored out of V8's
+    // cache finds no module loader in Node 20.
     external: ['@kubernetes/client-node'],
     supported: { 'dynamic-import': false },
+  })
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { commands: 'src/command-index.ts', framework: 'src/cli/framework.ts' },
+    outdir,
+    format: 'esm',
+    splitting: true,
+    // One oclif instance for the commands and the entry point's oclif side; client-node is loaded only for port-forwards.
+    external: ['@oclif/core', '@kubernetes/client-node'],
+    // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
+  build({ ...common, entryPoints: ['src/cli/entry.ts'], outfile: `${outdir}/entry.cjs`, format: 'cjs' }),
+  ...Object.entries(QUICK_COMMANDS).map(([id, command]) => quickBundle(id, command)),
 ])

@@ -4,11 +4,12 @@
 //
 // The executable is Node's single executable application built from the Node 24 binaries of the npm
 // packages node-linux-<arch> (Node 20 cannot run oclif there: no dynamic import in the main script).
-// Its main script only imports lib/main.mjs beside it, an ESM bundle of the whole CLI; package.json and
-// oclif.manifest.json beside it are oclif's root.
+// Its main script is the npm package's entry point (dist/bundle/entry.cjs, src/cli/entry.ts); beside it,
+// lib/ holds the quick start bundles and lib/framework.mjs, an ESM bundle of oclif and every command;
+// package.json and oclif.manifest.json beside it are oclif's root.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { build } from 'esbuild'
@@ -44,7 +45,7 @@ function nodeBinary(platform) {
 rmSync(out, { recursive: true, force: true })
 const lib = path.join(out, 'lib')
 await build({
-  entryPoints: { main: path.join(root, 'src', 'sea-main.ts'), commands: path.join(root, 'src', 'command-index.ts') },
+  entryPoints: { framework: path.join(root, 'src', 'cli', 'framework.ts'), commands: path.join(root, 'src', 'command-index.ts') },
   outdir: lib,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -62,19 +63,10 @@ const seaPackage = {
   type: 'module',
   oclif: { ...pkg.oclif, commands: { strategy: 'explicit', target: './lib/commands.mjs', identifier: 'COMMANDS' }, plugins: [] },
 }
-// The executable's main script: the quick start from lib/quick.cjs (built by `npm run build`) with its
-// code cache, else lib/main.mjs. Its one package the quick start loads on demand, client-node (for
+// The quick start bundles (built by `npm run build`). Their one package loaded on demand, client-node (for
 // port-forwards), becomes lib/client-node.cjs: the executable has no node_modules.
-await build({
-  entryPoints: [path.join(root, 'src', 'sea-loader.ts')],
-  outfile: path.join(out, 'loader.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-})
-copyFileSync(path.join(root, 'dist', 'bundle', 'quick.cjs'), path.join(lib, 'quick.cjs'))
+const bundled = path.join(root, 'dist', 'bundle')
+for (const file of readdirSync(bundled)) if (/^quick-.*\.cjs$/.test(file)) copyFileSync(path.join(bundled, file), path.join(lib, file))
 await build({
   stdin: { contents: "module.exports = require('@kubernetes/client-node')", resolveDir: root, loader: 'js' },
   outfile: path.join(lib, 'client-node.cjs'),
@@ -104,12 +96,14 @@ for (const platform of PLATFORMS) {
     '#!/bin/sh\n# kubectl (1.26+) completes `kubectl chainnode ...` through this file.\nexec "$(dirname "$(readlink -f "$0")")/kubectl-chainnode" __complete "$@"\n',
   )
   chmodSync(path.join(stage, 'kubectl_complete-chainnode'), 0o755)
+  // The help texts the entry point prints without oclif, as this executable's oclif (no help plugin) renders them.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'gen-help.mjs'), stage, path.join(stage, 'lib', 'help.json')], { stdio: 'inherit' })
   // The blob is prepared by a Node of the same version; V8's code cache only fits the host's architecture.
   const blob = path.join(out, `${platform.name}.blob`)
   const config = path.join(out, `${platform.name}.sea.json`)
   writeFileSync(
     config,
-    JSON.stringify({ main: path.join(out, 'loader.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: platform.codeCache }),
+    JSON.stringify({ main: path.join(bundled, 'entry.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: platform.codeCache }),
   )
   execFileSync(host, ['--experimental-sea-config', config], { stdio: 'ignore' })
   const exe = path.join(stage, 'kubectl-chainnode')

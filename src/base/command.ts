@@ -19,7 +19,7 @@ export const outputFlag = (formats: OutputFormat[]) => oclifFlag(outputSpec(form
 export abstract class BaseCommand extends Command {
   static baseFlags = oclifFlags(GLOBAL_FLAGS)
 
-  protected readonly session = new Session(this.config.version)
+  protected readonly session = new Session(this.config.version, this.config.root)
 
   protected get palette(): Palette {
     return this.session.palette

@@ -9,7 +9,8 @@ export const DESCRIBE_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: 
 
 export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
-  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none' })
+  const objects = { kinds: ['Pod', 'Event', 'ConfigMap'], operator: false }
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none', objects })
   const index = new SnapshotIndex(snapshot)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const now = Date.parse(snapshot.collectedAt)

@@ -6,7 +6,7 @@ import { relatedEvents } from '../services/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from './session.js'
 
 export const EVENTS_COMMAND = defineCommand({
@@ -18,8 +18,7 @@ export const EVENTS_COMMAND = defineCommand({
     ...SNAPSHOT_FLAGS,
     output: outputSpec(['text', 'json', 'yaml']),
     for: { type: 'string', description: 'only events about this related object, as kind/name (e.g. pod/fullnode-0, pvc/fullnode-0)' },
-    'no-headers': { type: 'boolean', description: 'print no header line' },
-    watch: { type: 'boolean', char: 'w', description: 'after the listing, print each new or repeated Event (live only; polls every 2s)' },
+    ...LISTING_FLAGS,
   },
 })
 
@@ -27,7 +26,9 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   await session.setupOutput(input)
   if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
   if (input.watch) requireLive(input.bundle)
-  const read = () => session.snapshots(input, { logs: 'none' })
+  // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
+  const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
+  const read = () => session.snapshots(input, { logs: 'none', objects })
   const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>

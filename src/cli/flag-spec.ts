@@ -109,6 +109,12 @@ export const PROBE_FLAGS = {
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data (the gate itself waits 25s)', default: '25s' },
 } satisfies FlagSpecs
 
+/** A kubectl-style listing (status, events): no header line, and -w to keep printing what changes. */
+export const LISTING_FLAGS = {
+  'no-headers': { type: 'boolean', description: 'print no header line' },
+  watch: { type: 'boolean', char: 'w', description: 'after the listing, print each row that appears or changes (live only; polls every 2s)' },
+} satisfies FlagSpecs
+
 /** The ChainNode a command is about. */
 export const NODE_ARG = { name: { description: 'ChainNode name' } } satisfies ArgSpecs
 export const REQUIRED_NODE_ARG = { name: { description: 'ChainNode name', required: true } } satisfies ArgSpecs

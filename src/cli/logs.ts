@@ -33,7 +33,9 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
     // Bundles are redacted when read; live text is masked here.
     redact: !input['no-redact'] && !input.bundle,
   }
-  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none' })
+  // Live, the snapshot only finds the containers (the operator's release for -c operator); their logs are read below.
+  const objects = { kinds: ['Pod', 'ConfigMap'], operator: input.container === 'operator' }
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none', logRoles: new Set(), objects })
   const index = new SnapshotIndex(snapshot)
   const sources = logSources(index, index.chainNodes()[0], input.container)
   if (input.bundle) {

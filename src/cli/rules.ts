@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { usageError } from '../errors.js'
 import { columns } from '../render/columns.js'
 import { docsPath } from '../rules/docs.js'
 import { RULES } from '../rules/index.js'
@@ -25,4 +28,14 @@ export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Se
         catalogue.map((r) => [r.id, r.severity, r.title]),
       ),
     )
+}
+
+export const RULES_EXPLAIN_COMMAND = defineCommand({ args: { id: { description: 'rule id', required: true } }, flags: GLOBAL_FLAGS })
+
+export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const rule = RULES.find((r) => r.id === input.id)
+  if (!rule) throw usageError(`unknown rule "${input.id}"`, 'list the rules with: chainnode rules')
+  const page = path.join(session.root, docsPath(rule.id))
+  session.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
 }

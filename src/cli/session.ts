@@ -45,6 +45,8 @@ export interface SnapshotReads {
   probe?: Probe
   /** The nodes' own RPC and node-utils, started with the Pod list. */
   chainProbe?: SnapshotRequest['chainProbe']
+  /** Only what the command shows (see ObjectReads); undefined reads what every rule needs. */
+  objects?: SnapshotRequest['objects']
 }
 
 /**
@@ -56,7 +58,11 @@ export class Session {
   debugEnabled = false
   private readonly clients: KubeClient[] = []
 
-  constructor(readonly version: string) {}
+  /** root: where package.json and docs/ are (the package, or the single executable's directory). */
+  constructor(
+    readonly version: string,
+    readonly root: string,
+  ) {}
 
   async setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
     // Ctrl-C at any stage must leave no partial file, listener or port-forward behind.
@@ -103,7 +109,7 @@ export class Session {
     return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
   }
 
-  private async readSnapshots(flags: SnapshotFlags, { nameRequired = false, logs, probe, logRoles, chainProbe }: SnapshotReads): Promise<Snapshot[]> {
+  private async readSnapshots(flags: SnapshotFlags, { nameRequired = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context
@@ -128,6 +134,7 @@ export class Session {
             logSample: flags['log-sample'],
             logRoles,
             chainProbe,
+            objects,
           }
           const snapshot = await liveSnapshot(connection, request)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)

@@ -6,7 +6,7 @@ import { keyedRows, requireLive, watchRows } from '../services/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { CHAIN_PROBE_TIMEOUT_MS } from './doctor.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from './session.js'
 
 export const STATUS_COMMAND = defineCommand({
@@ -17,8 +17,7 @@ export const STATUS_COMMAND = defineCommand({
     ...SCOPE_FLAGS,
     ...SNAPSHOT_FLAGS,
     output: outputSpec(['text', 'wide', 'json', 'yaml']),
-    'no-headers': { type: 'boolean', description: 'print no header line' },
-    watch: { type: 'boolean', char: 'w', description: 'after the listing, print each node whose row changes (live only; polls every 2s)' },
+    ...LISTING_FLAGS,
   },
 })
 
@@ -27,8 +26,9 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   if (input.watch) requireLive(input.bundle)
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
-  // No node logs; the manager log says why a node's reconciles fail.
-  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe })
+  // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
+  const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet'], operator: true }
+  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects })
   const snapshots = await read()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
     renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders })

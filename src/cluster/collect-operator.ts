@@ -13,6 +13,8 @@ export interface OperatorInput {
   nodeNamespaces?: string[]
   logs: LogOptions
   errors: CollectionError[]
+  /** Read the releases' Lease, Events and Certificates too (default true). */
+  namespaceLists?: boolean
 }
 
 /**
@@ -31,7 +33,9 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
   const targets = (ns: string) => [
     ...(byImage ? [OPERATOR_PODS] : []),
     // Events of a namespace that holds nodes were read with them.
-    ...OPERATOR_NAMESPACE_TARGETS.filter((t) => !(input.nodeNamespaces?.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind))),
+    ...(input.namespaceLists === false
+      ? []
+      : OPERATOR_NAMESPACE_TARGETS.filter((t) => !(input.nodeNamespaces?.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind)))),
   ]
   const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
   const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')

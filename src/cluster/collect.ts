@@ -18,7 +18,7 @@ import { readerFor, startLists, type Wanted } from './lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
-import { CLUSTER_TARGETS, NAMESPACE_TARGETS } from './targets.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 
 /**
  * Which pods get their logs read. 'auto' with logs.sample (doctor): every node that looks different, and
@@ -28,6 +28,16 @@ import { CLUSTER_TARGETS, NAMESPACE_TARGETS } from './targets.js'
 export type LogMode = 'all' | 'unhealthy' | 'none' | 'auto'
 /** Above this many nodes, 'auto' without a sample reads only the logs of unhealthy pods so a fleet run stays fast. */
 export const FLEET_LOG_THRESHOLD = 20
+
+/**
+ * What a command that shows less than doctor needs read: only the lists of these kinds, and the operator's
+ * release (its Deployments, their Pods and the manager log the log roles allow) only with `operator`.
+ * Pods and ConfigMaps belong in every set: each read of a node records its Pod and config-hash (history).
+ */
+export interface ObjectReads {
+  kinds: readonly string[]
+  operator: boolean
+}
 
 export interface CollectOptions {
   scope: Scope
@@ -39,6 +49,8 @@ export interface CollectOptions {
   redactor?: Redactor
   /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
   chain?: ChainProbeOptions
+  /** Undefined: everything the rules read. */
+  objects?: ObjectReads
 }
 
 /**
@@ -66,11 +78,15 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     const pods = new Map((await podsOf()).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]))
     return nodes.some((n) => signerTargetOf(n, pods.get(`${n.metadata.namespace}/${n.metadata.name}`)))
   }
-  const clusterWide = startLists(read, CLUSTER_TARGETS, [undefined], wanted)
+  const { objects } = options
+  const wantedTargets = (targets: ListTarget[]) =>
+    objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
+  const clusterWide = startLists(read, wantedTargets(CLUSTER_TARGETS), [undefined], wanted)
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
+  const namespaceTargets = wantedTargets(NAMESPACE_TARGETS)
   const namespaced = knownNamespace
-    ? Promise.resolve(startLists(read, NAMESPACE_TARGETS, [knownNamespace], wanted))
-    : found.then(({ nodes }) => startLists(read, NAMESPACE_TARGETS, [...new Set(nodes.map((n) => n.metadata.namespace!))], wanted))
+    ? Promise.resolve(startLists(read, namespaceTargets, [knownNamespace], wanted))
+    : found.then(({ nodes }) => startLists(read, namespaceTargets, [...new Set(nodes.map((n) => n.metadata.namespace!))], wanted))
   // An unknown node ends the run at once: the reads already sent must not surface as unhandled failures.
   for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
   const { nodes, rows, sets } = await found
@@ -80,15 +96,20 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     .then((lists) => Promise.all([lists.of('Pod'), lists.of('Event')]))
     .then(([pods, events]) => planNodeLogs(pods, events, nodes, options.logs))
   const nodeLogs = plan.then(({ requests }) => collectLogs(client, requests, logOptions, errors))
-  const operator = Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
-    collectOperator(client, read, {
-      clusterWide: [...deployments, ...pods],
-      nodes,
-      nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
-      logs: logOptions,
-      errors,
-    }),
-  )
+  const operator =
+    objects && !objects.operator
+      ? Promise.resolve({ objects: [], logs: [] })
+      : Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
+          collectOperator(client, read, {
+            clusterWide: [...deployments, ...pods],
+            nodes,
+            nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
+            logs: logOptions,
+            errors,
+            // Its Lease, Events and Certificates are for doctor's rules; a command that shows less reads the release and its log.
+            namespaceLists: !objects,
+          }),
+        )
   // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
   const chain = options.chain
   const chainProbes = chain

@@ -12,6 +12,8 @@ export interface ListTarget {
   fallback?: ListTarget
   /** Read only when a node in scope has this need; only such nodes' rules look at the list. */
   onlyFor?: NodeNeed
+  /** One of the lists that find the operator's release (see ObjectReads in collect.ts). */
+  operatorRelease?: boolean
 }
 
 /** What only some nodes need read: a remote signer (its Service, endpoints, StatefulSet, policies), snapshots, an owning set. */
@@ -62,9 +64,9 @@ export const CLUSTER_TARGETS: ListTarget[] = [
     onlyFor: 'volume-snapshots',
   },
   { kind: 'ValidatingWebhookConfiguration', group: apis('admissionregistration.k8s.io/v1'), plural: 'validatingwebhookconfigurations', namespaced: false },
-  { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: OPERATOR_LABEL },
+  { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: OPERATOR_LABEL, operatorRelease: true },
   // Listed with the Deployments so the operator's logs need not wait for a second round trip.
-  { kind: 'Pod', group: core, plural: 'pods', namespaced: false, labelSelector: OPERATOR_LABEL },
+  { kind: 'Pod', group: core, plural: 'pods', namespaced: false, labelSelector: OPERATOR_LABEL, operatorRelease: true },
 ]
 
 /** Read in each namespace where an operator release that reconciles a node in scope runs. */

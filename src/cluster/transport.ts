@@ -1,5 +1,5 @@
 import http2 from 'node:http2'
-import https from 'node:https'
+import type https from 'node:https'
 import net from 'node:net'
 import type { Readable } from 'node:stream'
 import tls from 'node:tls'
@@ -23,7 +23,9 @@ export interface Exchange {
  * Servers or proxies that only speak HTTP/1.1 get keep-alive HTTP/1.1.
  */
 export class Transport {
-  private readonly agent: https.Agent
+  /** HTTP/1.1 only when the server offers no HTTP/2: node:https is loaded then, not at every start. */
+  private agent?: https.Agent
+  private readonly maxSockets: number
   private readonly tlsOptions: tls.ConnectionOptions
   private session?: Promise<http2.ClientHttp2Session | undefined>
   private open = 0
@@ -37,7 +39,7 @@ export class Transport {
   ) {
     const { ca, cert, key, rejectUnauthorized, servername } = credentials
     this.tlsOptions = { ca, cert, key, rejectUnauthorized, servername }
-    this.agent = new https.Agent({ keepAlive: true, maxSockets, ...this.tlsOptions })
+    this.maxSockets = maxSockets
   }
 
   send(path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {
@@ -77,7 +79,7 @@ export class Transport {
       () => undefined,
     )
     this.session = undefined
-    this.agent.destroy()
+    this.agent?.destroy()
   }
 
   private http2Session(): Promise<http2.ClientHttp2Session | undefined> {
@@ -152,7 +154,9 @@ export class Transport {
   }
 
   private sendHttp1(path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {
-    const req = https.request(new URL(path, this.server), { method: 'GET', agent: this.agent, headers, signal })
+    const { Agent, request } = process.getBuiltinModule('node:https')
+    this.agent ??= new Agent({ keepAlive: true, maxSockets: this.maxSockets, ...this.tlsOptions })
+    const req = request(new URL(path, this.server), { method: 'GET', agent: this.agent, headers, signal })
     const response = new Promise<RawResponse>((resolve, reject) => {
       req.once('error', reject)
       req.once('response', (res) => {

@@ -1,5 +1,5 @@
 import type { Connection } from '../cluster/connection.js'
-import { collectSnapshot, type LogMode } from '../cluster/collect.js'
+import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
 import { readBundle } from '../snapshot/bundle.js'
 import { selectorMatches } from '../snapshot/index.js'
@@ -23,6 +23,8 @@ export interface SnapshotRequest {
   logRoles?: ReadonlySet<LogRole>
   /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
   chainProbe?: { windowMs: number; timeoutMs: number }
+  /** What a command that shows less than doctor reads (undefined: everything). */
+  objects?: ObjectReads
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -39,6 +41,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
       roles: request.logRoles,
     },
     redactor: request.redact ? new Redactor() : undefined,
+    objects: request.objects,
     chain: request.chainProbe && {
       windowMs: request.chainProbe.windowMs,
       get: (namespace, pod, port, paths, maxBytes = 64 * 1024) =>

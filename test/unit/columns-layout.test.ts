@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { columns } from '../../src/render/columns.js'
 
@@ -30,6 +31,25 @@ describe('columns: the linear layout for large tables prints what cli-table3 pri
     const table = columns(HEADERS, rows, { layout: 'cli-table3' })
     expect(columns(HEADERS, rows, { layout: 'linear' })).toBe(table)
     expect(table.split('\n')[0]).toMatch(/^NAME {3,}STATUS {3,}MESSAGE$/)
+  })
+
+  // Every table without colour codes takes the linear layout: it must print what cli-table3 prints for any cells.
+  it('prints what cli-table3 prints for any cells without colour codes, and for colour within a line', () => {
+    const piece = fc.constantFrom('a', 'Z', '0', ' ', '  ', '-', '/', '<none>', '…', 'é', '节', '🟢', '\n', '\u001b[31mred\u001b[39m', '\u001b[1mB\u001b[22m')
+    const cell = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.array(cell, { minLength: 5, maxLength: 5 }), { maxLength: 6 }),
+        fc.boolean(),
+        (n, cells, noHeaders) => {
+          const headers = ['name', 'status', 'ready', 'age', 'message'].slice(0, n)
+          const rows = cells.map((row) => row.slice(0, n))
+          expect(columns(headers, rows, { layout: 'linear', noHeaders })).toBe(columns(headers, rows, { layout: 'cli-table3', noHeaders }))
+        },
+      ),
+      { numRuns: 1000 },
+    )
   })
 
   it('drops the header line with noHeaders, sized as with it', () => {

@@ -8,21 +8,29 @@ import { EVENTS_COMMAND } from '../../src/cli/events.js'
 import type { CommandSpec } from '../../src/cli/flag-spec.js'
 import { LOGS_COMMAND } from '../../src/cli/logs.js'
 import { parseArgv, parseCommandLine } from '../../src/cli/parse-argv.js'
-import { QUICK_COMMANDS } from '../../src/cli/quick-commands.js'
-import { RULES_COMMAND } from '../../src/cli/rules.js'
+import { PPROF_HEAP_COMMAND, PPROF_PROFILE_COMMAND, PPROF_TOP_COMMAND, PPROF_TRACE_COMMAND } from '../../src/cli/pprof.js'
+import { QUICK_COMMANDS, quickCommandOf, type QuickCommandId } from '../../src/cli/quick-commands.js'
+import { RULES_COMMAND, RULES_EXPLAIN_COMMAND } from '../../src/cli/rules.js'
 import { SIGNER_COMMAND } from '../../src/cli/signer.js'
 import { STATUS_COMMAND } from '../../src/cli/status.js'
 import { TIMELINE_COMMAND } from '../../src/cli/timeline.js'
+import { VERSION_COMMAND } from '../../src/cli/version.js'
 import Collect from '../../src/commands/collect.js'
 import ConfigHash from '../../src/commands/config-hash/index.js'
 import Describe from '../../src/commands/describe.js'
 import Doctor from '../../src/commands/doctor.js'
 import Events from '../../src/commands/events.js'
 import Logs from '../../src/commands/logs.js'
+import PprofHeap from '../../src/commands/pprof/heap.js'
+import PprofProfile from '../../src/commands/pprof/profile.js'
+import PprofTop from '../../src/commands/pprof/top.js'
+import PprofTrace from '../../src/commands/pprof/trace.js'
+import RulesExplain from '../../src/commands/rules/explain.js'
 import Rules from '../../src/commands/rules/index.js'
 import Signer from '../../src/commands/signer.js'
 import Status from '../../src/commands/status.js'
 import Timeline from '../../src/commands/timeline.js'
+import Version from '../../src/commands/version.js'
 
 type OclifCommand = { baseFlags?: object; flags?: object; args?: object }
 
@@ -112,7 +120,7 @@ describe('quick start argv parsing agrees with oclif', () => {
   })
 })
 
-const COMMANDS: Record<(typeof QUICK_COMMANDS)[number], { spec: CommandSpec; oclif: OclifCommand; lines: string[][]; handedOver: string[][] }> = {
+const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand; lines: string[][]; handedOver: string[][] }> = {
   doctor: { spec: DOCTOR_COMMAND, oclif: Doctor, lines: [['fullnode-0', '--no-probe', '--gate-timeout', '3s']], handedOver: [['--help']] },
   timeline: {
     spec: TIMELINE_COMMAND,
@@ -196,12 +204,76 @@ const COMMANDS: Record<(typeof QUICK_COMMANDS)[number], { spec: CommandSpec; ocl
     ],
     handedOver: [['diff', 'a.tgz', 'b.tgz'], ['diff'], []],
   },
+  'rules explain': {
+    spec: RULES_EXPLAIN_COMMAND,
+    oclif: RulesExplain,
+    lines: [['image-pull'], ['not-syncing', '--debug', '--no-color']],
+    handedOver: [[], ['image-pull', 'extra'], ['image-pull', '-o', 'json'], ['--help']],
+  },
+  version: {
+    spec: VERSION_COMMAND,
+    oclif: Version,
+    lines: [[], ['-o', 'json'], ['--output=yaml', '--no-color']],
+    handedOver: [['-o', 'wide'], ['extra'], ['-h']],
+  },
+  'pprof top': {
+    spec: PPROF_TOP_COMMAND,
+    oclif: PprofTop,
+    lines: [['heap.pb.gz'], ['cpu.pb.gz', '--top', '30', '--cum'], ['heap.pb.gz', '--sample-index', 'alloc_space', '--node-fraction=0']],
+    handedOver: [[], ['heap.pb.gz', '--top', '0'], ['heap.pb.gz', '-o', 'x']],
+  },
+  'pprof heap': {
+    spec: PPROF_HEAP_COMMAND,
+    oclif: PprofHeap,
+    lines: [
+      ['fullnode-0', '-n', 'cosmos'],
+      ['fullnode-0', '-o', 'heap.pb.gz', '--local-port', '16666', '--top', '5', '--context', 'prod'],
+    ],
+    handedOver: [[], ['fullnode-0', '--local-port', '70000'], ['fullnode-0', '--seconds', '3']],
+  },
+  'pprof profile': {
+    spec: PPROF_PROFILE_COMMAND,
+    oclif: PprofProfile,
+    lines: [
+      ['fullnode-0', '-n', 'cosmos', '--seconds', '10'],
+      ['fullnode-0', '--seconds=1', '--request-timeout', '5s'],
+    ],
+    handedOver: [
+      ['fullnode-0', '--seconds', 'ten'],
+      ['fullnode-0', '--seconds'],
+    ],
+  },
+  'pprof trace': {
+    spec: PPROF_TRACE_COMMAND,
+    oclif: PprofTrace,
+    lines: [['fullnode-0', '-n', 'cosmos', '--seconds', '3'], ['fullnode-0']],
+    handedOver: [
+      ['fullnode-0', '--cum'],
+      ['a', 'b'],
+    ],
+  },
 }
 
 describe('every quick command parses its lines as oclif does', () => {
   it('has a table for every command the quick start serves', () => {
-    expect(Object.keys(COMMANDS).sort()).toEqual([...QUICK_COMMANDS].sort())
+    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(QUICK_COMMANDS).sort())
   })
+
+  // scripts/bundle.mjs builds each quick bundle from these names: they must name the spec tested here and a runner.
+  it.each(Object.entries(QUICK_COMMANDS))('%s: its table entry names its spec and runner', async (id, { module, spec, run }) => {
+    const defined = (await import(`../../src/cli/${module}.ts`)) as Record<string, unknown>
+    expect(defined[spec]).toBe(COMMANDS[id as QuickCommandId].spec)
+    expect(typeof defined[run]).toBe('function')
+  })
+
+  it.each([
+    [['rules', 'explain', 'x'], 'rules explain', ['x']],
+    [['rules', '-o', 'json'], 'rules', ['-o', 'json']],
+    [['pprof', 'top', 'f'], 'pprof top', ['f']],
+    [['version'], 'version', []],
+  ])('%j names the quick command %s', (argv, id, rest) => expect(quickCommandOf(argv)).toEqual({ id, rest }))
+
+  it.each([[['pprof']], [['completion', 'bash']], [['help', 'status']], [[]]])('%j is no quick command', (argv) => expect(quickCommandOf(argv)).toBeUndefined())
 
   const cases = Object.entries(COMMANDS).flatMap(([id, c]) => c.lines.map((argv) => [`${id} ${argv.join(' ')}`, c, argv] as const))
   it.each(cases)('%s: same flags and args', async (_line, c, argv) => expectSameParse(c.spec, c.oclif, argv))

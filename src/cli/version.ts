@@ -1,0 +1,14 @@
+import { structured } from '../render/structured.js'
+import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
+import type { Session } from './session.js'
+import { userAgent } from './user-agent.js'
+
+export const VERSION_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json', 'yaml']) } })
+
+export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.output === 'text') return session.print(userAgent(session.version))
+  session.print(
+    structured(input.output, { name: 'kubectl-chainnode', version: session.version, platform: process.platform, arch: process.arch, node: process.version }),
+  )
+}
