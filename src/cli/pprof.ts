@@ -1,15 +1,9 @@
-import path from 'node:path'
-import { collectSnapshot } from '../cluster/collect.js'
-import { captureProfile } from '../cluster/profile-capture.js'
 import { usageError } from '../errors.js'
-import { CaptureError, defaultProfileName, type ProfileKindName } from '../pprof/capture.js'
-import { renderFinding } from '../render/doctor-text.js'
-import { diagnose, selectRules } from '../services/doctor.js'
-import { SENSITIVE_NOTICE, topReport } from '../services/pprof-report.js'
-import { SnapshotIndex } from '../snapshot/index.js'
-import { countdown } from '../ui/progress.js'
+import type { ProfileKindName } from '../pprof/capture.js'
+import { captureFromNode } from '../services/pprof-capture.js'
+import { topReport } from '../services/pprof-report.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
-import type { Connection, Session } from './session.js'
+import type { Session } from './session.js'
 
 /** The longest capture we accept: the request timeout follows it, and a forgotten run must end. */
 export const MAX_SECONDS = 600
@@ -71,48 +65,5 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
   if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
     throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
   }
-  const connection = await session.connect(input)
-  const namespace = connection.context.namespace
-  const pod = await nodePod(session, connection, namespace, input.name)
-  const file = input.output ?? defaultProfileName(namespace, pod, kind)
-  process.stderr.write(`${SENSITIVE_NOTICE}\n`)
-  const timer = kind === 'heap' ? undefined : await countdown(`capturing ${kind} from ${namespace}/${pod}`, input.seconds ?? 0)
-  try {
-    const { bytes } = await captureProfile({ connection, namespace, pod, kind, seconds: input.seconds, localPort: input['local-port'], file })
-    timer?.stop()
-    process.stderr.write(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
-    session.print(kind === 'trace' ? `open it with: go tool trace ${file}` : await topReport({ file, rows: input.top }))
-  } catch (error) {
-    timer?.stop()
-    // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
-    if (error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
-      await explainUnavailable(session, connection, namespace, input.name, pod, error)
-    throw error
-  }
-}
-
-async function nodePod(session: Session, connection: Connection, namespace: string, name: string): Promise<string> {
-  const snapshot = await collectSnapshot(connection.client, {
-    scope: { kind: 'node', namespace, name },
-    cliVersion: session.version,
-    contextName: connection.context.contextName,
-    logs: { mode: 'none', tailLines: 1, maxBytes: 1 },
-  })
-  const index = new SnapshotIndex(snapshot)
-  const pod = index.podOf(index.chainNodes()[0])
-  if (!pod) throw usageError(`chainnode "${name}" has no Pod to profile`, `see chainnode describe ${name} -n ${namespace}`)
-  return pod.metadata.name
-}
-
-/** Nothing answered on 6666: say why, using the profiling-unavailable rule on fresh evidence. */
-async function explainUnavailable(session: Session, connection: Connection, namespace: string, name: string, pod: string, error: CaptureError): Promise<void> {
-  const snapshot = await collectSnapshot(connection.client, {
-    scope: { kind: 'node', namespace, name },
-    cliVersion: session.version,
-    contextName: connection.context.contextName,
-    logs: { mode: 'all', tailLines: 500, maxBytes: 1 << 20 },
-  })
-  snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
-  const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))
-  for (const finding of result.clusters[0].report.findings) process.stderr.write(`${renderFinding(finding, session.palette).join('\n')}\n`)
+  await captureFromNode(session, input, { kind, name: input.name, seconds: input.seconds, file: input.output, localPort: input['local-port'], top: input.top })
 }
