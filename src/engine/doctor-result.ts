@@ -1,5 +1,5 @@
 import { severityRank, type Severity } from '../rules/define-rule.js'
-import type { RuleId } from '../rules/index.js'
+import type { RuleId } from '../rules/ids.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 

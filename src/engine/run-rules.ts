@@ -1,6 +1,6 @@
 import type { Finding, Rule, RuleSettings } from '../rules/define-rule.js'
 import { severityRank } from '../rules/define-rule.js'
-import type { RuleId } from '../rules/index.js'
+import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../compare.js'

@@ -1,5 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { RuleId } from './index.js'
+import type { RuleId } from './ids.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 

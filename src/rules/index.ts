@@ -21,34 +21,9 @@ import signerPubkey from './signer-pubkey.js'
 import signerUnhealthy from './signer-unhealthy.js'
 import snapshotVerifyFailing from './snapshot-verify-failing.js'
 import webhookCertificates from './webhook-certificates.js'
+import { RULE_IDS, type RuleId } from './ids.js'
 
-/** Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md. */
-export const RULE_IDS = [
-  'webhook-certificates',
-  'config-change-restart',
-  'image-pull',
-  'not-syncing',
-  'snapshot-verify-failing',
-  'restore-not-starting',
-  'pvc-not-growing',
-  'profiling-unavailable',
-  'signer-discovery-timeout',
-  'signer-pubkey',
-  'legacy-signing-refused',
-  'leader-election',
-  'legacy-signer-in-use',
-  'component-version',
-  'runs-as-root',
-  'block-threshold-unhealthy',
-  'node-error',
-  'priority-class-missing',
-  'signer-unhealthy',
-  'operator-missing',
-  'reconcile-failing',
-  'phase-stuck',
-] as const
-
-export type RuleId = (typeof RULE_IDS)[number]
+export { RULE_IDS, isRuleId, ruleIds, type RuleId } from './ids.js'
 
 /** The catalogue: exactly one rule per id (the type refuses a missing or unknown id; a test checks each rule's own id). */
 const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
@@ -77,7 +52,3 @@ const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
 }
 
 export const RULES: readonly Rule<object>[] = RULE_IDS.map((id) => REGISTRY[id])
-
-export const ruleIds = (): RuleId[] => [...RULE_IDS]
-
-export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)

@@ -1,6 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { Rule } from '../rules/define-rule.js'
-import type { RuleId } from '../rules/index.js'
+import type { RuleId } from '../rules/ids.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'

@@ -1,5 +1,5 @@
 import type { Finding } from '../rules/define-rule.js'
-import type { RuleId } from '../rules/index.js'
+import type { RuleId } from '../rules/ids.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { chainNodeEntries } from './chainnode.js'

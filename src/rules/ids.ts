@@ -1,0 +1,35 @@
+/**
+ * The rule ids, apart from the rules themselves: the engine and the findings name rules by id, and the rules
+ * import the engine's kit, so the ids must not pull the rules in.
+ */
+/** Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md. */
+export const RULE_IDS = [
+  'webhook-certificates',
+  'config-change-restart',
+  'image-pull',
+  'not-syncing',
+  'snapshot-verify-failing',
+  'restore-not-starting',
+  'pvc-not-growing',
+  'profiling-unavailable',
+  'signer-discovery-timeout',
+  'signer-pubkey',
+  'legacy-signing-refused',
+  'leader-election',
+  'legacy-signer-in-use',
+  'component-version',
+  'runs-as-root',
+  'block-threshold-unhealthy',
+  'node-error',
+  'priority-class-missing',
+  'signer-unhealthy',
+  'operator-missing',
+  'reconcile-failing',
+  'phase-stuck',
+] as const
+
+export type RuleId = (typeof RULE_IDS)[number]
+
+export const ruleIds = (): RuleId[] => [...RULE_IDS]
+
+export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)
