@@ -72,7 +72,10 @@ export function podHttpGet(target: PodPort, paths: string[], options: { timeoutM
       settled = true
       clearTimeout(timer)
       release()
-      socket.destroy()
+      // A socket destroyed with a write still in flight makes Node build (and format) an error nobody
+      // reads when the write completes, at the end of a short run; a pending write ends first.
+      if (socket.writableLength > 0) socket.destroySoon()
+      else socket.destroy()
       if (outcome instanceof Error) reject(outcome)
       else resolve(outcome)
     }

@@ -29,11 +29,20 @@ export function logRolesOf(rules: readonly Rule[]): ReadonlySet<LogRole> {
   return new Set(rules.flatMap((rule) => rule.logs ?? []))
 }
 
-/** Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. */
-export function diagnose(snapshots: Snapshot[], rules: readonly Rule[], bundle?: string, settings: RuleSettings = {}): DoctorResult {
+/**
+ * Run the catalogue over snapshots (one per cluster); pure, so live and bundle runs agree. `indexes`, one per
+ * snapshot, lets a caller that reads the snapshots again (timeline) share what the rules already looked up.
+ */
+export function diagnose(
+  snapshots: Snapshot[],
+  rules: readonly Rule[],
+  bundle?: string,
+  settings: RuleSettings = {},
+  indexes: SnapshotIndex[] = snapshots.map((snapshot) => new SnapshotIndex(snapshot)),
+): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
-    clusters: snapshots.map((snapshot) => ({
+    clusters: snapshots.map((snapshot, i) => ({
       context: snapshot.source.context,
       server: snapshot.source.server,
       bundle,
@@ -42,7 +51,7 @@ export function diagnose(snapshots: Snapshot[], rules: readonly Rule[], bundle?:
       requests: snapshot.stats.requests,
       durationMs: snapshot.stats.durationMs,
       ...(snapshot.logSample ? { logSample: sampleSummary(snapshot.logSample) } : {}),
-      report: runRules(new SnapshotIndex(snapshot), rules, undefined, settings),
+      report: runRules(indexes[i], rules, undefined, settings),
     })),
   }
 }

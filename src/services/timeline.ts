@@ -10,10 +10,12 @@ import { groupFindings } from '../engine/group-findings.js'
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
 export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
-  const result = diagnose(snapshots, rules, bundle)
+  // One index per snapshot for the rules and the timeline: the Events, logs and Pods the rules looked up are not looked up again.
+  const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
+  const result = diagnose(snapshots, rules, bundle, {}, indexes)
   return snapshots.map((snapshot, i) => {
     const cluster = result.clusters[i]
-    const index = new SnapshotIndex(snapshot)
+    const index = indexes[i]
     return {
       context: cluster.context,
       server: cluster.server,

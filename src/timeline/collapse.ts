@@ -23,7 +23,9 @@ const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.sub
  */
 export function collapse(raw: RawEntry[]): TimelineEntry[] {
   const groups = new Map<string, TimelineEntry>()
-  for (const entry of [...raw].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))) {
+  // Each time parsed once, not once per comparison: a noisy node has hundreds of log lines.
+  const byTime = raw.map((entry) => ({ entry, at: Date.parse(entry.at) })).sort((a, b) => a.at - b.at)
+  for (const { entry } of byTime) {
     const key = groupKey(entry)
     const last = entry.last ?? entry.at
     const count = entry.count ?? 1
@@ -46,13 +48,16 @@ export function collapse(raw: RawEntry[]): TimelineEntry[] {
 
 /** Oldest first; ties broken by source and text so the order is the same on every run. */
 export function sortEntries(entries: TimelineEntry[]): TimelineEntry[] {
-  return [...entries].sort(
-    (a, b) =>
-      Date.parse(a.first) - Date.parse(b.first) ||
-      compareText(a.source, b.source) ||
-      compareText(`${a.subject.kind}/${a.subject.name}`, `${b.subject.kind}/${b.subject.name}`) ||
-      compareText(a.text, b.text),
-  )
+  return entries
+    .map((entry) => ({ entry, first: Date.parse(entry.first) }))
+    .sort(
+      ({ entry: a, first: aFirst }, { entry: b, first: bFirst }) =>
+        aFirst - bFirst ||
+        compareText(a.source, b.source) ||
+        compareText(`${a.subject.kind}/${a.subject.name}`, `${b.subject.kind}/${b.subject.name}`) ||
+        compareText(a.text, b.text),
+    )
+    .map(({ entry }) => entry)
 }
 
 /** An entry belongs to a window when any of its repeats does: it began before the end and was last seen after the start. */

@@ -22,6 +22,21 @@ const levelOf = (word: unknown): TimelineLevel => LEVEL_WORDS[String(word ?? '')
 const DETAIL_KEYS = ['error', 'err', 'reason']
 
 /**
+ * A line that cannot be an error or a warning in any shape parseLogLine reads has none of the level words
+ * in it (a JSON or logfmt level, "panic", "fatal"), does not start with a CometBFT or klog level letter,
+ * and holds no JSON escape that could spell one: such lines, most of a node's log, skip the parse.
+ */
+const PROBLEM_WORD = /err|fatal|panic|crit|warn|wrn|\\u/i
+const PROBLEM_LETTER = /^\s*[EWF]/
+
+/** The line parsed when it is an error or a warning line, else undefined (cheaply, for most lines). */
+export function parseProblemLine(line: string): ParsedLine | undefined {
+  if (!PROBLEM_WORD.test(line) && !PROBLEM_LETTER.test(line)) return undefined
+  const parsed = parseLogLine(line)
+  return parsed.level === 'error' || parsed.level === 'warning' ? parsed : undefined
+}
+
+/**
  * Level and message of one log line in the shapes the node's containers and the operator write:
  * JSON (zap, CometBFT's JSON logger), logfmt (node-utils), CometBFT's plain "E[...]"/"ERR" prefixes
  * and klog's "E1122 ..." header.

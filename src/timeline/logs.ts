@@ -2,7 +2,7 @@ import { logLines } from '../rules/helpers.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { mainContainerName, NODE_UTILS } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
-import { parseLogLine } from './log-line.js'
+import { parseProblemLine } from './log-line.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 
@@ -15,10 +15,10 @@ export function appLogEntries(index: SnapshotIndex, node: KubeObject): RawEntry[
     if (!container) continue
     for (const previous of [true, false]) {
       for (const line of logLines(index, pod, container, previous)) {
+        const parsed = parseProblemLine(line.text)
+        if (!parsed) continue
         const at = isoTime(line.at)
         if (!at) continue
-        const parsed = parseLogLine(line.text)
-        if (parsed.level !== 'error' && parsed.level !== 'warning') continue
         out.push({
           at,
           source: 'log',

@@ -13,7 +13,7 @@ import { SnapshotIndex } from '../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import { buildTimeline, chooseWindow, leadUp, DEFAULT_LEAD_IN_MS } from '../../src/timeline/build.js'
 import { collapse, inWindow, normaliseForGrouping } from '../../src/timeline/collapse.js'
-import { parseLogLine } from '../../src/timeline/log-line.js'
+import { parseLogLine, parseProblemLine } from '../../src/timeline/log-line.js'
 import type { RawEntry, TimelineEntry } from '../../src/timeline/types.js'
 import { ROOT } from '../helpers/cli.js'
 import { schemaErrors } from '../helpers/schema.js'
@@ -107,6 +107,70 @@ describe('log levels', () => {
     ['an ordinary line mentioning no error level', 'normal', 'an ordinary line mentioning no error level'],
   ])('%s', (line, level, text) => {
     expect(parseLogLine(line)).toEqual({ level, text })
+    expect(parseProblemLine(line)).toEqual(level === 'normal' ? undefined : { level, text })
+  })
+
+  // The cheap pre-check must never drop a line the full parse reads as an error or a warning.
+  it('parseProblemLine keeps exactly the error and warning lines of parseLogLine (property)', () => {
+    const level = fc.constantFrom(
+      'error',
+      'ERROR',
+      'Err',
+      'warn',
+      'WARNING',
+      'wrn',
+      'fatal',
+      'dpanic',
+      'crit',
+      'info',
+      'debug',
+      'E',
+      'W',
+      'I',
+      '\\u0065rror',
+      '\\u0077arn',
+    )
+    const word = fc.constantFrom(
+      'msg',
+      'failed',
+      'block',
+      'peer',
+      'ok',
+      'panic',
+      'Fatal',
+      'error',
+      'E',
+      'W',
+      'F',
+      'I[',
+      'E[',
+      'WRN',
+      'ERR',
+      'INF',
+      'E1122',
+      'W1122',
+      'F1122',
+    )
+    const text = fc.array(word, { maxLength: 5 }).map((words) => words.join(' '))
+    const lead = fc.constantFrom('', ' ', '\t', '\u00a0', '\ufeff')
+    const line = fc.oneof(
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}{"level":"${v}","msg":"${t}"}`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}{"severity":"${v}","_msg":"${t}"}`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}{"level":["${v}"],"msg":"${t}"}`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}time="2026-11-22T13:05:36Z" level=${v} msg="${t}"`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}${v}[2026-11-22|13:05:36.000] ${t}`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}${v} ${t}`),
+      fc.tuple(lead, level, text).map(([l, v, t]) => `${l}${v}1122 13:05:36.000000       1 file.go:1] ${t}`),
+      fc.tuple(lead, text).map(([l, t]) => `${l}${t}`),
+      fc.string(),
+    )
+    fc.assert(
+      fc.property(line, (l) => {
+        const full = parseLogLine(l)
+        expect(parseProblemLine(l)).toEqual(full.level === 'normal' ? undefined : full)
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 
