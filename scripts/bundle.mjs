@@ -1,22 +1,22 @@
 // Bundle every command into one ESM file (plus lazily loaded chunks) for oclif's explicit command
 // discovery: one file to parse instead of a module graph of ~60 files at every start. framework.js, the
-// oclif side of the entry point (src/cli/framework.ts), shares those chunks and oclif itself.
-// The entry point (src/cli/entry.ts -> entry.cjs) and the quick start are CommonJS: Node 20 starts a script
-// faster than an ES module, and has a code cache (src/code-cache.ts) for scripts, not for modules. The
-// quick start is one small bundle per command (src/cli/quick-commands.ts), so a run compiles only its own.
+// oclif side of the entry point (src/entry/framework.ts), shares those chunks and oclif itself.
+// The entry point (src/entry/main.ts -> entry.cjs) and the quick start are CommonJS: Node 20 starts a script
+// faster than an ES module, and has a code cache (src/entry/code-cache.ts) for scripts, not for modules. The
+// quick start is one small bundle per command (src/entry/quick-commands.ts), so a run compiles only its own.
 import { build } from 'esbuild'
-import { QUICK_COMMANDS, quickBundleName } from '../dist/cli/quick-commands.js'
+import { QUICK_COMMANDS, quickBundleName } from '../dist/entry/quick-commands.js'
 
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' }
 const outdir = 'dist/bundle'
 
-/** One command's quick start: its spec and runner with quickStart (src/cli/quick.ts), and nothing else. */
+/** One command's quick start: its spec and runner with quickStart (src/entry/quick.ts), and nothing else. */
 const quickBundle = (id, { module, spec, run }) =>
   build({
     ...common,
     stdin: {
-      contents: `import { ${spec}, ${run} } from './${module}.js'\nimport { quickStart } from './quick.js'\nexport const runQuick = quickStart(${spec}, ${run})\n`,
-      resolveDir: 'src/cli',
+      contents: `import { ${spec}, ${run} } from './${module}.js'\nimport { quickStart } from '../entry/quick.js'\nexport const runQuick = quickStart(${spec}, ${run})\n`,
+      resolveDir: 'src/commands',
       sourcefile: `quick-${id}.ts`,
       loader: 'ts',
     },
@@ -34,7 +34,7 @@ const quickBundle = (id, { module, spec, run }) =>
 await Promise.all([
   build({
     ...common,
-    entryPoints: { commands: 'src/command-index.ts', framework: 'src/cli/framework.ts' },
+    entryPoints: { commands: 'src/entry/command-index.ts', framework: 'src/entry/framework.ts' },
     outdir,
     format: 'esm',
     splitting: true,
@@ -43,6 +43,6 @@ await Promise.all([
     // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
-  build({ ...common, entryPoints: ['src/cli/entry.ts'], outfile: `${outdir}/entry.cjs`, format: 'cjs' }),
+  build({ ...common, entryPoints: ['src/entry/main.ts'], outfile: `${outdir}/entry.cjs`, format: 'cjs' }),
   ...Object.entries(QUICK_COMMANDS).map(([id, command]) => quickBundle(id, command)),
 ])

@@ -1,4 +1,4 @@
-// The help texts the entry point prints without loading oclif (src/cli/quick-help.ts): what oclif itself
+// The help texts the entry point prints without loading oclif (src/entry/quick-help.ts): what oclif itself
 // prints for `--help` of the top level, every command and every topic, off a terminal (80 columns, no
 // colour). Run by `npm run build` after the manifest, and by scripts/release.mjs for the executable's own
 // oclif root: node scripts/gen-help.mjs [ROOT [OUT]]. test/unit/quick-help.test.ts compares them with oclif.
@@ -9,7 +9,7 @@ process.env.OCLIF_COLUMNS = '80'
 process.env.NO_COLOR = '1'
 delete process.env.FORCE_COLOR
 const { Config, run } = await import('@oclif/core')
-const { USER_AGENT_MARK } = await import('../dist/cli/quick-help.js')
+const { USER_AGENT_MARK } = await import('../dist/entry/quick-help.js')
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'))
 const out = process.argv[3] ?? path.join(root, 'dist', 'bundle', 'help.json')

@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { plainPalette } from '../src/palette.js'
+import { plainPalette } from '../src/render/palette.js'
 import { renderTimeline, type TimelineFormat } from '../src/render/timeline.js'
-import { selectRules } from '../src/services/doctor.js'
-import { bundleSnapshot } from '../src/services/snapshots.js'
-import { timelines } from '../src/services/timeline.js'
+import { selectRules } from '../src/app/doctor.js'
+import { bundleSnapshot } from '../src/app/snapshots.js'
+import { timelines } from '../src/app/timeline.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 export const GOLDEN_DIR = path.join(ROOT, 'test', 'golden', 'timeline')

@@ -4,7 +4,7 @@
 //
 // The executable is Node's single executable application built from the Node 24 binaries of the npm
 // packages node-linux-<arch> (Node 20 cannot run oclif there: no dynamic import in the main script).
-// Its main script is the npm package's entry point (dist/bundle/entry.cjs, src/cli/entry.ts); beside it,
+// Its main script is the npm package's entry point (dist/bundle/entry.cjs, src/entry/main.ts); beside it,
 // lib/ holds the quick start bundles and lib/framework.mjs, an ESM bundle of oclif and every command;
 // package.json and oclif.manifest.json beside it are oclif's root.
 import { execFileSync } from 'node:child_process'
@@ -16,7 +16,7 @@ import { build } from 'esbuild'
 import * as tar from 'tar'
 import { RELEASE_NODE_VERSION as NODE_VERSION, releaseNodeDir } from './release-node.mjs'
 import { loadOnFirstUse } from './load-on-first-use.mjs'
-import { QUICK_COMMANDS } from '../dist/cli/quick-commands.js'
+import { QUICK_COMMANDS } from '../dist/entry/quick-commands.js'
 
 // linux-x64-snapshot starts from a V8 startup snapshot of the entry point and every quick start. It is
 // built for bench/sea-snapshot.ts only: measured against the shipped code cache (one small bundle per
@@ -51,7 +51,7 @@ function nodeBinary(platform) {
 rmSync(out, { recursive: true, force: true })
 const lib = path.join(out, 'lib')
 await build({
-  entryPoints: { framework: path.join(root, 'src', 'cli', 'framework.ts'), commands: path.join(root, 'src', 'command-index.ts') },
+  entryPoints: { framework: path.join(root, 'src', 'entry', 'framework.ts'), commands: path.join(root, 'src', 'entry', 'command-index.ts') },
   outdir: lib,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -96,8 +96,8 @@ for (const [id, command] of Object.entries(QUICK_COMMANDS)) (byModule[command.mo
 await build({
   stdin: {
     contents: [
-      "import { startFromSnapshot } from './sea-snapshot.js'",
-      "import { quickStart } from './quick.js'",
+      "import { startFromSnapshot } from '../entry/sea-snapshot.js'",
+      "import { quickStart } from '../entry/quick.js'",
       ...Object.entries(byModule).map(
         ([module, commands]) => `import { ${[...new Set(commands.flatMap(([, c]) => [c.spec, c.run]))].join(', ')} } from './${module}.js'`,
       ),
@@ -105,7 +105,7 @@ await build({
         .map(([id, c]) => `${JSON.stringify(id)}: quickStart(${c.spec}, ${c.run})`)
         .join(', ')} })`,
     ].join('\n'),
-    resolveDir: path.join(root, 'src', 'cli'),
+    resolveDir: path.join(root, 'src', 'commands'),
     sourcefile: 'snapshot-main.ts',
     loader: 'ts',
   },

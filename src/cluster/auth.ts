@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { incompleteError, usageError } from '../errors.js'
+import { incompleteError, usageError } from '../util/errors.js'
 import type { ExecConfig, ResolvedContext } from './kubeconfig.js'
 
 /** TLS material and headers for one cluster, independent of the HTTP client that uses them. */

@@ -1,4 +1,4 @@
-import { incompleteError, usageError } from '../errors.js'
+import { incompleteError, usageError } from '../util/errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
 import { notFound } from '../snapshot/scope.js'
 import type { KubeObject, Scope, TableRow } from '../snapshot/types.js'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
-import { usageError } from '../errors.js'
+import { usageError } from '../util/errors.js'
 
 /** The parts of a kubeconfig we use, with file paths already resolved against their file. */
 export interface NamedCluster {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import tls from 'node:tls'
-import { onInterrupt } from '../cleanup.js'
+import { onInterrupt } from '../util/cleanup.js'
 import type { Credentials } from './auth.js'
 
 /** Where a pod-port request goes: the API server's port-forward subresource of one Pod port. */

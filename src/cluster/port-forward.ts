@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { Writable } from 'node:stream'
-import { onInterrupt } from '../cleanup.js'
-import { usageError } from '../errors.js'
+import { onInterrupt } from '../util/cleanup.js'
+import { usageError } from '../util/errors.js'
 import type { Credentials } from './auth.js'
 
 export interface PortForwardHandle {

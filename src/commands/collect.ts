@@ -1,17 +1,35 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { COLLECT_COMMAND, runCollect } from '../cli/collect.js'
+import { parseDuration } from '../util/duration.js'
+import { usageError } from '../util/errors.js'
+import { CHAIN_PROBE_TIMEOUT_MS, DOCTOR_FLAGS } from './doctor.js'
+import { writeBundle } from '../snapshot/bundle.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
 
-export default class Collect extends SnapshotCommand {
-  static summary = 'Save everything about nodes into a support bundle that doctor and the other commands can read offline'
-  static description =
-    'Secret objects are never read; tokens, keys and mnemonics in logs, env values and annotations are masked unless --no-redact is given. The layout is documented in the README.'
-  static examples = ['<%= config.bin %> collect fullnode-0 -n cosmos --out incident.tgz', '<%= config.bin %> collect --all -n cosmos --out ./bundle-dir']
-  static args = oclifArgs(COLLECT_COMMAND.args)
-  static flags = oclifFlags(COLLECT_COMMAND.flags)
+export const COLLECT_COMMAND = defineCommand({
+  args: NODE_ARG,
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SCOPE_FLAGS,
+    'no-redact': SNAPSHOT_FLAGS['no-redact'],
+    tail: SNAPSHOT_FLAGS.tail,
+    out: { type: 'string', description: 'FILE.tgz or a new directory', required: true },
+    'no-probe': { type: 'boolean', description: "do not ask the running nodes' own RPC (26657) and node-utils API (port-forwards) for height and peers" },
+    'probe-window': DOCTOR_FLAGS['probe-window'],
+  },
+})
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Collect)
-    await runCollect({ ...flags, ...args }, this.session)
-  }
+export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
+  // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
+  const [snapshot] = await session.snapshots(input, { chainProbe })
+  await writeBundle(input.out, snapshot, !input['no-redact'])
+  const nodes = snapshot.chainNodeRows.length
+  process.stderr.write(
+    `wrote ${input.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
+  )
+  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
 }

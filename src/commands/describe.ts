@@ -1,15 +1,27 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { DESCRIBE_COMMAND, runDescribe } from '../cli/describe.js'
+import { describeChainNode, describePod } from '../render/describe.js'
+import { visible } from '../render/visible.js'
+import { fitWidth, tableWidth } from '../render/width.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
 
-export default class Describe extends SnapshotCommand {
-  static summary = 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does'
-  static examples = ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe pull-0 --bundle examples/bundles/image-pull.tgz']
-  static args = oclifArgs(DESCRIBE_COMMAND.args)
-  static flags = oclifFlags(DESCRIBE_COMMAND.flags)
+export const DESCRIBE_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS } })
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Describe)
-    await runDescribe({ ...flags, ...args }, this.session)
-  }
+export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const objects = { kinds: ['Pod', 'Event', 'ConfigMap'], operator: false }
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none', objects })
+  const index = new SnapshotIndex(snapshot)
+  // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+  const now = Date.parse(snapshot.collectedAt)
+  const sections = index.chainNodes().flatMap((node) => {
+    const pod = index.podOf(node)
+    return [
+      describeChainNode(index, node, now),
+      '',
+      pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
+    ]
+  })
+  session.print(fitWidth(sections.join('\n'), tableWidth()))
+  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
 }

@@ -1,23 +1,131 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { DOCTOR_COMMAND, runDoctor } from '../cli/doctor.js'
+import { exitCodeFor, FAIL_ON } from '../engine/exit-code.js'
+import { usageError, type ExitCode } from '../util/errors.js'
+import { parseDuration } from '../util/duration.js'
+import { doctorJson } from '../render/doctor-json.js'
+import { renderDoctorJunit } from '../render/doctor-junit.js'
+import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
+import { renderDoctorText } from '../render/doctor-text.js'
+import { STUCK_PHASES } from '../rules/phase-stuck.js'
+import { diagnose, logRolesOf, selectRules } from '../app/doctor.js'
+import { probeSigners } from '../app/signer-probes.js'
+import { leadUps } from '../app/timeline.js'
+import {
+  defineCommand,
+  GLOBAL_FLAGS,
+  KUBE_FLAGS,
+  NODE_ARG,
+  PROBE_FLAGS,
+  SCOPE_FLAGS,
+  SNAPSHOT_FLAGS,
+  outputSpec,
+  type FlagSpecs,
+  type InputOf,
+} from './flag-spec.js'
+import type { Scope } from '../snapshot/types.js'
+import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
+import type { Probe, Session } from '../app/session.js'
 
-export default class Doctor extends SnapshotCommand {
-  static summary = 'Run the whole diagnostic procedure and say what is wrong, why, and what to do'
-  static description = `Reads the ChainNode, its Pod, Events, logs, storage, signer and the operator in one pass, then matches every rule of the symptom catalogue (chainnode rules).
+/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
+export const CHAIN_PROBE_TIMEOUT_MS = 5000
 
-Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3 incomplete (unreachable, forbidden or timed-out reads).`
-  static examples = [
-    '<%= config.bin %> doctor fullnode-0 -n cosmos',
-    '<%= config.bin %> doctor --set cosmoshub -n cosmos -o markdown',
-    '<%= config.bin %> doctor -A --fail-on warning -o junit > doctor.xml',
-    '<%= config.bin %> doctor --bundle examples/bundles/signer-discovery-timeout.tgz',
-  ]
-  static args = oclifArgs(DOCTOR_COMMAND.args)
-  static flags = oclifFlags(DOCTOR_COMMAND.flags)
+/** doctor's own flags; the oclif command and the quick start both read them. */
+export const DOCTOR_FLAGS = {
+  ...SCOPE_FLAGS,
+  ...SNAPSHOT_FLAGS,
+  output: outputSpec(['text', 'json', 'markdown', 'junit']),
+  'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: FAIL_ON, default: 'error' },
+  rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
+  'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
+  'no-probe': PROBE_FLAGS['no-probe'],
+  'log-sample': {
+    type: 'integer',
+    description:
+      'read the logs of at most this many nodes of each group that look alike (same status, containers and Events); the others share their evidence (0: every node)',
+    default: DEFAULT_LOG_SAMPLE,
+    min: 0,
+  },
+  timeout: {
+    type: 'string',
+    description: 'deadline of the whole run: what is not read by then is named, and the report is marked incomplete (exit 3) (0 = none)',
+    default: '2m',
+  },
+  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
+  'gate-timeout': PROBE_FLAGS['gate-timeout'],
+  'phase-timeout': {
+    type: 'string',
+    description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
+    multiple: true,
+  },
+} satisfies FlagSpecs
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Doctor)
-    process.exitCode = await runDoctor({ ...flags, name: args.name }, this.session)
+/** Everything doctor accepts on the command line, the inherited global and kube flags included. */
+export const DOCTOR_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...DOCTOR_FLAGS } })
+
+export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
+
+/** The active probes doctor runs (timeline runs the same, so it reads what doctor reads): none with --no-probe. */
+export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout' | 'probe-window'>): {
+  probe?: Probe
+  chainProbe?: { windowMs: number; timeoutMs: number }
+} {
+  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  if (input['no-probe']) return {}
+  return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe: { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } }
+}
+
+/** Read, diagnose, render, and say how it went as an exit code. */
+export async function runDoctor(input: DoctorInput, session: Session): Promise<ExitCode> {
+  await session.setupOutput(input)
+  const { probe, chainProbe } = activeProbes(input)
+  const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  // Nothing checked is not health: an empty selection is an input error, not a clean report.
+  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
+  const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
+  const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
+  const result = diagnose(snapshots, rules, input.bundle, settings)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
+  const failOn = input['fail-on']
+  const rendered = {
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(snapshots, result) }),
+    json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
+    markdown: () => renderDoctorMarkdown(result),
+    junit: () => renderDoctorJunit(result, failOn),
+  }[input.output]()
+  session.print(rendered)
+  const reports = result.clusters.map((c) => c.report)
+  return exitCodeFor(
+    {
+      findings: reports.flatMap((r) => r.findings),
+      ruleErrors: reports.flatMap((r) => r.ruleErrors),
+      collectionErrors: reports.flatMap((r) => r.collectionErrors),
+    },
+    failOn,
+  )
+}
+
+/** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */
+export function parsePhaseTimeouts(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const item of values.flatMap((v) => v.split(',')).filter((v) => v.trim())) {
+    const [phase, duration] = item.split('=').map((part) => part.trim())
+    if (!STUCK_PHASES.includes(phase) || !duration)
+      throw usageError(`--phase-timeout "${item}" is not PHASE=DURATION`, `use one of ${STUCK_PHASES.join(', ')}, e.g. --phase-timeout InitializingData=2h`)
+    out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
   }
+  return out
+}
+
+/** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
+function noNodesError(input: DoctorInput, read: Scope | undefined) {
+  const namespace = input.namespace ?? read?.namespace
+  const where = input.set
+    ? `of ChainNodeSet "${input.set}"`
+    : input.name
+      ? `named "${input.name}"`
+      : namespace && !input['all-namespaces']
+        ? `in namespace ${namespace}`
+        : 'in any namespace'
+  const matching = input.selector ? ` matching -l ${input.selector}` : ''
+  return usageError(`no ChainNodes found ${where}${matching}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

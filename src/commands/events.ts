@@ -1,22 +1,60 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { EVENTS_COMMAND, runEvents } from '../cli/events.js'
+import { usageError } from '../util/errors.js'
+import { renderEventsTable } from '../render/events.js'
+import { structured } from '../render/structured.js'
+import { fitWidth, tableWidth } from '../render/width.js'
+import { relatedEvents } from '../analysis/related-events.js'
+import { keyedRows, requireLive, watchRows } from '../app/watch.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import type { Snapshot } from '../snapshot/types.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
 
-export default class Events extends SnapshotCommand {
-  static summary = 'Events about nodes and everything they own, newest last, repeats collapsed'
-  static description = 'Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).'
-  static examples = [
-    '<%= config.bin %> events fullnode-0 -n cosmos',
-    '<%= config.bin %> events fullnode-0 --for pod/fullnode-0 -w',
-    '<%= config.bin %> events --all -o json',
-    '<%= config.bin %> events pull-0 --bundle examples/bundles/image-pull.tgz --for pod/pull-0',
-    '<%= config.bin %> events --bundle examples/bundles/healthy.tgz -l nodeset=hub -o yaml',
-  ]
-  static args = oclifArgs(EVENTS_COMMAND.args)
-  static flags = oclifFlags(EVENTS_COMMAND.flags)
+export const EVENTS_COMMAND = defineCommand({
+  args: NODE_ARG,
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SCOPE_FLAGS,
+    ...SNAPSHOT_FLAGS,
+    output: outputSpec(['text', 'json', 'yaml']),
+    for: { type: 'string', description: 'only events about this related object, as kind/name (e.g. pod/fullnode-0, pvc/fullnode-0)' },
+    ...LISTING_FLAGS,
+  },
+})
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Events)
-    await runEvents({ ...flags, ...args }, this.session)
+export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
+  if (input.watch) requireLive(input.bundle)
+  // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
+  const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
+  const read = () => session.snapshots(input, { logs: 'none', objects })
+  const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
+  // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+  const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>
+    fitWidth(renderEventsTable(eventsOf(snapshot), Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all', noHeaders), tableWidth())
+  const snapshots = await read()
+  for (const snapshot of snapshots) {
+    const events = eventsOf(snapshot)
+    if (input.output !== 'text') session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }))
+    else session.print(events.length ? table(snapshot) : 'No events found.')
   }
+  if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
+  if (!input.watch) return
+  const keyed = (round: Snapshot[]) =>
+    new Map(
+      round.flatMap((snapshot) => {
+        // An Event repeated is the same object with a new count: its resourceVersion changes, its age only ticks.
+        const keys = eventsOf(snapshot).map((e) => ({
+          key: `${snapshot.source.context}/${e.metadata.namespace}/${e.metadata.uid ?? e.metadata.name}`,
+          version: e.metadata.resourceVersion ?? `${e.count}/${e.lastTimestamp}`,
+        }))
+        return [...keyedRows(keys, table(snapshot, true))]
+      }),
+    )
+  await watchRows(
+    async () => keyed(await read()),
+    keyed(snapshots),
+    (line) => session.print(line),
+  )
 }

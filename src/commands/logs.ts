@@ -1,23 +1,76 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { LOGS_COMMAND, runLogs } from '../cli/logs.js'
+import { onInterrupt } from '../util/cleanup.js'
+import { parseDuration } from '../util/duration.js'
+import { usageError } from '../util/errors.js'
+import { visible } from '../render/visible.js'
+import { CONTAINER_CHOICES, bundleLines, followLive, logSources, noPreviousError, readLive, type LogQuery } from '../app/logs.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
 
-export default class Logs extends SnapshotCommand {
-  static summary = 'Logs of a node: the chain binary, node-utils, the signer gate, or the operator'
-  static description =
-    '`-c app` is the chain binary whatever its container is called (app on the 5.0.0 line, the binary name before); `-c gate` is wait-cosmosigner-discovery.'
-  static examples = [
-    '<%= config.bin %> logs fullnode-0 -n cosmos',
-    '<%= config.bin %> logs fullnode-0 -c node-utils --grep profil',
-    '<%= config.bin %> logs fullnode-0 -c all --previous',
-    '<%= config.bin %> logs fullnode-0 -c operator --since 10m',
-    '<%= config.bin %> logs stuck-0 --bundle examples/bundles/not-syncing.tgz --since 15m --tail 5',
-  ]
-  static args = oclifArgs(LOGS_COMMAND.args)
-  static flags = oclifFlags(LOGS_COMMAND.flags)
+export const LOGS_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SNAPSHOT_FLAGS,
+    container: { type: 'string', char: 'c', description: `container: ${CONTAINER_CHOICES.join('|')} or a container name`, default: 'app' },
+    previous: { type: 'boolean', char: 'p', description: 'the previous run of the container' },
+    since: { type: 'string', description: 'only lines newer than this (e.g. 10m)' },
+    follow: { type: 'boolean', char: 'f', description: 'stream new lines until Ctrl-C' },
+    grep: { type: 'string', description: 'only lines matching this regular expression' },
+  },
+})
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Logs)
-    await runLogs({ ...flags, ...args }, this.session)
+export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.follow && input.bundle) throw usageError('--follow needs a live cluster', 'drop --bundle or --follow')
+  const query: LogQuery = {
+    previous: input.previous,
+    tailLines: input.tail,
+    sinceSeconds: input.since ? Math.ceil(parseDuration(input.since, '--since') / 1000) : undefined,
+    grep: input.grep ? compile(input.grep) : undefined,
+    prefix: input.container === 'all' || input.container === 'operator',
+    // Bundles are redacted when read; live text is masked here.
+    redact: !input['no-redact'] && !input.bundle,
+  }
+  // Live, the snapshot only finds the containers (the operator's release for -c operator); their logs are read below.
+  const objects = { kinds: ['Pod', 'ConfigMap'], operator: input.container === 'operator' }
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none', logRoles: new Set(), objects })
+  const index = new SnapshotIndex(snapshot)
+  const sources = logSources(index, index.chainNodes()[0], input.container)
+  if (input.bundle) {
+    const found = sources.map((source) => ({ source, lines: bundleLines(index, source, query) }))
+    // -c all --previous shows the containers that did restart; an error only when none did.
+    const missing = found.find((f) => f.lines === undefined)
+    if (query.previous && missing && (sources.length === 1 || found.every((f) => f.lines === undefined))) throw noPreviousError(missing.source)
+    for (const { source, lines } of found) {
+      if (lines === undefined || query.tailLines === 0) continue
+      session.print(
+        lines.map(visible).join('\n') ||
+          `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle${query.sinceSeconds ? ` since ${input.since}` : ''})`,
+      )
+    }
+    return
+  }
+  const { client } = await session.connect(input)
+  if (!input.follow) {
+    for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query))))
+      if (lines.length) session.print(lines.map(visible).join('\n'))
+    return
+  }
+  const abort = new AbortController()
+  const release = onInterrupt(() => abort.abort())
+  try {
+    await Promise.all(sources.map((source) => followLive(client, source, query, (line) => session.print(visible(line)), abort.signal)))
+  } finally {
+    release()
+  }
+}
+
+function compile(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern)
+  } catch {
+    throw usageError(`--grep "${pattern}" is not a valid regular expression`, 'escape special characters, e.g. --grep "can\'t get pubkey"')
   }
 }

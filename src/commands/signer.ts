@@ -1,21 +1,29 @@
-import { oclifArgs, oclifFlags } from '../base/oclif-flags.js'
-import { SnapshotCommand } from '../base/snapshot-command.js'
-import { SIGNER_COMMAND, runSigner } from '../cli/signer.js'
+import { parseDuration } from '../util/duration.js'
+import { renderSignerReport } from '../render/signer.js'
+import { fitWidth, tableWidth } from '../render/width.js'
+import { signerReport } from '../analysis/signer-report.js'
+import { probeSigners } from '../app/signer-probes.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, PROBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import type { Probe, Session } from '../app/session.js'
 
-export default class Signer extends SnapshotCommand {
-  static summary = 'Check the remote signer path of a node end to end: discovery, probes, the 26659 gate, versions, legacy signer'
-  static description = `Finds the signer behind the node's discovery Service, probes /livez and /readyz on port 8080 of every instance and tests the discovery gate on TCP 26659 (data must arrive; a bare connection is not a pass), each through a port-forward. Exit code 1 when a problem is found.`
-  static examples = [
-    '<%= config.bin %> signer validator-0 -n cosmos',
-    '<%= config.bin %> signer validator-0 --no-probe',
-    '<%= config.bin %> signer validator-0 --gate-timeout 10s -o json',
-    '<%= config.bin %> signer val-0 --bundle examples/bundles/signer-discovery-timeout.tgz',
-  ]
-  static args = oclifArgs(SIGNER_COMMAND.args)
-  static flags = oclifFlags(SIGNER_COMMAND.flags)
+export const SIGNER_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS, output: outputSpec(['text', 'json']), ...PROBE_FLAGS },
+})
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Signer)
-    await runSigner({ ...flags, ...args }, this.session)
-  }
+export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
+  const probe: Probe | undefined =
+    input['no-probe'] || input.bundle ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
+  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'all', probe })
+  const index = new SnapshotIndex(snapshot)
+  const report = signerReport(index, index.chainNodes()[0])
+  session.print(
+    input.output === 'json'
+      ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
+      : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
+  )
+  process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
 }

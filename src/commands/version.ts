@@ -1,14 +1,14 @@
-import { oclifFlags } from '../base/oclif-flags.js'
-import { BaseCommand } from '../base/command.js'
-import { VERSION_COMMAND, runVersion } from '../cli/version.js'
+import { structured } from '../render/structured.js'
+import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
+import { userAgent } from '../util/user-agent.js'
 
-export default class Version extends BaseCommand {
-  static summary = 'Print the version of kubectl-chainnode (the same as --version)'
-  static examples = ['<%= config.bin %> version', '<%= config.bin %> version -o json']
-  static flags = oclifFlags(VERSION_COMMAND.flags)
+export const VERSION_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json', 'yaml']) } })
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(Version)
-    await runVersion({ ...flags }, this.session)
-  }
+export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.output === 'text') return session.print(userAgent(session.version))
+  session.print(
+    structured(input.output, { name: 'kubectl-chainnode', version: session.version, platform: process.platform, arch: process.arch, node: process.version }),
+  )
 }

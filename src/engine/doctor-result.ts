@@ -1,4 +1,4 @@
-import { severityRank, type Severity } from '../rules/define-rule.js'
+import { severityRank, type Severity } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'

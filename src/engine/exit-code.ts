@@ -1,5 +1,5 @@
-import { ExitCode } from '../errors.js'
-import { severityRank, type Severity } from '../rules/define-rule.js'
+import { ExitCode } from '../util/errors.js'
+import { severityRank, type Severity } from './define-rule.js'
 import type { Report } from './run-rules.js'
 
 export const FAIL_ON = ['error', 'warning', 'info', 'never'] as const satisfies readonly (Severity | 'never')[]

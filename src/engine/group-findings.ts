@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Finding, Severity } from '../rules/define-rule.js'
+import type { Finding, Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 

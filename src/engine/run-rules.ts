@@ -1,9 +1,9 @@
-import type { Finding, Rule, RuleSettings } from '../rules/define-rule.js'
-import { severityRank } from '../rules/define-rule.js'
+import type { Finding, Rule, RuleSettings } from './define-rule.js'
+import { severityRank } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef } from '../snapshot/types.js'
-import { compareText } from '../compare.js'
+import { compareText } from '../util/compare.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 
 export interface RuleError {

@@ -1,6 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
-import { docsPath } from '../rules/docs.js'
+import { docsPath } from '../engine/rule-docs.js'
 import { groupFindings, groupKeys } from '../engine/group-findings.js'
 import type { Report } from '../engine/run-rules.js'
 

@@ -1,6 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { FailOn } from '../engine/exit-code.js'
-import { severityRank, type Finding } from '../rules/define-rule.js'
+import { severityRank, type Finding } from '../engine/define-rule.js'
 
 const xml = (text: string) =>
   text

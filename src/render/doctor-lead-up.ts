@@ -1,4 +1,4 @@
-import type { Palette } from '../palette.js'
+import type { Palette } from './palette.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { timelineRows } from './timeline-text.js'
 import { oneLine } from './timeline-time.js'

@@ -1,7 +1,7 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
-import { docsPath } from '../rules/docs.js'
+import { docsPath } from '../engine/rule-docs.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH } from './width.js'
 

@@ -1,4 +1,4 @@
-import { humanAge } from '../duration.js'
+import { humanAge } from '../util/duration.js'
 import { eventCount, eventFirstTime, eventTime } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { columns } from './columns.js'

@@ -1,5 +1,5 @@
-import { humanAge } from '../duration.js'
-import type { Evidence } from '../rules/define-rule.js'
+import { humanAge } from '../util/duration.js'
+import type { Evidence } from '../engine/define-rule.js'
 import { visible } from './visible.js'
 import { cut } from './width.js'
 

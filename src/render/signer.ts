@@ -1,5 +1,5 @@
-import type { Palette } from '../palette.js'
-import { LEGACY_ADVICE, SECRETS_STORE_ADVICE, type SignerReport } from '../rules/signer-report.js'
+import type { Palette } from './palette.js'
+import { LEGACY_ADVICE, SECRETS_STORE_ADVICE, type SignerReport } from '../analysis/signer-report.js'
 import { columns, describeBlock } from './columns.js'
 import { visible, visibleOrNone } from './visible.js'
 

@@ -1,11 +1,11 @@
-import { humanAge } from '../duration.js'
+import { humanAge } from '../util/duration.js'
 import { annotation, type SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-layout.js'
 import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
 import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
-import { reconcileHistory } from '../rules/reconcile-log.js'
+import { reconcileHistory } from '../analysis/reconcile-log.js'
 
 export interface StatusRow {
   namespace: string

@@ -1,4 +1,4 @@
-import type { Palette } from '../palette.js'
+import type { Palette } from './palette.js'
 import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
 import { columns } from './columns.js'

@@ -1,5 +1,5 @@
 import { visible } from './visible.js'
-import { humanAge } from '../duration.js'
+import { humanAge } from '../util/duration.js'
 import type { TimelineEntry } from '../timeline/types.js'
 
 /** An absolute time to the second: UTC as RFC 3339 with Z, or the local zone with its offset. */

@@ -1,4 +1,4 @@
-import type { Palette } from '../palette.js'
+import type { Palette } from './palette.js'
 import type { ClusterTimelines } from '../timeline/types.js'
 import { renderTimelineJson } from './timeline-json.js'
 import { renderTimelineMarkdown } from './timeline-markdown.js'

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, podReady } from '../snapshot/node-layout.js'
-import { defineRule } from './define-rule.js'
-import { eventEvidence, field, grepLogs, matchingEvents } from './helpers.js'
+import { defineRule } from '../engine/define-rule.js'
+import { eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
 
 export default defineRule<{ blockThreshold: string }>({
   id: 'block-threshold-unhealthy',

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
-import { configState, type ConfigVerdict } from './config-state.js'
-import { defineRule } from './define-rule.js'
-import { field } from './helpers.js'
+import { configState, type ConfigVerdict } from '../analysis/config-state.js'
+import { defineRule } from '../engine/define-rule.js'
+import { field } from '../engine/rule-helpers.js'
 
 export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?: string; configMapHash?: string; before?: string }>({
   id: 'config-change-restart',

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { allContainerStatuses, containerImage } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, matchingEvents } from './helpers.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, matchingEvents } from '../engine/rule-helpers.js'
 
 const PULL_REASONS = ['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'ErrImageNeverPull']
 

@@ -1,7 +1,7 @@
 import blockThresholdUnhealthy from './block-threshold-unhealthy.js'
 import componentVersion from './component-version.js'
 import configChangeRestart from './config-change-restart.js'
-import type { Rule } from './define-rule.js'
+import type { Rule } from '../engine/define-rule.js'
 import imagePull from './image-pull.js'
 import leaderElection from './leader-election.js'
 import legacySignerInUse from './legacy-signer-in-use.js'

@@ -1,8 +1,8 @@
 import { operatorReleaseName, operatorWorkerName, refOf, runsLeaderElection } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { ageMs, field } from './helpers.js'
-import { operatorLogs } from './operator-logs.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { ageMs, field } from '../engine/rule-helpers.js'
+import { operatorLogs } from '../analysis/operator-logs.js'
 
 /** controller-runtime's default lease duration; a holder that has not renewed for twice that is gone. */
 const STALE_AFTER_MS = 2 * 15_000

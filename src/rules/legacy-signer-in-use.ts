@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, podContainers } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { field, grepLogs } from './helpers.js'
-import { vaultProvider } from './signer-context.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { field, grepLogs } from '../engine/rule-helpers.js'
+import { vaultProvider } from '../analysis/signer-context.js'
 
 export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploadGenerated: boolean; permissionErrors: number }>({
   id: 'legacy-signer-in-use',

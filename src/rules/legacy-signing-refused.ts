@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
-import { defineRule } from './define-rule.js'
-import { eventEvidence, matchingEvents } from './helpers.js'
-import { operatorLogsAbout } from './operator-logs.js'
+import { defineRule } from '../engine/define-rule.js'
+import { eventEvidence, matchingEvents } from '../engine/rule-helpers.js'
+import { operatorLogsAbout } from '../analysis/operator-logs.js'
 
 const REFUSAL = /tmkms|legacy sign|vault-token-renewer|legacy signer/i
 

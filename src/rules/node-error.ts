@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
-import { defineRule } from './define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
+import { defineRule } from '../engine/define-rule.js'
+import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 
 export default defineRule<{ phase: string; message?: string }>({
   id: 'node-error',

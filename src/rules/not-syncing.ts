@@ -1,10 +1,10 @@
 import { chainProbeOf, describeMovement, movementOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName, podReady } from '../snapshot/node-layout.js'
-import { badServers, measuredStall, stateSyncEvidence } from './chain-evidence.js'
-import { chainLogSignals } from './chain-logs.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, tomlString } from './helpers.js'
+import { badServers, measuredStall, stateSyncEvidence } from '../analysis/chain-evidence.js'
+import { chainLogSignals } from '../analysis/chain-logs.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, tomlString } from '../engine/rule-helpers.js'
 
 const PEER_TROUBLE =
   /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0|Ensure peers/i

@@ -1,10 +1,10 @@
-import { humanAge, parseDuration } from '../duration.js'
+import { humanAge, parseDuration } from '../util/duration.js'
 import { eventTime, refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, field } from './helpers.js'
-import { phaseStart } from './phase-since.js'
-import { reconcileHistory } from './reconcile-log.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, field } from '../engine/rule-helpers.js'
+import { phaseStart } from '../analysis/phase-since.js'
+import { reconcileHistory } from '../analysis/reconcile-log.js'
 
 const MIN = 60_000
 /**

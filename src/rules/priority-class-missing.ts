@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, matchingEvents } from './helpers.js'
-import { reconcileErrorEvidence } from './reconcile-log.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, matchingEvents } from '../engine/rule-helpers.js'
+import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
 
 const NOT_FOUND = /no PriorityClass with name (\S+) was found/
 

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, PROFILING_PORT, containerEnv, podContainers, podInitContainers } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { configFile, field, grepLogs } from './helpers.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { configFile, field, grepLogs } from '../engine/rule-helpers.js'
 
 const PROFILING_WARNING = /profil\w*.*(disabled|unavailable|not available)|6666.*(in use|taken|occupied)|pprof.*(disabled|failed)/i
 

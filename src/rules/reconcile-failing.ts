@@ -1,9 +1,9 @@
-import { humanAge } from '../duration.js'
+import { humanAge } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
-import { defineRule, type Evidence, type Severity } from './define-rule.js'
-import { field } from './helpers.js'
-import { causeAction, classifyReconcileError, type ReconcileCause } from './reconcile-causes.js'
-import { reconcileHistory } from './reconcile-log.js'
+import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
+import { field } from '../engine/rule-helpers.js'
+import { causeAction, classifyReconcileError, type ReconcileCause } from '../analysis/reconcile-causes.js'
+import { reconcileHistory } from '../analysis/reconcile-log.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000

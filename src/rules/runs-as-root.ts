@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { podContainers, podInitContainers } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, field, matchingEvents } from './helpers.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 
 export default defineRule<{ containers: string[] }>({
   id: 'runs-as-root',

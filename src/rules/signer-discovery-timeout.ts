@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { DISCOVERY_GATE, containerStatus } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, field, grepLogs, matchingEvents, missing } from './helpers.js'
-import { SIGNER_PORT, policiesBlockingSigner, signerOf, signerTargets } from './signer-context.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, field, grepLogs, matchingEvents, missing } from '../engine/rule-helpers.js'
+import { SIGNER_PORT, policiesBlockingSigner, signerOf, signerTargets } from '../analysis/signer-context.js'
 
 export default defineRule<{
   signer?: string

@@ -9,10 +9,10 @@ import {
   mainContainerName,
   versionAtLeast,
 } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { byReason, eventEvidence, field, grepLogs, matchingEvents } from './helpers.js'
-import { signerOf } from './signer-context.js'
-import { MINIMUM_VERSIONS } from './versions.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { byReason, eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
+import { signerOf } from '../analysis/signer-context.js'
+import { MINIMUM_VERSIONS } from '../analysis/versions.js'
 
 export default defineRule<{
   occurrences: number

@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { field } from './helpers.js'
-import { signerOf } from './signer-context.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { field } from '../engine/rule-helpers.js'
+import { signerOf } from '../analysis/signer-context.js'
 
 export default defineRule<{ signer: string; failing: string[]; running: number; pods: number }>({
   id: 'signer-unhealthy',

@@ -1,8 +1,8 @@
 import { annotation, eventCount, refOf } from '../snapshot/index.js'
 import { allContainerStatuses } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from './helpers.js'
-import { operatorLogsAbout } from './operator-logs.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
+import { operatorLogsAbout } from '../analysis/operator-logs.js'
 
 /** A corrupted snapshot is deleted and retaken with no Event saying so: only the operator's log line tells. */
 const CORRUPTED = /Data is corrupted/

@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto'
 import { refOf } from '../snapshot/index.js'
 import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
-import { defineRule, type Evidence } from './define-rule.js'
-import { eventEvidence, field, matchingEvents } from './helpers.js'
-import { operatorLogs } from './operator-logs.js'
+import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
+import { operatorLogs } from '../analysis/operator-logs.js'
 
 /** Certificate failures only: the manager also logs healthy certificate reloads at info level. */
 // A line that names the certificate files and a failure, in either order. Lookaheads from the line's

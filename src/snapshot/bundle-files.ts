@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync, type Stats } from 'node:fs'
 import path from 'node:path'
-import { usageError } from '../errors.js'
-import { limitError, type ReadLimits } from '../limits.js'
+import { usageError } from '../util/errors.js'
+import { limitError, type ReadLimits } from '../util/limits.js'
 import type { ArchiveIndex } from './tar-reader.js'
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK

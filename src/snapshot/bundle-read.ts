@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { openNamelessTempFile, sweepStaleTempDirs } from '../cleanup.js'
-import { UserError, errorMessage, usageError } from '../errors.js'
-import { readLimits, type ReadLimits } from '../limits.js'
+import { openNamelessTempFile, sweepStaleTempDirs } from '../util/cleanup.js'
+import { UserError, errorMessage, usageError } from '../util/errors.js'
+import { readLimits, type ReadLimits } from '../util/limits.js'
 import { ArchiveFiles, FolderFiles, type BundleFiles } from './bundle-files.js'
 import { BUNDLE_KIND, SHAPES, type BundleManifest, type Shape } from './bundle-shape.js'
 import { unpackTarGz, type ArchiveIndex } from './tar-reader.js'
@@ -23,7 +23,7 @@ export async function readBundle(source: string, limits: ReadLimits = readLimits
   // Folders of older versions, and a file caught between its creation and its unlink, left by killed runs.
   sweepStaleTempDirs()
   // The archive unpacks into one file without a name: the kernel frees it on any way out, SIGKILL included,
-  // so nothing needs undoing and Ctrl-C ends the read at once, even in the middle of parsing (src/cleanup.ts).
+  // so nothing needs undoing and Ctrl-C ends the read at once, even in the middle of parsing (src/util/cleanup.ts).
   const fd = openNamelessTempFile()
   try {
     let index: ArchiveIndex

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, renameSync, rmSync, promises as fsp } from 'node:fs'
 import path from 'node:path'
-import { usageError } from '../errors.js'
-import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../cleanup.js'
-import { writeFileAtomic } from '../fs-atomic.js'
+import { usageError } from '../util/errors.js'
+import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../util/cleanup.js'
+import { writeFileAtomic } from '../util/fs-atomic.js'
 import { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 

@@ -1,5 +1,5 @@
 import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
-import { compareText } from '../compare.js'
+import { compareText } from '../util/compare.js'
 import { containerEnv, ownerSetName } from './node-layout.js'
 
 export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'

@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js'
+import { usageError } from '../util/errors.js'
 import type { LabelSelector } from './index.js'
 
 /**

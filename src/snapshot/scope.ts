@@ -1,5 +1,5 @@
-import { compareText } from '../compare.js'
-import { usageError, type UserError } from '../errors.js'
+import { compareText } from '../util/compare.js'
+import { usageError, type UserError } from '../util/errors.js'
 import type { Scope } from './types.js'
 
 export interface ScopeInput {

@@ -1,8 +1,8 @@
 import { createReadStream, writeSync } from 'node:fs'
 import path from 'node:path'
 import { createGunzip } from 'node:zlib'
-import { usageError } from '../errors.js'
-import { RATIO_FLOOR_BYTES, limitError, type ReadLimits } from '../limits.js'
+import { usageError } from '../util/errors.js'
+import { RATIO_FLOOR_BYTES, limitError, type ReadLimits } from '../util/limits.js'
 
 const BLOCK = 512
 /** PAX and GNU long-name records are a few hundred bytes; more is not a bundle. */

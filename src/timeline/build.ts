@@ -1,4 +1,4 @@
-import type { Finding } from '../rules/define-rule.js'
+import type { Finding } from '../engine/define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'

@@ -1,4 +1,4 @@
-import { compareText } from '../compare.js'
+import { compareText } from '../util/compare.js'
 import type { RawEntry, TimelineEntry, TimelineWindow } from './types.js'
 
 /**

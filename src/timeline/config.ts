@@ -1,4 +1,4 @@
-import { configState, type ConfigVerdict } from '../rules/config-state.js'
+import { configState, type ConfigVerdict } from '../analysis/config-state.js'
 import { annotation, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
 import { isoTime } from './time.js'

@@ -1,6 +1,6 @@
-import { relatedObjects } from '../services/related-events.js'
+import { relatedObjects } from '../analysis/related-events.js'
 import { eventCount, eventFirstTime, eventTime, type SnapshotIndex } from '../snapshot/index.js'
-import { signerOf } from '../rules/signer-context.js'
+import { signerOf } from '../analysis/signer-context.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'

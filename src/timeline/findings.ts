@@ -1,4 +1,4 @@
-import type { Finding } from '../rules/define-rule.js'
+import type { Finding } from '../engine/define-rule.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'

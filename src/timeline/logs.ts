@@ -1,4 +1,4 @@
-import { logLines } from '../rules/helpers.js'
+import { logLines } from '../engine/rule-helpers.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { mainContainerName, NODE_UTILS } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'

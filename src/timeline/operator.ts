@@ -1,5 +1,5 @@
 import { leaseName } from '../rules/leader-election.js'
-import { operatorLogsAbout } from '../rules/operator-logs.js'
+import { operatorLogsAbout } from '../analysis/operator-logs.js'
 import { operatorWorkerName, type SnapshotIndex } from '../snapshot/index.js'
 import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'

@@ -141,7 +141,7 @@ describe('faults: the tool never makes a bad night worse', () => {
     const out = path.join(work, 'interrupted.tgz')
     const result = await interrupt(['collect', '--all', '-n', 'sc-healthy', '--out', out], 500)
     // Waiting for the API server, nothing is open that needs undoing: no listener holds the signal back, and
-    // the kernel's default action ends the process (src/cleanup.ts), as the shell's 130 says.
+    // the kernel's default action ends the process (src/util/cleanup.ts), as the shell's 130 says.
     expect(result.signal, result.stderr).toBe('SIGINT')
     expect(result.ms).toBeLessThan(2000)
     expect(existsSync(out)).toBe(false)

@@ -95,7 +95,7 @@ describe('oclif.manifest.json', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8'))
     expect(manifest.version).toBe(pkg.version)
     const { readdirSync } = await import('node:fs')
-    const files = readdirSync(path.join(ROOT, 'src', 'commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))
+    const files = readdirSync(path.join(ROOT, 'src', 'entry', 'oclif', 'commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))
     const ids = files.map((f) =>
       f
         .replace(/\.ts$/, '')
@@ -110,7 +110,7 @@ describe('oclif.manifest.json', () => {
         .replace(/\/index$/, '')
         .split(path.sep)
         .join(':')
-      const { default: command } = await import(path.join(ROOT, 'src', 'commands', file))
+      const { default: command } = await import(path.join(ROOT, 'src', 'entry', 'oclif', 'commands', file))
       const declared = Object.keys({ ...command.baseFlags, ...command.flags }).sort()
       expect(Object.keys(manifest.commands[id].flags).sort(), `flags of ${id}`).toEqual(declared)
       expect(Object.keys(manifest.commands[id].args ?? {}).sort(), `args of ${id}`).toEqual(Object.keys(command.args ?? {}).sort())
@@ -118,9 +118,9 @@ describe('oclif.manifest.json', () => {
   })
 })
 
-describe('src/command-index.ts', () => {
+describe('src/entry/command-index.ts', () => {
   it('lists every command file (regenerate with npm run build)', async () => {
-    const { COMMANDS } = await import('../../src/command-index.js')
+    const { COMMANDS } = await import('../../src/entry/command-index.js')
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8'))
     expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(manifest.commands).sort())
   })

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 
 // Each load runs in a fresh process: within one process V8 reuses its in-memory compilation and
 // would hide whether the cache file was used. The built module is what bin/run.js loads.
-const codeCache = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/code-cache.js')).href
+const codeCache = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/entry/code-cache.js')).href
 
 function load(file: string, cacheDir: string, variant?: string): { fromCache: boolean; answer: number } {
   const script = `import { loadWithCodeCache } from ${JSON.stringify(codeCache)}

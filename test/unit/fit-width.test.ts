@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makePalette } from '../../src/palette.js'
+import { makePalette } from '../../src/render/palette.js'
 import { fitWidth } from '../../src/render/width.js'
 
 // eslint-disable-next-line no-control-regex

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { credentialsFor } from '../../src/cluster/auth.js'
 import { loadKubeconfig, resolveContext } from '../../src/cluster/kubeconfig.js'
-import { UserError } from '../../src/errors.js'
+import { UserError } from '../../src/util/errors.js'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kc-'))
 const write = (name: string, text: string) => {

@@ -8,7 +8,7 @@ const restricted = async (filePath: string, code: string) =>
 
 describe('network boundary lint rule', () => {
   it.each(['node:http', 'node:http2', 'node:net', 'node:tls', '@kubernetes/client-node', 'net'])('refuses %s outside src/cluster/', async (name) => {
-    for (const file of ['src/rules/x.ts', 'src/services/x.ts', 'src/render/x.ts', 'src/cli/x.ts']) {
+    for (const file of ['src/rules/x.ts', 'src/app/x.ts', 'src/render/x.ts', 'src/commands/x.ts']) {
       expect(await restricted(file, `import m from '${name}'\nexport default m\n`)).toHaveLength(1)
       expect(await restricted(file, `export const m = () => import('${name}')\n`)).toHaveLength(1)
     }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { helpKey, type StoredHelp } from '../../src/cli/quick-help.js'
+import { helpKey, type StoredHelp } from '../../src/entry/quick-help.js'
 import { ROOT } from '../helpers/cli.js'
 
 // The built package, as the bins run it: the entry point answers help from dist/bundle/help.json.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gateVerdict, httpVerdict } from '../../src/services/signer-probes.js'
+import { gateVerdict, httpVerdict } from '../../src/app/signer-probes.js'
 
 describe('signer probe answers', () => {
   it('passes /livez only on HTTP 200 and quotes the first line of the body', () => {

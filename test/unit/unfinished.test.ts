@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 // In a fresh process, as the entry points use it: the built module is what bin/run.js loads.
-const unfinished = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/cli/unfinished.js')).href
+const unfinished = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/entry/unfinished.js')).href
 
 function run(work: string) {
   const script = `import { reportIfAbandoned } from ${JSON.stringify(unfinished)}\nreportIfAbandoned(${work})`

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { grepLogs } from '../../../src/rules/helpers.js'
+import { grepLogs } from '../../../src/engine/rule-helpers.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject } from '../../../src/snapshot/types.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseReconcileLine, reconcileHistory, zapTime } from '../../../src/rules/reconcile-log.js'
-import { classifyReconcileError } from '../../../src/rules/reconcile-causes.js'
+import { parseReconcileLine, reconcileHistory, zapTime } from '../../../src/analysis/reconcile-log.js'
+import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { reconcileFields, reconcilerError, retryTimes, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'

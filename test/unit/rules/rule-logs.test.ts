@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/rules/define-rule.js'
+import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'

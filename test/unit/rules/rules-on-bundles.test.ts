@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { RULES } from '../../../src/rules/index.js'
-import type { Rule } from '../../../src/rules/define-rule.js'
+import type { Rule } from '../../../src/engine/define-rule.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'

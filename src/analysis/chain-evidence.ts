@@ -1,0 +1,74 @@
+import { describeMovement, isRecent, movementOf } from '../snapshot/chain.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { ChainFacts, KubeObject } from '../snapshot/types.js'
+import type { Evidence } from '../engine/define-rule.js'
+import { configFile, tomlString } from '../engine/rule-helpers.js'
+
+/** Evidence that the height does not move, from the node's own answers; undefined when it does. */
+export function measuredStall(facts: ChainFacts): Evidence[] | undefined {
+  const status = facts.status!
+  const movement = movementOf(facts)
+  const zeroPeers = facts.peers?.total === 0
+  const stalled = movement.kind === 'stalled' || (movement.kind === 'unknown' && !isRecent(facts) && (zeroPeers || status.catchingUp))
+  if (!stalled) return undefined
+  const source = 'CometBFT RPC /status'
+  const lastBlock = status.blockTime ? `last block at ${status.blockTime}` : 'no block yet'
+  const evidence: Evidence[] = [
+    { kind: 'probe', source, text: `height ${status.height}, ${lastBlock}, catching_up ${status.catchingUp}, network ${status.network}`, at: status.at },
+  ]
+  if (facts.resample)
+    evidence.push({ kind: 'probe', source, text: `height ${facts.resample.height} again: ${describeMovement(movement)}`, at: facts.resample.at })
+  if (facts.peers) {
+    const shown = facts.peers.list.slice(0, 5).map((p) => `${p.id.slice(0, 12)}@${p.address}${p.outbound ? ' out' : ' in'}`)
+    evidence.push({
+      kind: 'probe',
+      source: 'CometBFT RPC /net_info',
+      text: `${facts.peers.total} peer(s): ${facts.peers.inbound} inbound, ${facts.peers.outbound} outbound${shown.length ? ` (${shown.join(', ')})` : ''}`,
+      at: facts.peers.at,
+    })
+  }
+  if (facts.nodeUtils?.latestHeight !== undefined || facts.nodeUtils?.stateSyncing !== undefined) {
+    const { latestHeight, stateSyncing, port, at } = facts.nodeUtils
+    evidence.push({ kind: 'probe', source: `node-utils :${port}`, text: `/latest_height ${latestHeight ?? '?'}, /state_syncing ${stateSyncing ?? '?'}`, at })
+  }
+  return [...evidence, ...facts.problems.map((text) => ({ kind: 'probe' as const, source: 'chain probe', text, at: status.at }))]
+}
+
+export function badServers(facts: ChainFacts | undefined): string[] | undefined {
+  const servers = facts?.stateSync?.servers
+  if (!servers) return undefined
+  const trustHash = facts!.stateSync!.trustHash?.toUpperCase()
+  const bad = servers.filter((s) => s.problem || (trustHash && s.hashAtTrustHeight && s.hashAtTrustHeight.toUpperCase() !== trustHash)).map((s) => s.url)
+  return bad.length ? bad : undefined
+}
+
+export function stateSyncEvidence(index: SnapshotIndex, node: KubeObject, facts: ChainFacts | undefined): Evidence[] {
+  if (!node.spec?.stateSyncRestore) return []
+  const config = configFile(index, node, 'config.toml')
+  const source = `ConfigMap/${node.metadata.name} config.toml [statesync]`
+  const rendered = facts?.stateSync ?? {
+    trustHeight: Number(/trust_height\s*=\s*(\d+)/.exec(config ?? '')?.[1] ?? 0) || undefined,
+    trustHash: /trust_hash\s*=\s*"([^"]*)"/.exec(config ?? '')?.[1] || undefined,
+    servers: [],
+  }
+  const evidence: Evidence[] = [
+    {
+      kind: 'field',
+      source,
+      text: `trust_height = ${rendered.trustHeight ?? 0}, trust_hash = "${rendered.trustHash ?? ''}", rpc_servers = "${tomlString(config, 'statesync', 'rpc_servers') ?? ''}"`,
+    },
+  ]
+  for (const server of rendered.servers) {
+    const text = server.problem
+      ? `${server.url} not reachable: ${server.problem}`
+      : `${server.url}: height ${server.latestHeight ?? '?'}${
+          rendered.trustHeight && server.latestHeight !== undefined && server.latestHeight < rendered.trustHeight ? ' (below the trust height)' : ''
+        }, hash at ${rendered.trustHeight ?? '?'} ${server.hashAtTrustHeight ?? '?'}${
+          rendered.trustHash && server.hashAtTrustHeight && server.hashAtTrustHeight.toUpperCase() !== rendered.trustHash.toUpperCase()
+            ? ' (differs from trust_hash)'
+            : ''
+        }`
+    evidence.push({ kind: 'probe', source: 'state-sync RPC server', text, at: server.at })
+  }
+  return evidence
+}

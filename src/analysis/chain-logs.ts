@@ -1,0 +1,123 @@
+import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
+import type { Evidence } from '../engine/define-rule.js'
+import type { LogLine } from '../engine/rule-helpers.js'
+
+/** One line of a CometBFT-based chain's log, whatever format it was written in. */
+export interface ChainLogEntry {
+  level: string
+  msg: string
+  fields: Record<string, string>
+  at?: string
+  text: string
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g // eslint-disable-line no-control-regex
+const KEY_VALUE = /(?:^|\s)([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|\S*)/g
+const LEVELS: Record<string, string> = {
+  I: 'info',
+  E: 'error',
+  D: 'debug',
+  W: 'warn',
+  INF: 'info',
+  ERR: 'error',
+  DBG: 'debug',
+  WRN: 'warn',
+  FTL: 'fatal',
+  PNC: 'panic',
+}
+
+/**
+ * CometBFT's plain format (`I[2026-11-25|01:20:35.105] Timed out   module=consensus height=10`), its JSON
+ * format (`{"_msg":"Timed out","level":"info","module":"consensus",...}`) and the zerolog console format
+ * of Cosmos SDK chains (`12:39PM INF Timed out module=consensus height=10`, colours or not).
+ */
+export function parseChainLine(line: LogLine): ChainLogEntry | undefined {
+  const text = line.text.replace(ANSI, '').trim()
+  if (text.startsWith('{')) {
+    try {
+      const json = JSON.parse(text) as Record<string, unknown>
+      const msg = json._msg ?? json.message ?? json.msg
+      if (typeof msg !== 'string') return undefined
+      const fields = Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+      return { level: String(json.level ?? ''), msg, fields, at: line.at ?? (typeof json.ts === 'string' ? json.ts : undefined), text }
+    } catch {
+      return undefined
+    }
+  }
+  const plain = /^([IEDW])\[[\d-]+\|[\d:.]+\]\s+(.*)$/.exec(text)
+  const zerolog = plain ? undefined : /^\d{1,2}:\d\d(?::\d\d)?[AP]M\s+(INF|ERR|DBG|WRN|FTL|PNC)\s+(.*)$/.exec(text)
+  const match = plain ?? zerolog
+  if (!match) return undefined
+  const rest = match[2]
+  const firstKey = rest.search(/\s[A-Za-z_][\w.-]*=/)
+  const msg = (firstKey < 0 ? rest : rest.slice(0, firstKey)).trim()
+  const fields: Record<string, string> = {}
+  for (const [, key, value] of (firstKey < 0 ? '' : rest.slice(firstKey)).matchAll(KEY_VALUE)) {
+    fields[key] = value.startsWith('"') ? value.slice(1, -1).replace(/\\"/g, '"') : value
+  }
+  return { level: LEVELS[match[1]] ?? match[1], msg, fields, at: line.at, text }
+}
+
+export interface ChainLogSignals {
+  /** The last two `Ensure peers` lines counted no inbound and no outbound peer. */
+  zeroPeers?: Evidence
+  /** PEX found nothing to dial, after the last peer was added. */
+  nothingToDial?: Evidence
+  /** No seed answered, after the last peer was added. */
+  seedsUnreachable?: Evidence
+  /** Consensus timed out at a height it never committed, and nothing was committed since. */
+  consensusStuck?: Evidence
+  /** A height was committed near the end of the log: the node is making progress. */
+  progressing: boolean
+}
+
+/** How recent a committed height must be to count as progress: what the probe calls a recent block. */
+const PROGRESS_WINDOW_MS = RECENT_BLOCK_MS
+
+/**
+ * What a chain container's own log says about peers and consensus, the newest lines deciding.
+ * `now` is when the log was read: a log that simply stopped still tells how old its last commit is.
+ */
+export function chainLogSignals(lines: LogLine[], source: string, now?: number): ChainLogSignals {
+  const entries = lines.map(parseChainLine).filter((e): e is ChainLogEntry => e !== undefined)
+  const evidence = (e: ChainLogEntry): Evidence => ({ kind: 'log', source, text: e.text, at: e.at })
+  const lastIndex = (test: (e: ChainLogEntry) => boolean) => {
+    for (let i = entries.length - 1; i >= 0; i--) if (test(entries[i])) return i
+    return -1
+  }
+  const ensure = entries.filter((e) => e.msg === 'Ensure peers')
+  const noPeers = (e: ChainLogEntry) => e.fields.numOutPeers === '0' && e.fields.numInPeers === '0'
+  const lastAdded = lastIndex((e) => /^Added peer|^Peer connected/i.test(e.msg))
+  const afterAdded = (test: (e: ChainLogEntry) => boolean) => {
+    const i = lastIndex(test)
+    return i > lastAdded ? entries[i] : undefined
+  }
+  const noAddresses = entries.filter((e) => /^no addresses to dial/i.test(e.msg))
+  const heightOf = (e: ChainLogEntry) => Number(e.fields.height ?? NaN)
+  const committed = entries.filter(
+    (e) => /^(committed state|finalizing commit of block|executed block|finalized block)/i.test(e.msg) && !Number.isNaN(heightOf(e)),
+  )
+  const committedHeight = committed.reduce((most, e) => Math.max(most, heightOf(e)), -1)
+  const progressing = isProgressing(entries, committed, now)
+  const stuck = entries[lastIndex((e) => e.msg === 'Timed out' && e.fields.step !== 'RoundStepNewHeight' && heightOf(e) > committedHeight)]
+  return {
+    zeroPeers: ensure.length >= 2 && ensure.slice(-2).every(noPeers) ? evidence(ensure.at(-1)!) : undefined,
+    nothingToDial: noAddresses.length >= 2 && afterAdded((e) => /^no addresses to dial/i.test(e.msg)) ? evidence(noAddresses.at(-1)!) : undefined,
+    seedsUnreachable: mapDefined(
+      afterAdded((e) => /couldn't connect to any seeds/i.test(e.msg)),
+      evidence,
+    ),
+    consensusStuck: progressing ? undefined : mapDefined(stuck, evidence),
+    progressing,
+  }
+}
+
+function isProgressing(entries: ChainLogEntry[], committed: ChainLogEntry[], now: number | undefined): boolean {
+  const newestCommit = committed.at(-1)
+  if (!newestCommit || new Set(committed.map((e) => e.fields.height)).size < 2) return false
+  const reference = now ?? (entries.at(-1)!.at ? Date.parse(entries.at(-1)!.at!) : undefined)
+  if (newestCommit.at && reference !== undefined) return reference - Date.parse(newestCommit.at) <= PROGRESS_WINDOW_MS
+  return entries.length - entries.lastIndexOf(newestCommit) <= 20
+}
+
+const mapDefined = <T, U>(value: T | undefined, fn: (v: T) => U): U | undefined => (value === undefined ? undefined : fn(value))

@@ -1,0 +1,30 @@
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import type { Evidence } from '../engine/define-rule.js'
+import { grepLogs } from '../engine/rule-helpers.js'
+import { compareText } from '../util/compare.js'
+
+/** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
+export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50): Evidence[] {
+  const operator = index.operatorFor(node)
+  if (!operator) return []
+  const { name, namespace } = node.metadata
+  const aboutNode = new RegExp(`(^|[^\\w-])${escape(name)}([^\\w-]|$)`)
+  return index
+    .operatorPods(operator)
+    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica))
+    .filter((line) => aboutNode.test(line.text) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
+    .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
+    .slice(-limit)
+}
+
+/** Manager log lines of every replica of an operator release matching a pattern. */
+export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5): Evidence[] {
+  return index
+    .operatorPods(operator)
+    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, limit))
+    .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
+    .slice(-limit)
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

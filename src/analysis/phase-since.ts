@@ -1,0 +1,83 @@
+import { annotation, eventFirstTime, eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import { compareText } from '../util/compare.js'
+import { reconcileLines } from './reconcile-log.js'
+
+/** When a node entered its current phase, and what says so. */
+export interface PhaseStart {
+  at: string
+  source: string
+  /** The operator logged the change itself; otherwise the time is read off what the phase creates. */
+  exact: boolean
+}
+
+interface Candidate {
+  at?: string
+  source: string
+}
+
+/**
+ * The operator keeps no condition or transition time for the phase (ChainNode status has only
+ * `Upgrade` and `SnapshotExportCleanup` conditions). It logs `updating .status.phase` with the new
+ * phase, and each phase creates something with a creation time: the data PVC and `<n>-init-data`
+ * for InitializingData, `<n>-genesis-init` for InitGenesis, the node Pod for Starting, Restarting and
+ * Upgrading, a VolumeSnapshot for Snapshotting. Its log line wins; otherwise the earliest of those.
+ */
+export function phaseStart(index: SnapshotIndex, node: KubeObject): PhaseStart | undefined {
+  const phase: string | undefined = node.status?.phase
+  if (!phase) return undefined
+  const logged = reconcileLines(index, node, 'ChainNode', node.metadata.name).filter((line) => line.msg === 'updating .status.phase')
+  const last = logged.at(-1)
+  if (last?.phase === phase) return { at: last.at, source: `operator log: updating .status.phase`, exact: true }
+  const candidates = candidatesFor(index, node, phase).filter((c): c is Required<Candidate> => c.at !== undefined && !Number.isNaN(Date.parse(c.at)))
+  if (candidates.length === 0) return undefined
+  const earliest = candidates.sort((a, b) => compareText(a.at, b.at))[0]
+  return { ...earliest, exact: false }
+}
+
+function candidatesFor(index: SnapshotIndex, node: KubeObject, phase: string): Candidate[] {
+  const { namespace, name } = node.metadata
+  const created = (obj: KubeObject | undefined): Candidate => ({
+    at: obj?.metadata.creationTimestamp,
+    source: `${obj?.kind}/${obj?.metadata.name} created`,
+  })
+  // A Pod's start time is when the kubelet took it: the same moment, and what survives a re-created object.
+  const pod = (obj: KubeObject | undefined): Candidate[] => {
+    // A Pod being deleted is the one the phase replaces: the phase began when its deletion was asked for.
+    const deleting = obj?.metadata.deletionTimestamp
+    if (deleting) {
+      const asked = Date.parse(deleting) - (obj.metadata.deletionGracePeriodSeconds ?? 0) * 1000
+      return [{ at: Number.isNaN(asked) ? undefined : new Date(asked).toISOString(), source: `Pod/${obj.metadata.name} deletion requested` }]
+    }
+    return [created(obj), { at: obj?.status?.startTime, source: `Pod/${obj?.metadata.name} started` }]
+  }
+  const event = (reason: string, first: boolean): Candidate => {
+    const events = index.eventsFor(node).filter((e) => e.reason === reason)
+    const chosen = first ? events[0] : events.at(-1)
+    return { at: chosen && (first ? eventFirstTime(chosen) : eventTime(chosen)), source: `Event ${reason} on ChainNode/${name}` }
+  }
+  switch (phase) {
+    case 'InitializingData': {
+      const pvc = index.dataPvcOf(node)
+      // The operator creates the data PVC and moves to InitializingData in the same reconcile; a PVC
+      // older than the node was re-used and says nothing about the phase.
+      const fresh =
+        pvc &&
+        pvc.metadata.annotations?.[annotation('data-initialized')] !== 'true' &&
+        compareText(pvc.metadata.creationTimestamp ?? '', node.metadata.creationTimestamp ?? '') >= 0
+      return [...(fresh ? [created(pvc)] : []), ...pod(index.get('Pod', namespace, `${name}-init-data`)), event('DataInitStarted', true)]
+    }
+    case 'InitGenesis':
+      return [...pod(index.get('Pod', namespace, `${name}-genesis-init`)), event('DataInitialized', false)]
+    case 'Starting':
+    case 'Restarting':
+    case 'Upgrading':
+      return pod(index.podOf(node))
+    case 'Snapshotting': {
+      const active = index.volumeSnapshotsOf(node).filter((snap) => snap.status?.readyToUse !== true)
+      return [...active.map(created), event('SnapshotStarted', false)]
+    }
+    default:
+      return []
+  }
+}

@@ -1,0 +1,66 @@
+import { statSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createGunzip } from 'node:zlib'
+import { UserError, usageError } from '../util/errors.js'
+import { limitError, readLimits, type ReadLimits } from '../util/limits.js'
+import { decodeProfile } from '../pprof/decode.js'
+import { renderTop } from '../pprof/format.js'
+import { topTable } from '../pprof/top.js'
+
+export interface TopRequest {
+  file: string
+  rows: number
+  sampleIndex?: string
+  nodeFraction?: number
+  cum?: boolean
+  /** Told before each step (a debug line): decoding a large profile holds the event loop for seconds. */
+  onStep?: (what: string) => void
+}
+
+/** `go tool pprof -top` for a saved profile, without a Go toolchain. */
+export async function topReport(request: TopRequest): Promise<string> {
+  const limits = readLimits()
+  const stats = statSync(request.file, { throwIfNoEntry: false })
+  if (stats && !stats.isFile()) throw usageError(`${request.file} is not a regular file`, 'pass the path of a saved profile')
+  if (stats && stats.size > limits.profileBytes) throw limitError('profileBytes', limits, `${request.file} (${stats.size} bytes)`)
+  let bytes: Buffer
+  try {
+    bytes = await readFile(request.file)
+  } catch {
+    throw usageError(`cannot read ${request.file}`, 'pass the path of a saved profile')
+  }
+  const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? await inflateWithin(bytes, limits, request.file) : undefined
+  request.onStep?.(`decoding ${request.file} (${(inflated ?? bytes).length} bytes)`)
+  const profile = decodeProfile(bytes, { source: request.file, inflated, maxBytes: limits.profileBytes })
+  const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
+  // pprof's -nodecount: keeps its unit choice and inline marks identical to go tool pprof -top -nodecount=N.
+  const result = topTable(profile, { sampleIndex, nodeFraction: request.nodeFraction, cum: request.cum, nodeCount: request.rows })
+  return renderTop(result)
+}
+
+export const SENSITIVE_NOTICE =
+  'note: profiles describe only the node-utils process (not the chain process, not total Pod memory) and can contain sensitive process data; keep them access-controlled.'
+
+/**
+ * Gunzip as a stream, stopping at the limit: a small gzip of zeros must neither fill the memory nor
+ * hold the event loop (Ctrl-C works throughout). A damaged gzip is left to decodeProfile to explain.
+ */
+async function inflateWithin(bytes: Buffer, limits: ReadLimits, file: string): Promise<Buffer | undefined> {
+  const gunzip = createGunzip()
+  gunzip.end(bytes)
+  const chunks: Buffer[] = []
+  let total = 0
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length
+      if (total > limits.profileBytes) throw limitError('profileBytes', limits, `${file} (it unpacks to more)`)
+      chunks.push(chunk)
+    }
+  } catch (error) {
+    if (error instanceof UserError) throw error
+    return undefined
+  } finally {
+    gunzip.destroy()
+  }
+  return Buffer.concat(chunks, total)
+}

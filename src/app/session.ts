@@ -1,0 +1,170 @@
+import { install as installInterruptHandler } from '../util/cleanup.js'
+import { credentialsFor } from '../cluster/auth.js'
+import type { Connection } from '../cluster/connection.js'
+import type { LogMode } from '../cluster/collect.js'
+import { KubeClient } from '../cluster/kube-client.js'
+import { resolveContext } from '../cluster/kubeconfig.js'
+import { parseDuration } from '../util/duration.js'
+import { recordHistory } from './history-store.js'
+import { colorWanted, makePalette, plainPalette, type Palette } from '../render/palette.js'
+import { bundleSnapshot, liveSnapshot, narrowBySelector, type SnapshotRequest } from './snapshots.js'
+import { parseLabelSelector } from '../snapshot/label-selector.js'
+import type { LogRole } from '../snapshot/node-layout.js'
+import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import { progress } from '../render/progress.js'
+import { resolveScope, type ScopeInput } from '../snapshot/scope.js'
+
+export type { Connection }
+
+export interface KubeFlags {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'request-timeout': string
+  /** Deadline of the whole run (doctor --timeout). */
+  timeout?: string
+}
+
+export interface SnapshotFlags extends KubeFlags, ScopeInput {
+  bundle?: string
+  'no-redact'?: boolean
+  tail?: number
+  /** Look-alike nodes whose logs are read per group (doctor --log-sample). */
+  'log-sample'?: number
+}
+
+export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>
+
+/** What a command reads besides the objects in scope, and whether its scope must name one node. */
+export interface SnapshotReads {
+  nameRequired?: boolean
+  logs?: LogMode
+  /** Only the logs of these roles (what the rules of a doctor run read). */
+  logRoles?: ReadonlySet<LogRole>
+  /** Probes run after collection (the signer's). */
+  probe?: Probe
+  /** The nodes' own RPC and node-utils, started with the Pod list. */
+  chainProbe?: SnapshotRequest['chainProbe']
+  /** Only what the command shows (see ObjectReads); undefined reads what every rule needs. */
+  objects?: SnapshotRequest['objects']
+}
+
+/**
+ * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
+ * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
+ */
+export class Session {
+  palette: Palette = plainPalette
+  debugEnabled = false
+  private readonly clients: KubeClient[] = []
+
+  /** root: where package.json and docs/ are (the package, or the single executable's directory). */
+  constructor(
+    readonly version: string,
+    readonly root: string,
+  ) {}
+
+  async setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
+    // Ctrl-C at any stage must leave no partial file, listener or port-forward behind.
+    installInterruptHandler()
+    this.debugEnabled = Boolean(flags.debug) || Boolean(process.env.KUBECTL_CHAINNODE_DEBUG)
+    this.palette = await makePalette(colorWanted(process.stdout, Boolean(flags['no-color'])))
+  }
+
+  debugLine(text: string): void {
+    if (this.debugEnabled) process.stderr.write(`debug: ${text}\n`)
+  }
+
+  /** Write to stdout as is, so output can be piped and parsed. */
+  print(text: string): void {
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  }
+
+  async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
+    const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
+    const runMs = flags.timeout ? parseDuration(flags.timeout, '--timeout') : 0
+    const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace })
+    const credentials = await credentialsFor(context)
+    const client = new KubeClient({
+      server: context.cluster.server,
+      credentials,
+      timeoutMs,
+      // From the start of the process: the deadline is the user's, and it covers start-up too.
+      ...(runMs > 0 ? { deadlineAt: Date.now() - process.uptime() * 1000 + runMs } : {}),
+      concurrency: 32,
+      onRequest: (method, path) => this.debugLine(`${method} ${path}`),
+      // kubectl -v=6 style, plus when the answer came in after the process started: where a run waits.
+      onResponse: (path, status, ms, bytes) =>
+        this.debugLine(`${status} in ${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(1)} kB, at ${(process.uptime() * 1000).toFixed(0)} ms: ${path}`),
+    })
+    this.clients.push(client)
+    return { client, context, credentials }
+  }
+
+  /** One snapshot per context (--context a,b reads several clusters), or the bundle's. */
+  async snapshots(flags: SnapshotFlags, reads: SnapshotReads = {}): Promise<Snapshot[]> {
+    // Checked before any read: a bad selector is an input error, whatever the cluster says.
+    if (flags.selector) parseLabelSelector(flags.selector)
+    const read = await this.readSnapshots(flags, reads)
+    return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
+  }
+
+  private async readSnapshots(flags: SnapshotFlags, { nameRequired = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads): Promise<Snapshot[]> {
+    const redact = !flags['no-redact']
+    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
+    const contexts = flags.context
+      ? flags.context
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [undefined]
+    const spinner = await progress('reading the cluster')
+    try {
+      return await Promise.all(
+        contexts.map(async (contextName) => {
+          const connection = await this.connect(flags, contextName)
+          const scope = resolveScope(flags, connection.context.namespace, { nameRequired })
+          const request = {
+            scope,
+            cliVersion: this.version,
+            redact,
+            tailLines: flags.tail ?? 500,
+            maxLogBytes: 2 * 1024 * 1024,
+            logs,
+            logSample: flags['log-sample'],
+            logRoles,
+            chainProbe,
+            objects,
+          }
+          const snapshot = await liveSnapshot(connection, request)
+          this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
+          if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
+          return recordHistory(snapshot)
+        }),
+      )
+    } finally {
+      spinner.stop()
+    }
+  }
+
+  close(): void {
+    for (const client of this.clients) {
+      this.debugLine(`${client.requestCount} API requests to ${client.server}`)
+      client.close()
+    }
+    this.clients.length = 0
+  }
+
+  private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
+    const scope = resolveScope(flags, flags.namespace, { nameRequired, wholeByDefault: true })
+    const spinner = await progress(`reading bundle ${bundle}`)
+    try {
+      return await bundleSnapshot(bundle, { scope, redact }, (what) => {
+        spinner.update(`reading bundle ${bundle}: ${what}`)
+        this.debugLine(`bundle: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`)
+      })
+    } finally {
+      spinner.stop()
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { usageError } from '../util/errors.js'
+import type { ProfileKindName } from '../pprof/capture.js'
+import { captureFromNode } from '../app/pprof-capture.js'
+import { topReport } from '../app/pprof-report.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
+
+/** The longest capture we accept: the request timeout follows it, and a forgotten run must end. */
+export const MAX_SECONDS = 600
+
+const CAPTURE_FLAGS = {
+  ...GLOBAL_FLAGS,
+  ...KUBE_FLAGS,
+  output: { type: 'string', char: 'o', description: 'file to write (default <namespace>_<pod>_<kind>_<time>)' },
+  'local-port': { type: 'integer', description: 'local port for the port-forward (default: a free one)', min: 1, max: 65535 },
+  top: { type: 'integer', description: 'rows of the top table printed after a heap or CPU capture', default: 10, min: 1 },
+} satisfies FlagSpecs
+
+export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: CAPTURE_FLAGS })
+export const PPROF_PROFILE_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'CPU sampling duration', default: 30 } },
+})
+export const PPROF_TRACE_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'tracing duration', default: 5 } },
+})
+export const PPROF_TOP_COMMAND = defineCommand({
+  args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
+  flags: {
+    ...GLOBAL_FLAGS,
+    top: { type: 'integer', description: 'rows to print', default: 20, min: 1 },
+    'sample-index': { type: 'string', description: 'sample type to show (heap: inuse_space by default; CPU: cpu)' },
+    'node-fraction': { type: 'string', description: 'hide nodes below this fraction of the total (pprof -nodefraction)', default: '0.005' },
+    cum: { type: 'boolean', description: 'sort by cumulative value' },
+  },
+})
+
+type CaptureInput = InputOf<typeof PPROF_HEAP_COMMAND> & { seconds?: number }
+
+export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const nodeFraction = Number(input['node-fraction'])
+  if (!Number.isFinite(nodeFraction) || nodeFraction < 0 || nodeFraction > 1)
+    throw usageError(`--node-fraction "${input['node-fraction']}" is not a number between 0 and 1`, 'e.g. --node-fraction 0 to show every function')
+  session.print(
+    await topReport({
+      file: input.file,
+      rows: input.top,
+      sampleIndex: input['sample-index'],
+      nodeFraction,
+      cum: input.cum,
+      onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
+    }),
+  )
+}
+
+/** pprof heap|profile|trace: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
+export const runPprofHeap = (input: InputOf<typeof PPROF_HEAP_COMMAND>, session: Session) => capture('heap', input, session)
+export const runPprofProfile = (input: InputOf<typeof PPROF_PROFILE_COMMAND>, session: Session) => capture('profile', input, session)
+export const runPprofTrace = (input: InputOf<typeof PPROF_TRACE_COMMAND>, session: Session) => capture('trace', input, session)
+
+async function capture(kind: ProfileKindName, input: CaptureInput, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
+    throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
+  }
+  await captureFromNode(session, input, { kind, name: input.name, seconds: input.seconds, file: input.output, localPort: input['local-port'], top: input.top })
+}

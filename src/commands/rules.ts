@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { usageError } from '../util/errors.js'
+import { columns } from '../render/columns.js'
+import { docsPath } from '../engine/rule-docs.js'
+import { RULES } from '../rules/index.js'
+import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
+import type { Session } from '../app/session.js'
+
+export const RULES_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json']) }, subcommands: ['explain'] })
+
+export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const catalogue = RULES.map((rule) => ({
+    id: rule.id,
+    severity: rule.severity,
+    title: rule.title,
+    specRow: rule.specRow,
+    // The container logs the rule reads: doctor reads these and no others.
+    logs: rule.logs ?? [],
+    docs: docsPath(rule.id),
+  }))
+  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
+  else
+    session.print(
+      columns(
+        ['id', 'severity', 'title'],
+        catalogue.map((r) => [r.id, r.severity, r.title]),
+      ),
+    )
+}
+
+export const RULES_EXPLAIN_COMMAND = defineCommand({ args: { id: { description: 'rule id', required: true } }, flags: GLOBAL_FLAGS })
+
+export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const rule = RULES.find((r) => r.id === input.id)
+  if (!rule) throw usageError(`unknown rule "${input.id}"`, 'list the rules with: chainnode rules')
+  const page = path.join(session.root, docsPath(rule.id))
+  session.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
+}

@@ -1,0 +1,77 @@
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { RuleId } from '../rules/ids.js'
+import type { LogRole } from '../snapshot/node-layout.js'
+import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+
+export type Severity = 'error' | 'warning' | 'info'
+export const SEVERITIES: Severity[] = ['error', 'warning', 'info']
+export const severityRank = (severity: Severity): number => SEVERITIES.length - SEVERITIES.indexOf(severity)
+
+/** Something a rule matched, with where and when it was seen. */
+export interface Evidence {
+  kind: 'event' | 'log' | 'field' | 'probe' | 'missing'
+  /** Where it came from, e.g. "Event on Pod/x", "log of node-utils", "ConfigMap/x config.toml". */
+  source: string
+  text: string
+  at?: string
+}
+
+/** What a rule's check returns: data only; the rule's templates turn it into words. */
+export interface RuleHit<Data> {
+  subject: ObjectRef
+  data: Data
+  evidence: Evidence[]
+  /** Overrides the rule's default severity, e.g. an intentional restart is info. */
+  severity?: Severity
+}
+
+/** What a user can tune for a run (doctor flags); every rule has a default for each. */
+export interface RuleSettings {
+  /** How long a node may hold a transitional phase before phase-stuck reports it, by phase. */
+  phaseTimeoutsMs?: Partial<Record<string, number>>
+}
+
+export interface RuleContext {
+  index: SnapshotIndex
+  node: KubeObject
+  pod: KubeObject | undefined
+  now: number
+  settings?: RuleSettings
+}
+
+export interface Rule<Data extends object = object> {
+  id: RuleId
+  title: string
+  severity: Severity
+  /** The row of the spec's symptom table (or the reference section) this rule implements. */
+  specRow: string
+  /**
+   * Rules whose finding on the same node already explains this one (a gate timeout explains phase Error):
+   * when one of them fires, this rule's finding is left out so the root cause stands alone.
+   */
+  suppressedBy?: readonly RuleId[]
+  /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
+  logs?: readonly LogRole[]
+  check(ctx: RuleContext): RuleHit<Data>[]
+  summary(data: Data): string
+  cause(data: Data): string
+  action(data: Data): string
+}
+
+/** Keeps each rule's data type flowing from check() to its templates. */
+export function defineRule<Data extends object>(rule: Rule<Data>): Rule<Data> {
+  return rule
+}
+
+export interface Finding {
+  ruleId: RuleId
+  severity: Severity
+  subject: ObjectRef
+  /** The ChainNode the finding was found for (the subject may be its Pod, PVC or operator). */
+  node: ObjectRef
+  summary: string
+  cause: string
+  action: string
+  evidence: Evidence[]
+  data: object
+}

@@ -1,0 +1,26 @@
+/**
+ * What the entry point (entry.ts) loads only for lines the quick start does not serve: oclif (help at other
+ * widths, unusual command lines, config-hash diff, completion) and the shell completion. An ES module beside
+ * the oclif commands (dist/bundle/framework.js with the npm package, lib/framework.mjs in the single
+ * executable), so that both share one oclif.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { flush, handle, run } from '@oclif/core'
+import { notFoundCommand, unknownCommandLine } from './unknown-command.js'
+
+export { complete } from './complete.js'
+
+/** oclif on this command line; root holds package.json (oclif's configuration) and oclif.manifest.json. */
+export async function runOclif(argv: string[], root: string): Promise<void> {
+  try {
+    await run(argv, root)
+    await flush()
+  } catch (error) {
+    const typed = notFoundCommand(error)
+    if (!typed) return handle(error as Error)
+    const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }
+    process.stderr.write(unknownCommandLine(typed, Object.keys(manifest.commands)))
+    process.exitCode = 2
+  }
+}

@@ -1,0 +1,67 @@
+import { Command, Errors } from '@oclif/core'
+import { GLOBAL_FLAGS, outputSpec, type OutputFormat } from '../../commands/flag-spec.js'
+import { reportFailure } from '../failure.js'
+import { Session } from '../../app/session.js'
+import { ExitCode } from '../../util/errors.js'
+import type { Palette } from '../../render/palette.js'
+import { oclifFlag, oclifFlags } from './oclif-flags.js'
+
+export type { OutputFormat }
+
+/** `-o` for a command that supports the given formats. */
+export const outputFlag = (formats: OutputFormat[]) => oclifFlag(outputSpec(formats))
+
+/**
+ * The base of every command: colour, --debug, and the error-to-exit-code mapping, all held by the
+ * framework-free Session (src/app/session.ts) that the quick start uses too; oclif's own parse
+ * errors are the only ones told apart here.
+ */
+export abstract class BaseCommand extends Command {
+  static baseFlags = oclifFlags(GLOBAL_FLAGS)
+
+  protected readonly session = new Session(this.config.version, this.config.root)
+
+  protected get palette(): Palette {
+    return this.session.palette
+  }
+
+  protected setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
+    return this.session.setupOutput(flags)
+  }
+
+  protected debugLine(text: string): void {
+    this.session.debugLine(text)
+  }
+
+  protected print(text: string): void {
+    this.session.print(text)
+  }
+
+  protected async catch(error: Error & { oclif?: { exit?: number } }): Promise<void> {
+    // A parse error is handled here; without this oclif warns (outside production) that nothing was parsed.
+    this.parsed = true
+    if (error instanceof Errors.ExitError) {
+      process.exitCode = error.oclif.exit
+      return
+    }
+    // oclif's own parse errors (unknown flag, bad option value, missing argument) are usage errors.
+    const parseError = error instanceof Errors.CLIError || error.name === 'CLIError' || /Parse|Flag|Arg/.test(error.constructor.name)
+    const missing = missingArgument(error)
+    if (missing) {
+      const example = (this.ctor.examples?.[0] as string | undefined)?.replace('<%= config.bin %>', this.config.bin)
+      process.exitCode = reportFailure(new Error(missing), this.session.debugEnabled, ExitCode.Usage, example ? `e.g. ${example}` : 'see --help')
+      return
+    }
+    process.exitCode = parseError
+      ? reportFailure(error, this.session.debugEnabled, ExitCode.Usage, 'see --help')
+      : reportFailure(error, this.session.debugEnabled)
+  }
+}
+
+/** oclif's "Missing 1 required arg:\nid  rule id\n..." as one line: "missing ID (rule id)". */
+function missingArgument(error: Error): string | undefined {
+  const [first, argument] = error.message.split('\n').filter((line) => line.trim() !== '')
+  if (!/^Missing \d+ required args?:/.test(first) || !argument) return undefined
+  const [name, description] = argument.trim().split(/\s{2,}/)
+  return `missing ${name.toUpperCase()}${description ? ` (${description})` : ''}`
+}

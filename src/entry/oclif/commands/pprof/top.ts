@@ -1,0 +1,19 @@
+import { oclifArgs, oclifFlags } from '../../oclif-flags.js'
+import { BaseCommand } from '../../command.js'
+import { PPROF_TOP_COMMAND, runPprofTop } from '../../../../commands/pprof.js'
+
+export default class PprofTop extends BaseCommand {
+  static summary = 'Summarise a saved heap or CPU profile like `go tool pprof -top`, without Go'
+  static examples = [
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz',
+    '<%= config.bin %> pprof top examples/profiles/cpu.pb.gz --top 30 --cum',
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz --sample-index alloc_space',
+  ]
+  static args = oclifArgs(PPROF_TOP_COMMAND.args)
+  static flags = oclifFlags(PPROF_TOP_COMMAND.flags)
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(PprofTop)
+    await runPprofTop({ ...flags, ...args }, this.session)
+  }
+}

@@ -1,0 +1,20 @@
+import { KUBE_FLAGS } from '../../commands/flag-spec.js'
+import type { Connection, KubeFlags } from '../../app/session.js'
+import { BaseCommand } from './command.js'
+import { oclifFlags } from './oclif-flags.js'
+
+export type { Connection, KubeFlags }
+
+/** Flags kubectl would own; kubectl passes none to a plugin, so they come after the command name. */
+export abstract class KubeCommand extends BaseCommand {
+  static baseFlags = { ...BaseCommand.baseFlags, ...oclifFlags(KUBE_FLAGS) }
+
+  protected connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
+    return this.session.connect(flags, contextName)
+  }
+
+  protected async finally(error: Error | undefined): Promise<unknown> {
+    this.session.close()
+    return super.finally(error)
+  }
+}

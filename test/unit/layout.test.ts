@@ -1,0 +1,102 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { RULE_IDS } from '../../src/rules/index.js'
+
+/**
+ * docs/architecture.md held against the code: each folder of src/ has one role, and the roles depend on one
+ * another in one direction. What a folder may import is written here once; a new edge is a design decision,
+ * so it shows up as a change of this table in review rather than slipping in with a feature.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  entry: ['commands', 'app', 'cluster', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'timeline', 'pprof', 'util'],
+  commands: ['app', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'timeline', 'pprof', 'util'],
+  app: ['cluster', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'timeline', 'pprof', 'util'],
+  cluster: ['snapshot', 'pprof', 'util'],
+  timeline: ['analysis', 'engine', 'rules', 'snapshot', 'util'],
+  render: ['analysis', 'engine', 'rules', 'snapshot', 'timeline', 'pprof', 'util'],
+  rules: ['analysis', 'engine', 'snapshot', 'util'],
+  // The engine runs the registry, so it names rule ids; the rules import the engine's kit, not the reverse.
+  engine: ['snapshot', 'util', 'rules:type'],
+  analysis: ['engine', 'snapshot', 'render', 'util', 'rules:type'],
+  snapshot: ['util'],
+  pprof: ['util'],
+  util: [],
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const SRC = path.join(ROOT, 'src')
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g
+
+interface Edge {
+  from: string
+  to: string
+  typeOnly: boolean
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(SRC, file))
+}
+
+function importsOf(file: string): Edge[] {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => ({
+    from: file,
+    to: path.resolve(path.dirname(file), match[2] ?? match[3]).replace(/\.js$/, '.ts'),
+    typeOnly: Boolean(match[1]),
+  }))
+}
+
+const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]
+const show = (file: string) => path.relative(ROOT, file)
+
+describe('source layout', () => {
+  it('has only folders at the top of src/, each named in docs/architecture.md with its role', () => {
+    const entries = readdirSync(SRC)
+    expect(entries.filter((name) => !statSync(path.join(SRC, name)).isDirectory())).toEqual([])
+    const documented = [...readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8').matchAll(/^ {2}([a-z-]+)\/ {2,}\S/gm)].map((m) => m[1])
+    expect([...documented].sort()).toEqual([...entries].sort())
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual([...entries].sort())
+  })
+
+  it('names in docs/architecture.md only files that exist', () => {
+    const text = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8')
+    const named = [...text.matchAll(/\b(?:[a-z-]+\/)+[a-z.-]+\.(?:ts|cjs|mjs|js|md)\b/g)].map((m) => m[0])
+    expect(named.length).toBeGreaterThan(20)
+    expect(named.filter((file) => !existsSync(path.join(SRC, file)) && !existsSync(path.join(ROOT, file)))).toEqual([])
+  })
+
+  it('keeps every import in the direction the table allows', () => {
+    const wrong: string[] = []
+    for (const file of sourceFiles())
+      for (const edge of importsOf(file)) {
+        const [from, to] = [folderOf(edge.from), folderOf(edge.to)]
+        if (from === to) continue
+        const allowed = MAY_IMPORT[from] ?? []
+        if (!allowed.includes(to) && !(edge.typeOnly && allowed.includes(`${to}:type`))) wrong.push(`${show(edge.from)} -> ${show(edge.to)}`)
+      }
+    expect(wrong).toEqual([])
+  })
+
+  it('has no import cycles between files', () => {
+    const graph = new Map(sourceFiles().map((file) => [file, importsOf(file).map((edge) => edge.to)]))
+    const cycles: string[] = []
+    const state = new Map<string, 'open' | 'done'>()
+    const visit = (file: string, trail: string[]) => {
+      state.set(file, 'open')
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), next].map(show).join(' -> '))
+        else if (!state.has(next) && graph.has(next)) visit(next, [...trail, next])
+      }
+      state.set(file, 'done')
+    }
+    for (const file of graph.keys()) if (!state.has(file)) visit(file, [file])
+    expect(cycles).toEqual([])
+  })
+
+  it('holds only rules and their registry in rules/', () => {
+    const files = readdirSync(path.join(SRC, 'rules')).map((name) => name.replace(/\.ts$/, ''))
+    expect(files.filter((name) => name !== 'index' && name !== 'ids' && !(RULE_IDS as readonly string[]).includes(name))).toEqual([])
+  })
+})
