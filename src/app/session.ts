@@ -6,6 +6,7 @@ import { KubeClient } from '../cluster/kube-client.js'
 import { resolveContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../util/duration.js'
 import { recordHistory } from './history-store.js'
+import { lastOperatorPods, rememberOperatorPods } from './operator-pods.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../render/palette.js'
 import { bundleSnapshot, liveSnapshot, narrowBySelector, type SnapshotRequest } from './snapshots.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
@@ -135,8 +136,10 @@ export class Session {
             logRoles,
             chainProbe,
             objects,
+            operatorPods: lastOperatorPods(connection.client.server),
           }
           const snapshot = await liveSnapshot(connection, request)
+          await rememberOperatorPods(snapshot)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
           if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
           return recordHistory(snapshot)

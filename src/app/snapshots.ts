@@ -25,6 +25,8 @@ export interface SnapshotRequest {
   chainProbe?: { windowMs: number; timeoutMs: number }
   /** What a command that shows less than doctor reads (undefined: everything). */
   objects?: ObjectReads
+  /** Where the operator's manager ran at the last read of this cluster (app/operator-pods.ts). */
+  operatorPods?: readonly { namespace: string; pod: string }[]
 }
 
 export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
@@ -42,6 +44,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
     },
     redactor: request.redact ? new Redactor() : undefined,
     objects: request.objects,
+    operatorPods: request.operatorPods,
     chain: request.chainProbe && {
       windowMs: request.chainProbe.windowMs,
       get: (namespace, pod, port, paths, maxBytes = 64 * 1024) =>

@@ -15,6 +15,14 @@ export interface OperatorInput {
   errors: CollectionError[]
   /** Read the releases' Lease, Events and Certificates too (default true). */
   namespaceLists?: boolean
+  /** Manager logs asked for before the operator's Pods were known, by namespace/pod; used when the Pod is still the one. */
+  early?: ReadonlyMap<string, Promise<EarlyLog>>
+}
+
+/** A manager log read on a guess, with the errors it would add to the run if the guess is used. */
+export interface EarlyLog {
+  record: LogRecord
+  errors: CollectionError[]
 }
 
 /**
@@ -40,8 +48,24 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
   const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
   const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')
   const managerLogs = (pods: KubeObject[]) => (input.logs.roles && !input.logs.roles.has('operator') ? [] : managerLogRequests(responsible, pods))
-  const [extra, labelledLogs] = await Promise.all([perNamespace, collectLogs(client, managerLogs(labelledPods), input.logs, input.errors)])
-  const unlabelledLogs = byImage ? await collectLogs(client, managerLogs(extra), input.logs, input.errors) : []
+  const logsOf = async (requests: LogRequest[]): Promise<LogRecord[]> => {
+    const early = requests.map((request) => input.early?.get(`${request.namespace}/${request.pod}`))
+    const rest = collectLogs(
+      client,
+      requests.filter((_, i) => !early[i]),
+      input.logs,
+      input.errors,
+    )
+    const [got, late] = await Promise.all([Promise.all(early), rest])
+    let next = 0
+    return got.map((hit) => {
+      if (!hit) return late[next++]
+      input.errors.push(...hit.errors)
+      return hit.record
+    })
+  }
+  const [extra, labelledLogs] = await Promise.all([perNamespace, logsOf(managerLogs(labelledPods))])
+  const unlabelledLogs = byImage ? await logsOf(managerLogs(extra)) : []
   return { objects: [...deployments, ...labelledPods, ...extra], logs: [...labelledLogs, ...unlabelledLogs] }
 }
 

@@ -16,7 +16,7 @@ import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
 import { readerFor, startLists, type Wanted } from './lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
-import { collectOperator } from './collect-operator.js'
+import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 
@@ -47,6 +47,11 @@ export interface CollectOptions {
   contextName: string
   /** Masks secrets in each list and log as it arrives, so the masking overlaps the waits for the server. */
   redactor?: Redactor
+  /**
+   * Where the operator's manager ran when this cluster was last read: its log is asked for with the first
+   * reads instead of after the operator's Pod list, and used only if that Pod is still the manager.
+   */
+  operatorPods?: readonly { namespace: string; pod: string }[]
   /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
   chain?: ChainProbeOptions
   /** Undefined: everything the rules read. */
@@ -79,6 +84,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     return nodes.some((n) => signerTargetOf(n, pods.get(`${n.metadata.namespace}/${n.metadata.name}`)))
   }
   const { objects } = options
+  const early = earlyManagerLogs(client, options, logOptions)
   const wantedTargets = (targets: ListTarget[]) =>
     objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
   const clusterWide = startLists(read, wantedTargets(CLUSTER_TARGETS), [undefined], wanted)
@@ -108,6 +114,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
             errors,
             // Its Lease, Events and Certificates are for doctor's rules; a command that shows less reads the release and its log.
             namespaceLists: !objects,
+            early,
           }),
         )
   // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
@@ -198,4 +205,21 @@ function withoutDuplicates(objects: KubeObject[]): KubeObject[] {
     seen.add(key)
     return true
   })
+}
+
+/** The manager logs of the operator Pods named by options.operatorPods, requested now; a guess nobody uses costs one read. */
+function earlyManagerLogs(client: KubeClient, options: CollectOptions, logs: LogOptions): Map<string, Promise<EarlyLog>> {
+  const operatorRead = (!options.objects || options.objects.operator) && (!options.logs.roles || options.logs.roles.has('operator'))
+  const early = new Map<string, Promise<EarlyLog>>()
+  for (const { namespace, pod } of operatorRead ? (options.operatorPods ?? []) : []) {
+    const errors: CollectionError[] = []
+    const read = collectLogs(client, [{ namespace, pod, container: 'manager', previous: false, main: false }], logs, errors).then(([record]) => ({
+      record,
+      errors,
+    }))
+    // Unused, its failure is nobody's concern; used, it is awaited and fails the run as any read would.
+    read.catch(() => undefined)
+    early.set(`${namespace}/${pod}`, read)
+  }
+  return early
 }

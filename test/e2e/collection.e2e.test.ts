@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
@@ -145,6 +145,34 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(three).toBe(one)
     // fullnode-0 needs no set, signer or snapshot: its run leaves those lists out.
     expect(await count(['doctor', 'fullnode-0', '-n', 'sc-healthy'])).toBe(one - 1)
+  })
+
+  it("asks for the operator's log with the first reads once it knows the manager's Pod, and shows the same either way", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'operator-pods-'))
+    const status = (stateDir: string) =>
+      runCli(['status', 'quota-0', '-n', 'sc-reconcile-failing', '--debug'], { env: { ...env(), KUBECTL_CHAINNODE_STATE_DIR: stateDir } })
+    // Ages tick between runs; everything else must be the same.
+    const steady = (text: string) => text.replace(/\b\d+(?:[smhd]\d*)+\b/g, '<age>')
+    const isLogRead = (line: string) => /^debug: GET .*\/log\?container=manager/.test(line)
+    const first = await status(state)
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toMatch(/Reconcile failing/)
+    const remembered = JSON.parse(readFileSync(path.join(state, 'operator-pods.json'), 'utf8')) as Record<string, { pod: string }[]>
+    const [manager] = Object.values(remembered)[0]
+    // The first run learns the Pod from the list; the second asks for its log before any answer has arrived.
+    const second = await status(state)
+    const lines = second.stderr.split('\n')
+    expect(lines.findIndex(isLogRead)).toBeLessThan(lines.findIndex((l) => /^debug: \d{3} in /.test(l)))
+    expect(lines.filter(isLogRead)).toHaveLength(1)
+    expect(steady(second.stdout)).toBe(steady(first.stdout))
+    // A Pod that is gone costs one read more and changes nothing else; the file then names the Pod again.
+    writeFileSync(path.join(state, 'operator-pods.json'), JSON.stringify({ [Object.keys(remembered)[0]]: [{ namespace: 'cosmopilot-system', pod: 'gone-0' }] }))
+    const stale = await status(state)
+    expect(stale.code).toBe(0)
+    expect(steady(stale.stdout)).toBe(steady(first.stdout))
+    expect(stale.stderr.split('\n').filter(isLogRead)).toHaveLength(2)
+    expect(JSON.parse(readFileSync(path.join(state, 'operator-pods.json'), 'utf8'))).toEqual(remembered)
+    expect(manager.pod).not.toBe('gone-0')
   })
 
   it('works as a kubectl plugin: kubectl chainnode status', () => {
