@@ -1,4 +1,11 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
+
+// Every CLI a test starts keeps its history, code cache and operator Pods here, not in the user's cache: a
+// history left by an earlier test cluster that had the same port would read as a restart of today's nodes.
+process.env.KUBECTL_CHAINNODE_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'chainnode-test-state-'))
 
 export default defineConfig({
   test: {

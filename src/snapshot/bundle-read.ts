@@ -93,9 +93,10 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
   }
   onProgress('reading logs')
   const logs: LogRecord[] = []
-  for (const { file, ...meta } of await read<(Omit<LogRecord, 'text'> & { file?: string })[]>('logs/index.json', SHAPES.logIndex, [])) {
+  // An optional field may be written as null (bundle-shape.ts lets it): null is "not given", like undefined.
+  for (const { file, ...meta } of await read<(Omit<LogRecord, 'text'> & { file?: string | null })[]>('logs/index.json', SHAPES.logIndex, [])) {
     await new Promise((resolve) => setImmediate(resolve))
-    logs.push({ ...meta, truncated: meta.truncated ?? false, text: file === undefined ? '' : (files.readText(file, 'logBytes') ?? '') })
+    logs.push({ ...meta, truncated: meta.truncated ?? false, text: file == null ? '' : (files.readText(file, 'logBytes') ?? '') })
   }
   const chainNodeRows = await read<Snapshot['chainNodeRows']>('tables/chainnodes.json', SHAPES.tables, [])
   const probes = await read<Snapshot['probes']>('probes.json', SHAPES.probes, [])

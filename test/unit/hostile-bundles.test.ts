@@ -75,6 +75,17 @@ describe('paths a bundle names stay inside it', () => {
     expect((await readBundle(file)).objects).toHaveLength(3)
   })
 
+  it('reads an optional field written as null as not given: a log index entry with "file": null is an empty log', async () => {
+    const files = {
+      ...bundleFiles(),
+      'logs/index.json': JSON.stringify([{ namespace: 'ns', pod: 'node-0', container: 'node-utils', previous: false, file: null, error: null }]),
+    }
+    for (const source of [folder(files), archive(files)]) {
+      const snapshot = await readBundle(source, readLimits({}))
+      expect(snapshot.logs).toEqual([expect.objectContaining({ pod: 'node-0', container: 'node-utils', text: '', truncated: false })])
+    }
+  })
+
   it('refuses logs/index.json naming a file that climbs out (../../..)', async () => {
     const secret = path.join(work, 'secret')
     writeFileSync(secret, 'local secret')
