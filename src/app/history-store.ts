@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, promises as fsp } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from '../util/fs-atomic.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
+import { readStateFile, writeStateFile } from '../util/state-file.js'
 import type { Observation, Snapshot } from '../snapshot/types.js'
 
 const MAX_PER_NODE = 50
@@ -14,16 +13,6 @@ export function historyFile(env = process.env): string {
 
 type History = Record<string, Observation[]>
 const key = (server: string, node: string) => `${server}|${node}`
-
-function load(file: string): History {
-  if (!existsSync(file)) return {}
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as History
-  } catch {
-    // A damaged history only costs the before/after comparison; start afresh.
-    return {}
-  }
-}
 
 /** What the snapshot shows now, one observation per ChainNode. */
 export function observe(snapshot: Snapshot): Observation[] {
@@ -55,7 +44,7 @@ const same = (a: Observation, b: Observation) =>
  * (only changes are kept, so the file stays small and "first seen" times stay true).
  */
 export async function recordHistory(snapshot: Snapshot, file = historyFile()): Promise<Snapshot> {
-  const history = load(file)
+  const history = readStateFile<History>(file, {})
   const now = observe(snapshot)
   const previous = now.flatMap((o) => history[key(snapshot.source.server, o.node)] ?? [])
   let changed = false
@@ -66,13 +55,6 @@ export async function recordHistory(snapshot: Snapshot, file = historyFile()): P
       changed = true
     }
   }
-  if (changed) {
-    try {
-      mkdirSync(path.dirname(file), { recursive: true })
-      await writeFileAtomic(file, (tmp) => fsp.writeFile(tmp, JSON.stringify(history)))
-    } catch {
-      // The history is a convenience: a read-only home must not fail a diagnosis.
-    }
-  }
+  if (changed) await writeStateFile(file, history)
   return { ...snapshot, observations: previous }
 }

@@ -139,7 +139,7 @@ export class Session {
             operatorPods: lastOperatorPods(connection.client.server),
           }
           const snapshot = await liveSnapshot(connection, request)
-          await rememberOperatorPods(snapshot)
+          await rememberOperatorPods(snapshot, request.operatorPods)
           this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
           if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
           return recordHistory(snapshot)
