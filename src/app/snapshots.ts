@@ -9,6 +9,9 @@ import { notFound } from '../snapshot/scope.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Scope, Snapshot } from '../snapshot/types.js'
 
+/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
+export const CHAIN_PROBE_TIMEOUT_MS = 5000
+
 export interface SnapshotRequest {
   scope: Scope
   cliVersion: string

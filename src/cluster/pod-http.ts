@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import tls from 'node:tls'
 import { onInterrupt } from '../util/cleanup.js'
@@ -80,7 +79,7 @@ export function podHttpGet(target: PodPort, paths: string[], options: { timeoutM
       else resolve(outcome)
     }
     const timer = setTimeout(() => done(`no answer within ${options.timeoutMs / 1000}s`), options.timeoutMs)
-    const wsKey = randomBytes(16).toString('base64')
+    const wsKey = process.getBuiltinModule('node:crypto').randomBytes(16).toString('base64')
     const headers = Object.entries(target.credentials.headers).map(([name, value]) => `${name}: ${value}\r\n`)
     const request =
       `GET /api/v1/namespaces/${encodeURIComponent(target.namespace)}/pods/${encodeURIComponent(target.pod)}/portforward?ports=${target.port} HTTP/1.1\r\n` +
@@ -147,7 +146,7 @@ export function podHttpGet(target: PodPort, paths: string[], options: { timeoutM
 
 /** A masked client frame (RFC 6455 §5.3: every client frame is masked). */
 function frame(payload: Buffer): Buffer {
-  const mask = randomBytes(4)
+  const mask = process.getBuiltinModule('node:crypto').randomBytes(4)
   const length = payload.length
   const header = length < 126 ? Buffer.from([0x82, 0x80 | length]) : Buffer.from([0x82, 0x80 | 126, length >> 8, length & 0xff])
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]))

@@ -1,6 +1,7 @@
 import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'
-import { CHAIN_PROBE_TIMEOUT_MS, DOCTOR_FLAGS } from './doctor.js'
+import { DOCTOR_FLAGS } from './doctor.js'
+import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'

@@ -24,9 +24,7 @@ import {
 import type { Scope } from '../snapshot/types.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session } from '../app/session.js'
-
-/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
-export const CHAIN_PROBE_TIMEOUT_MS = 5000
+import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {

@@ -5,9 +5,9 @@ import { fitWidth, tableWidth } from '../render/width.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { CHAIN_PROBE_TIMEOUT_MS } from './doctor.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
 
 export const STATUS_COMMAND = defineCommand({
   args: NODE_ARG,

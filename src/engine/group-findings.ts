@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { Finding, Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
@@ -40,7 +39,7 @@ export function causeShape(finding: Finding): string {
 /** `rule:hash` of the rule, severity, chain, subject kind and cause shape: short enough to filter JSON by. */
 export function groupKeyOf(finding: Finding, chainId: string | undefined): string {
   const cause = [finding.severity, chainId ?? '', finding.subject.kind, causeShape(finding)].join('\u0000')
-  return `${finding.ruleId}:${createHash('sha256').update(cause).digest('hex').slice(0, 12)}`
+  return `${finding.ruleId}:${process.getBuiltinModule('node:crypto').createHash('sha256').update(cause).digest('hex').slice(0, 12)}`
 }
 
 /** Group a report's findings by cause, in the order the report lists them (worst first). */

@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto'
 import { refOf } from '../snapshot/index.js'
 import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
@@ -29,7 +28,7 @@ function caExpiry(caBundle: string): string | undefined {
   // One webhook serves every node of a fleet: parse its CA once.
   if (!expiries.has(caBundle)) {
     try {
-      expiries.set(caBundle, new X509Certificate(Buffer.from(caBundle, 'base64')).validTo)
+      expiries.set(caBundle, new (process.getBuiltinModule('node:crypto').X509Certificate)(Buffer.from(caBundle, 'base64')).validTo)
     } catch {
       expiries.set(caBundle, undefined)
     }

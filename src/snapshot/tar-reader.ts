@@ -1,6 +1,5 @@
 import { createReadStream, writeSync } from 'node:fs'
 import path from 'node:path'
-import { createGunzip } from 'node:zlib'
 import { usageError } from '../util/errors.js'
 import { RATIO_FLOOR_BYTES, limitError, type ReadLimits } from '../util/limits.js'
 
@@ -27,7 +26,7 @@ export async function unpackTarGz(file: string, fd: number, limits: ReadLimits, 
   // The ratio is of what was unpacked to what was read so far: a bomb is caught where it starts.
   let packed = 0
   const input = createReadStream(file)
-  const gunzip = createGunzip()
+  const gunzip = process.getBuiltinModule('node:zlib').createGunzip()
   input.on('data', (chunk) => (packed += chunk.length))
   input.on('error', (error) => gunzip.destroy(error))
   input.pipe(gunzip)

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { constants, lstatSync, mkdtempSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -90,7 +89,7 @@ const NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  */
 export function openNamelessTempFile(): number {
   for (;;) {
-    const suffix = Array.from(randomBytes(6), (byte) => NAME_CHARS[byte % NAME_CHARS.length]).join('')
+    const suffix = Array.from(process.getBuiltinModule('node:crypto').randomBytes(6), (byte) => NAME_CHARS[byte % NAME_CHARS.length]).join('')
     const file = path.join(tmpdir(), `chainnode-read-${process.pid}-${suffix}`)
     let fd: number
     try {
