@@ -9,7 +9,7 @@ export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, patter
   const operator = index.operatorFor(node)
   if (!operator) return []
   const { name, namespace } = node.metadata
-  const aboutNode = new RegExp(`(^|[^\\w-])${escape(name)}([^\\w-]|$)`)
+  const aboutNode = namePattern(name)
   return index
     .operatorPods(operator)
     .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica))
@@ -17,6 +17,17 @@ export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, patter
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }
+
+/**
+ * Every manager log line about this node (the timeline's operator entries). Grepping by the name rather
+ * than by "any line" turns only this node's lines into evidence, not the whole tail of the log.
+ */
+export function allOperatorLogsAbout(index: SnapshotIndex, node: KubeObject, limit: number): Evidence[] {
+  return operatorLogsAbout(index, node, namePattern(node.metadata.name), limit, limit)
+}
+
+/** The name as a word of its own: fullnode-0 is not a mention of fullnode-01. */
+const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escape(name)}([^\\w-]|$)`)
 
 /** Manager log lines of every replica of an operator release matching a pattern. */
 export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5): Evidence[] {

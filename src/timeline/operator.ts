@@ -1,5 +1,5 @@
 import { leaseName } from '../rules/leader-election.js'
-import { operatorLogsAbout } from '../analysis/operator-logs.js'
+import { allOperatorLogsAbout } from '../analysis/operator-logs.js'
 import { operatorWorkerName, type SnapshotIndex } from '../snapshot/index.js'
 import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
@@ -16,7 +16,7 @@ export function operatorEntries(index: SnapshotIndex, node: KubeObject, now: str
   if (!operator) return []
   const subject = { kind: 'Deployment', namespace: operator.metadata.namespace, name: operator.metadata.name }
   const out: RawEntry[] = []
-  for (const line of operatorLogsAbout(index, node, /./, MAX_OPERATOR_LINES, MAX_OPERATOR_LINES)) {
+  for (const line of allOperatorLogsAbout(index, node, MAX_OPERATOR_LINES)) {
     const at = isoTime(line.at)
     if (!at) continue
     const parsed = parseLogLine(line.text)
