@@ -50,35 +50,32 @@ const wall = (command: string[], runEnv = env) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const runs = Number(values.runs)
+/** Medians of ours and theirs, run alternately after one warm-up each. */
+function alternate(ours: string[], oursEnv: NodeJS.ProcessEnv, theirs: string[]): [number, number] {
+  wall(ours, oursEnv)
+  wall(theirs)
+  const times = { ours: [] as number[], theirs: [] as number[] }
+  for (let i = 0; i < runs; i++) {
+    times.ours.push(wall(ours, oursEnv))
+    times.theirs.push(wall(theirs))
+  }
+  return [median(times.ours), median(times.theirs)]
+}
+const row = (label: string, a: number, theirs: string[], b: number, verdict: string) =>
+  console.log(
+    `  ${label.padEnd(44)} ${a.toFixed(0).padStart(5)} ms   kubectl ${theirs.join(' ').padEnd(40)} ${b.toFixed(0).padStart(5)} ms   ratio ${(a / b).toFixed(2)}${verdict}`,
+  )
+
 // The floor under an npm row: Node's start and its first TLS context, before any code of ours runs.
 const floor = [process.execPath, path.join(root, 'bench', 'tls-floor.cjs')]
 for (const build of builds) {
   console.log(build.label)
   if (build.command === npm) {
-    const kubectlGet = [kubectl, ...PAIRS[0].theirs]
-    const times = { floor: [] as number[], theirs: [] as number[] }
-    for (let i = 0; i < runs; i++) {
-      times.floor.push(wall(floor, build.env))
-      times.theirs.push(wall(kubectlGet))
-    }
-    const [a, b] = [median(times.floor), median(times.theirs)]
-    console.log(
-      `  ${'(floor: node start + first TLS context)'.padEnd(44)} ${a.toFixed(0).padStart(5)} ms   kubectl ${PAIRS[0].theirs.join(' ').padEnd(40)} ${b.toFixed(0).padStart(5)} ms   ratio ${(a / b).toFixed(2)}, leaves ${(1.5 * b - a).toFixed(0)} ms for a command under 1.5`,
-    )
+    const [a, b] = alternate(floor, build.env, [kubectl, ...PAIRS[0].theirs])
+    row('(floor: node start + first TLS context)', a, PAIRS[0].theirs, b, `, leaves ${(1.5 * b - a).toFixed(0)} ms for a command under 1.5`)
   }
   for (const pair of PAIRS) {
-    const ours = [...build.command, ...pair.ours]
-    const theirs = [kubectl, ...pair.theirs]
-    wall(ours, build.env)
-    wall(theirs)
-    const times = { ours: [] as number[], theirs: [] as number[] }
-    for (let i = 0; i < runs; i++) {
-      times.ours.push(wall(ours, build.env))
-      times.theirs.push(wall(theirs))
-    }
-    const [a, b] = [median(times.ours), median(times.theirs)]
-    console.log(
-      `  ${pair.ours.join(' ').padEnd(44)} ${a.toFixed(0).padStart(5)} ms   kubectl ${pair.theirs.join(' ').padEnd(40)} ${b.toFixed(0).padStart(5)} ms   ratio ${(a / b).toFixed(2)} (target 1.5 or less)`,
-    )
+    const [a, b] = alternate([...build.command, ...pair.ours], build.env, [kubectl, ...pair.theirs])
+    row(pair.ours.join(' '), a, pair.theirs, b, ' (target 1.5 or less)')
   }
 }
