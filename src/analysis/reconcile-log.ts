@@ -98,13 +98,23 @@ export function parseReconcileLine(text: string, criTime: string | undefined, so
   return { at, kind, namespace, name, reconcileID, msg, level, error, phase, source }
 }
 
-/** Every reconcile line of one manager log, by object; parsed once however many nodes ask. */
+/**
+ * Every reconcile line of one manager log about objects in the namespaces of the snapshot's nodes, by
+ * object; parsed once however many nodes ask. A line naming none of those namespaces cannot be asked
+ * for and is not parsed (a scoped run reads an operator log that covers the whole cluster).
+ */
 function reconcileLinesOf(index: SnapshotIndex, pod: KubeObject, record: LogRecord): Map<string, ReconcileLine[]> {
-  let byObject = parsed.get(record)
+  const about = namespacesAsked(index)
+  // Keyed by the filter too: a narrowed snapshot shares its log records with the one it came from.
+  const filterKey = about?.join(' ') ?? ''
+  let byFilter = parsed.get(record)
+  if (!byFilter) parsed.set(record, (byFilter = new Map()))
+  let byObject = byFilter.get(filterKey)
   if (!byObject) {
     byObject = new Map()
     const source = `log of ${pod.metadata.name}/${record.container}${record.previous ? ' (previous)' : ''}`
     for (const line of logLines(index, pod, record.container, record.previous)) {
+      if (about && !about.some((namespace) => line.text.includes(namespace))) continue
       const entry = parseReconcileLine(line.text, line.at, source)
       if (!entry) continue
       const key = `${entry.kind}/${entry.namespace}/${entry.name}`
@@ -112,11 +122,24 @@ function reconcileLinesOf(index: SnapshotIndex, pod: KubeObject, record: LogReco
       if (list) list.push(entry)
       else byObject.set(key, [entry])
     }
-    parsed.set(record, byObject)
+    byFilter.set(filterKey, byObject)
   }
   return byObject
 }
-const parsed = new WeakMap<LogRecord, Map<string, ReconcileLine[]>>()
+const parsed = new WeakMap<LogRecord, Map<string, Map<string, ReconcileLine[]>>>()
+
+/** Above this many namespaces the test per line costs more than the parse it saves. */
+const MAX_NAMESPACE_FILTER = 8
+
+/** The namespaces whose reconcile lines can be asked for (those of the snapshot's ChainNodes), or undefined for all. */
+function namespacesAsked(index: SnapshotIndex): string[] | undefined {
+  if (asked.has(index)) return asked.get(index)
+  const namespaces = [...new Set(index.list('ChainNode').map((node) => node.metadata.namespace ?? ''))].sort()
+  const filter = namespaces.length > 0 && namespaces.length <= MAX_NAMESPACE_FILTER && !namespaces.includes('') ? namespaces : undefined
+  asked.set(index, filter)
+  return filter
+}
+const asked = new WeakMap<SnapshotIndex, string[] | undefined>()
 
 /** The reconcile lines about one object in the logs of the release that reconciles `node`, oldest first. */
 export function reconcileLines(index: SnapshotIndex, node: KubeObject, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {

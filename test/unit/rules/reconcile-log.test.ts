@@ -157,6 +157,38 @@ describe('reconcileHistory', () => {
   })
 })
 
+describe('reconcileHistory with lines about other namespaces', () => {
+  // Lines of namespaces without a node in the snapshot are skipped before parsing; that must not lose a line of ns.
+  it('reads the same history as a log of the node alone', () => {
+    const consoleLine = (secondsAgo: number): LogLine => ({
+      at: at(secondsAgo),
+      text: `${at(secondsAgo).toISOString()}\tERROR\tReconciler error\t${JSON.stringify({ ...reconcileFields('ChainNode', 'ns', 'n-0', 'c'), error: 'console' })}`,
+    })
+    const mine = [...reconcile(300, 'a', 'error'), ...reconcile(200, 'b', 'error'), consoleLine(150)]
+    // ns-2 contains "ns": a prefix must not make its lines count for ns.
+    const others = ['ns-2', 'other', 'prod'].map((namespace, i) =>
+      reconcilerError(at(250 - i), 'ChainNode', namespace, 'n-0', `o${i}`, `failure in ${namespace}`),
+    )
+    const alone = snapshotWith(mine)
+    const mixed = snapshotWith([...others, ...mine].sort((a, b) => a.at.getTime() - b.at.getTime()))
+    const history = reconcileHistory(mixed.index, mixed.node)
+    expect(history).toEqual(reconcileHistory(alone.index, alone.node))
+    expect(history.groups.map((g) => g.error)).toEqual([ERROR, 'console'])
+    expect(history.failingCount).toBe(3)
+  })
+
+  it('reads a log shared with a snapshot of other namespaces afresh (a narrowed snapshot keeps the log records)', () => {
+    // Namespaces no other part of a zap line spells (its stack trace holds "ns").
+    const lines = [reconcilerError(at(100), 'ChainNode', 'zq-one', 'n-0', 'a', 'in one'), reconcilerError(at(90), 'ChainNode', 'zq-two', 'n-0', 'b', 'in two')]
+    const first = snapshotWith(lines, { namespace: 'zq-one' })
+    expect(reconcileHistory(first.index, first.node).groups.map((g) => g.error)).toEqual(['in one'])
+    const node = { ...first.node, metadata: { ...first.node.metadata, namespace: 'zq-two' } }
+    const snapshot = first.index.snapshot
+    const moved = new SnapshotIndex({ ...snapshot, objects: [node, ...snapshot.objects.filter((o) => o.kind !== 'ChainNode')] })
+    expect(reconcileHistory(moved, node).groups.map((g) => g.error)).toEqual(['in two'])
+  })
+})
+
 describe('classifyReconcileError', () => {
   it.each([
     ['pods "n-0" is forbidden: no PriorityClass with name cosmopilot-nodes was found', 'priority-class', 'cosmopilot-nodes'],
