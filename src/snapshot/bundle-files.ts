@@ -45,7 +45,7 @@ export abstract class BundleFiles {
     const file = this.open(relative)
     if (!file) return undefined
     try {
-      if (file.size > this.limits[limit]) throw limitError(limit, this.limits, `${this.label}: ${relative} (${file.size} bytes)`)
+      if (file.size > this.limits[limit]) throw limitError(limit, this.limits, `${this.label}: ${JSON.stringify(relative)} (${file.size} bytes)`)
       if (++this.files > this.limits.entries) throw limitError('entries', this.limits, `${this.label} (it holds more)`)
       this.bytes += file.size
       if (this.bytes > this.limits.bundleBytes) throw limitError('bundleBytes', this.limits, `${this.label} (its files hold more)`)
@@ -64,7 +64,7 @@ export abstract class BundleFiles {
   }
 
   protected listed<T>(relative: string, entries: T[]): T[] {
-    if (entries.length > this.limits.entries) throw limitError('entries', this.limits, `${this.label}: ${relative} (${entries.length} entries)`)
+    if (entries.length > this.limits.entries) throw limitError('entries', this.limits, `${this.label}: ${JSON.stringify(relative)} (${entries.length} entries)`)
     return entries
   }
 

@@ -145,8 +145,8 @@ class TarUnpacker {
       this.addFolder(target, name)
       return this.start('skip', size)
     }
-    if (size > this.limits.entryBytes) throw limitError('entryBytes', this.limits, `${this.label}: ${name} (${size} bytes)`)
-    if (/\.log$/.test(name) && size > this.limits.logBytes) throw limitError('logBytes', this.limits, `${this.label}: ${name} (${size} bytes)`)
+    if (size > this.limits.entryBytes) throw limitError('entryBytes', this.limits, `${this.label}: ${JSON.stringify(name)} (${size} bytes)`)
+    if (/\.log$/.test(name) && size > this.limits.logBytes) throw limitError('logBytes', this.limits, `${this.label}: ${JSON.stringify(name)} (${size} bytes)`)
     this.addFolder(path.posix.dirname(target), name)
     if (this.index.folders.has(target)) throw this.damaged(`an entry that is both a file and a folder (${JSON.stringify(name)})`)
     // A name given twice: the later entry wins, as when tar unpacks over the first.

@@ -207,7 +207,23 @@ describe('limits, each named with how to raise it', () => {
   it('refuses one entry larger than its limit from its header, before unpacking it', async () => {
     const bomb = fresh('entry.tgz')
     await gzipOfZeros(bomb, 1 << 20, tarEntry({ name: 'top/resources/ns/Pod.json', size: 1 << 30 }).subarray(0, 512))
-    await refused(bomb, /Pod\.json \(1073741824 bytes\) is over the limit of the size of one file in a bundle \(128 MiB\)/)
+    await refused(bomb, /Pod\.json" \(1073741824 bytes\) is over the limit of the size of one file in a bundle \(128 MiB\)/)
+  })
+
+  it('quotes an oversized entry whose name carries a line break or escape codes, so the refusal stays one line (found by the fuzz test)', async () => {
+    // A GNU long name ("L") may hold any bytes; the name the next entry gets keeps them.
+    const longName = (name: string): TarEntry => ({ name: '././@LongLink', type: 'L', content: `${name}\0` })
+    const big = 'x'.repeat(2048)
+    for (const name of ['top/evil\nname.json', 'top/\u001b[2Jclear.log']) {
+      const file = archive(bundleFiles(), [longName(name), { name: 'short', content: big }])
+      const line = await refused(file, /over the limit of the size of one (file|log) in a bundle \(1 KiB\)/, { entryBytes: 1024, logBytes: 1024 })
+      expect(line).toContain(JSON.stringify(name))
+    }
+    // A folder bundle's log index may name such a file too.
+    const name = 'logs/ns/node-0/evil\nname.log'
+    const dir = folder({ ...withIndex(name), [name]: big })
+    const line = await refused(dir, /over the limit of the size of one log in a bundle \(1 KiB\)/, { logBytes: 1024 })
+    expect(line).toContain(JSON.stringify(name))
   })
 
   it('refuses more entries than the limit', async () => {
@@ -219,10 +235,10 @@ describe('limits, each named with how to raise it', () => {
   it('refuses a 1 GB log by the log limit without reading it (a sparse file in a folder, a header in a .tgz)', async () => {
     const dir = folder(withIndex('logs/ns/node-0/node-utils.log'))
     truncateSync(path.join(dir, 'logs/ns/node-0/node-utils.log'), 1 << 30)
-    await refused(dir, /node-utils\.log \(1073741824 bytes\) is over the limit of the size of one log in a bundle \(64 MiB\)/)
+    await refused(dir, /node-utils\.log" \(1073741824 bytes\) is over the limit of the size of one log in a bundle \(64 MiB\)/)
     const bomb = fresh('log.tgz')
     await gzipOfZeros(bomb, 1 << 20, tarEntry({ name: 'top/logs/ns/node-0/app.log', size: 100 << 20 }).subarray(0, 512))
-    await refused(bomb, /app\.log \(104857600 bytes\) is over the limit of the size of one log/)
+    await refused(bomb, /app\.log" \(104857600 bytes\) is over the limit of the size of one log/)
   })
 
   it('reads limits from the environment and refuses values it cannot use', () => {

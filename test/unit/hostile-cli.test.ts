@@ -93,7 +93,7 @@ describe('hostile bundles and profiles through the real CLI', () => {
     truncateSync(path.join(dir, 'logs/big.log'), 1 << 30)
     inputError(
       await runCli(['logs', 'node-0', '-c', 'node-utils', '--bundle', dir]),
-      /big\.log \(1073741824 bytes\) is over the limit of the size of one log.*KUBECTL_CHAINNODE_MAX_LOG_SIZE=256MiB/,
+      /big\.log" \(1073741824 bytes\) is over the limit of the size of one log.*KUBECTL_CHAINNODE_MAX_LOG_SIZE=256MiB/,
     )
   })
 
