@@ -12,15 +12,22 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
  * and a hint saying what to do. Anything else that escapes is a bug of the tool.
  */
 export class UserError extends Error {
+  readonly hint?: string
+
   constructor(
     message: string,
     readonly exitCode: ExitCode = ExitCode.Usage,
-    readonly hint?: string,
+    hint?: string,
   ) {
-    super(message)
+    // A line break in one came with a name from a bundle or a cluster: it is shown, not obeyed, so the
+    // message stays the one line the CLI prints (reportFailure prints the first line of other errors).
+    super(oneLine(message))
+    this.hint = hint === undefined ? undefined : oneLine(hint)
     this.name = 'UserError'
   }
 }
+
+const oneLine = (text: string) => text.replace(/\r?\n/g, '\\n')
 
 /** Input the user gave us is wrong (bad flag value, unknown node, unreadable bundle). */
 export const usageError = (message: string, hint?: string) => new UserError(message, ExitCode.Usage, hint)

@@ -74,6 +74,15 @@ describe('hostile bundles and profiles through the real CLI', () => {
     inputError(await runCli(['doctor', '--bundle', dir]), /resources\/ns\/ConfigMap\.json is a symbolic link/)
   })
 
+  it('a name with a line break and escape codes stays on the one error line, shown, not obeyed', async () => {
+    const dir = folder(bundleFiles())
+    writeFileSync(path.join(work, 'outside-2.json'), '[]')
+    // A namespace folder whose name breaks the line and clears the screen, holding a link.
+    mkdirSync(path.join(dir, 'resources', 'ns\n\u001b[2Jx'))
+    symlinkSync(path.join(work, 'outside-2.json'), path.join(dir, 'resources', 'ns\n\u001b[2Jx', 'Pod.json'))
+    inputError(await runCli(['doctor', '--bundle', dir]), /resources\/ns\\n\^\[\[2Jx\/Pod\.json is a symbolic link/)
+  })
+
   it('JSON of the wrong shape names the file and the field', async () => {
     inputError(
       await runCli(['doctor', '--bundle', folder({ ...bundleFiles(), 'resources/ns/Pod.json': '[null, 1, "x"]' })]),
