@@ -24,13 +24,16 @@ import { bundleFiles, tgz, type TarEntry } from '../helpers/hostile.js'
  * fast-check's default (random) seed; a failure prints the seed and the shrunk case to replay.
  */
 
-const BUNDLE_RUNS = 1200
-const PROFILE_RUNS = 2000
+// CI runs these many; a longer hunt: FUZZ_SCALE=20 npx vitest run test/unit/fuzz-readers.test.ts (found the
+// line break in a GNU long name that split a refusal over two lines, at 9,679 bundles).
+const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1)
+const BUNDLE_RUNS = 1200 * SCALE
+const PROFILE_RUNS = 2000 * SCALE
 /** Low limits, so that "odd sizes" cross them within a few kilobytes. */
 const LIMITS: ReadLimits = { ...readLimits({}), bundleBytes: 256 * 1024, entryBytes: 64 * 1024, entries: 64, logBytes: 16 * 1024, profileBytes: 4 << 20 }
 const MEMORY_BOUND = 1024 * 1024 * 1024
 /** Each property stops after this long even if its runs are not done, so a slow CI machine stays within a minute. */
-const TIME_LIMIT_MS = 25_000
+const TIME_LIMIT_MS = 25_000 * SCALE
 
 const work = mkdtempSync(path.join(tmpdir(), 'fuzz-'))
 const outside = path.join(work, 'outside')
@@ -196,39 +199,43 @@ function oneLine(error: unknown): void {
 }
 
 describe('fuzz: generated hostile bundles through the real reader', () => {
-  it(`${BUNDLE_RUNS} mutated bundles end in a result or one line of input error`, async () => {
-    const rules = selectRules({})
-    let results = 0
-    let cases = 0
-    await fc.assert(
-      fc.asyncProperty(bundleCase, async (c) => {
-        cases++
-        const source = materialise(c)
-        try {
-          const snapshot = await readBundle(source, LIMITS)
-          const result = diagnose([snapshot], rules, source)
-          // A rule that throws on what the reader let through is a gap in the shape checks.
-          expect(result.clusters[0].report.ruleErrors).toEqual([])
-          renderDoctorText(result, plainPalette)
-          renderDoctorMarkdown(result)
-          results++
-        } catch (error) {
-          oneLine(error)
-          expect((error as UserError).exitCode).toBe(2)
-        } finally {
-          rmSync(source, { recursive: true, force: true })
-        }
-        expect(leftovers()).toEqual([])
-        expect(readdirSync(outside)).toEqual([])
-        expect(process.memoryUsage().rss).toBeLessThan(MEMORY_BOUND)
-      }),
-      { numRuns: BUNDLE_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
-    )
-    // The generator must not only make broken bundles: some mutations leave a readable one.
-    console.log(`fuzz: ${results} of ${cases} generated bundles read, the others refused with one line`)
-    expect(cases).toBeGreaterThan(100)
-    expect(results).toBeGreaterThan(cases / 10)
-  }, 120_000)
+  it(
+    `${BUNDLE_RUNS} mutated bundles end in a result or one line of input error`,
+    async () => {
+      const rules = selectRules({})
+      let results = 0
+      let cases = 0
+      await fc.assert(
+        fc.asyncProperty(bundleCase, async (c) => {
+          cases++
+          const source = materialise(c)
+          try {
+            const snapshot = await readBundle(source, LIMITS)
+            const result = diagnose([snapshot], rules, source)
+            // A rule that throws on what the reader let through is a gap in the shape checks.
+            expect(result.clusters[0].report.ruleErrors).toEqual([])
+            renderDoctorText(result, plainPalette)
+            renderDoctorMarkdown(result)
+            results++
+          } catch (error) {
+            oneLine(error)
+            expect((error as UserError).exitCode).toBe(2)
+          } finally {
+            rmSync(source, { recursive: true, force: true })
+          }
+          expect(leftovers()).toEqual([])
+          expect(readdirSync(outside)).toEqual([])
+          expect(process.memoryUsage().rss).toBeLessThan(MEMORY_BOUND)
+        }),
+        { numRuns: BUNDLE_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
+      )
+      // The generator must not only make broken bundles: some mutations leave a readable one.
+      console.log(`fuzz: ${results} of ${cases} generated bundles read, the others refused with one line`)
+      expect(cases).toBeGreaterThan(100)
+      expect(results).toBeGreaterThan(cases / 10)
+    },
+    120_000 * SCALE,
+  )
 })
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/pprof')
@@ -249,32 +256,36 @@ const profileCase = fc.record({
 })
 
 describe('fuzz: generated hostile profiles through the real decoder', () => {
-  it(`${PROFILE_RUNS} mutated and truncated profiles end in a table or one line of input error`, () => {
-    let tables = 0
-    let cases = 0
-    fc.assert(
-      fc.property(profileCase, (c) => {
-        cases++
-        const original = pick(profiles, c.profile)!
-        let bytes = Buffer.from(c.gunzipped ? gunzipSync(original) : original)
-        for (const [at, edit] of c.edits) {
-          const i = bytes.length ? at % bytes.length : 0
-          if (edit === 'cut') bytes = bytes.subarray(0, i)
-          else if (typeof edit === 'number') bytes[i] = edit
-          else bytes = Buffer.concat([bytes.subarray(0, i), edit, bytes.subarray(i)])
-        }
-        if (c.regzip && c.gunzipped) bytes = gzipSync(bytes)
-        try {
-          renderTop(topTable(decodeProfile(bytes, { maxBytes: LIMITS.profileBytes }), {}))
-          tables++
-        } catch (error) {
-          oneLine(error)
-        }
-      }),
-      { numRuns: PROFILE_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
-    )
-    console.log(`fuzz: ${tables} of ${cases} generated profiles summarised, the others refused with one line`)
-    expect(cases).toBeGreaterThan(100)
-    expect(tables).toBeGreaterThan(cases / 20)
-  }, 120_000)
+  it(
+    `${PROFILE_RUNS} mutated and truncated profiles end in a table or one line of input error`,
+    () => {
+      let tables = 0
+      let cases = 0
+      fc.assert(
+        fc.property(profileCase, (c) => {
+          cases++
+          const original = pick(profiles, c.profile)!
+          let bytes = Buffer.from(c.gunzipped ? gunzipSync(original) : original)
+          for (const [at, edit] of c.edits) {
+            const i = bytes.length ? at % bytes.length : 0
+            if (edit === 'cut') bytes = bytes.subarray(0, i)
+            else if (typeof edit === 'number') bytes[i] = edit
+            else bytes = Buffer.concat([bytes.subarray(0, i), edit, bytes.subarray(i)])
+          }
+          if (c.regzip && c.gunzipped) bytes = gzipSync(bytes)
+          try {
+            renderTop(topTable(decodeProfile(bytes, { maxBytes: LIMITS.profileBytes }), {}))
+            tables++
+          } catch (error) {
+            oneLine(error)
+          }
+        }),
+        { numRuns: PROFILE_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false },
+      )
+      console.log(`fuzz: ${tables} of ${cases} generated profiles summarised, the others refused with one line`)
+      expect(cases).toBeGreaterThan(100)
+      expect(tables).toBeGreaterThan(cases / 20)
+    },
+    120_000 * SCALE,
+  )
 })
