@@ -156,10 +156,10 @@ async function singleNode() {
   manual()
   for (const variant of variants) variant.run()
   const manualTimes: number[] = []
-  for (let i = 0; i < runs; i++) {
-    manualTimes.push(wall(manual))
-    for (const variant of variants) variant.times.push(wall(variant.run))
-  }
+  // The order turns each round: the run right after the manual procedure meets its port-forward and kubectl
+  // processes winding down, and that must not always be the same variant.
+  const steps = [() => manualTimes.push(wall(manual)), ...variants.map((variant) => () => variant.times.push(wall(variant.run)))]
+  for (let i = 0; i < runs; i++) for (let j = 0; j < steps.length; j++) steps[(i + j) % steps.length]()
   console.log(`manual procedure (${MANUAL.length} kubectl commands, a port-forward and curl /status, /net_info): median ${median(manualTimes).toFixed(0)} ms`)
   for (const { label, times } of variants) {
     console.log(
