@@ -1,5 +1,7 @@
 import { parse as parseToml } from 'smol-toml'
-import { visible } from '../render/visible.js'
+import { usageError } from '../util/errors.js'
+import { annotation, SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject, Snapshot } from '../snapshot/types.js'
 
 export interface ConfigChange {
   file: string
@@ -60,17 +62,46 @@ export function diffConfigs(before: Record<string, string>, after: Record<string
   return out
 }
 
-const show = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value))
+/** One node's rendered configuration, config-hash and Pod in two snapshots (bundles, or a bundle and the cluster). */
+export interface ConfigComparison {
+  node: string
+  configHash: { before?: string; after?: string }
+  restartFollowed: boolean
+  pod: { before?: string; after?: string }
+  changes: ConfigChange[]
+}
 
-export function renderChanges(changes: ConfigChange[]): string {
-  if (changes.length === 0) return '  (no configuration keys changed)'
-  return changes
-    .map((c) => {
-      const where = `${c.file}: ${c.path}`
-      if (c.kind === 'added') return `  + ${where}${c.after === undefined ? '' : ` = ${show(c.after)}`}`
-      if (c.kind === 'removed') return `  - ${where}${c.before === undefined ? '' : ` (was ${show(c.before)})`}`
-      return `  ~ ${where}: ${show(c.before)} -> ${show(c.after)}`
-    })
-    .map(visible)
-    .join('\n')
+/** A snapshot and where it was read from (the path or "live" the user gave), for messages. */
+export interface ConfigSource {
+  snapshot: Snapshot
+  source: string
+}
+
+/** Compare node `name` (by default the only node of `before`) between two snapshots; a node missing from either is an input error. */
+export function compareConfigs(before: ConfigSource, after: ConfigSource, name = onlyNode(before)): ConfigComparison {
+  const side = ({ snapshot, source }: ConfigSource) => {
+    const index = new SnapshotIndex(snapshot)
+    const node = index.chainNodes().find((n) => n.metadata.name === name)
+    if (!node) {
+      const held = index.chainNodes().map((n) => n.metadata.name)
+      throw usageError(`chainnode "${name}" is not in ${source}`, `it holds: ${held.join(', ') || 'no nodes'}`)
+    }
+    return { configMap: index.configMapOf(node), pod: index.podOf(node) }
+  }
+  const [a, b] = [side(before), side(after)]
+  const hash = (obj: KubeObject | undefined) => obj?.metadata.annotations?.[annotation('config-hash')]
+  return {
+    node: name,
+    configHash: { before: hash(a.configMap), after: hash(b.configMap) },
+    restartFollowed: Boolean(a.pod && b.pod && a.pod.metadata.uid !== b.pod.metadata.uid),
+    pod: { before: a.pod?.metadata.uid, after: b.pod?.metadata.uid },
+    changes: diffConfigs(a.configMap?.data ?? {}, b.configMap?.data ?? {}),
+  }
+}
+
+function onlyNode({ snapshot, source }: ConfigSource): string {
+  const nodes = new SnapshotIndex(snapshot).chainNodes().map((o) => o.metadata.name)
+  if (nodes.length === 0) throw usageError(`${source} holds no ChainNode`, 'pass a bundle collected for a node')
+  if (nodes.length > 1) throw usageError(`${source} holds ${nodes.length} nodes: ${nodes.join(', ')}`, `pick one with --node, e.g. --node ${nodes[0]}`)
+  return nodes[0]
 }

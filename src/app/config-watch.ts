@@ -1,6 +1,7 @@
 import { onInterrupt } from '../util/cleanup.js'
 import { lineSplitter, type KubeClient } from '../cluster/kube-client.js'
-import { diffConfigs, renderChanges } from '../analysis/config-diff.js'
+import { diffConfigs } from '../analysis/config-diff.js'
+import { renderChanges } from '../render/config-hash.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
 

@@ -1,4 +1,5 @@
-import { renderConfigHash } from '../render/config-hash.js'
+import { renderConfigDiff, renderConfigHash } from '../render/config-hash.js'
+import { compareConfigs } from '../analysis/config-diff.js'
 import { configState } from '../analysis/config-state.js'
 import { watchConfigHash } from '../app/config-watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -28,4 +29,29 @@ export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, 
   if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2))
   else session.print(renderConfigHash(key, state, history, undefined, session.palette))
   if (input.watch) await watchConfigHash((await session.connect(input)).client, snapshot, node, (line) => session.print(line))
+}
+
+export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
+  args: {
+    before: { description: 'bundle (file or directory)', required: true },
+    after: { description: 'bundle, or "live" for the cluster', required: true },
+  },
+  flags: {
+    ...GLOBAL_FLAGS,
+    ...KUBE_FLAGS,
+    ...SNAPSHOT_FLAGS,
+    node: { type: 'string', description: 'ChainNode to compare (needed when a bundle holds several)' },
+    output: outputSpec(['text', 'json']),
+  },
+})
+
+export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const read = async (source: string) => {
+    const flags = source === 'live' ? { ...input, bundle: undefined, name: input.node } : { ...input, bundle: source, name: input.node, namespace: undefined }
+    return { snapshot: (await session.snapshots(flags, { nameRequired: source === 'live' }))[0], source }
+  }
+  const [before, after] = [await read(input.before), await read(input.after)]
+  const comparison = compareConfigs(before, after, input.node)
+  session.print(input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...comparison }, null, 2) : renderConfigDiff(comparison))
 }

@@ -1,4 +1,4 @@
-import { renderChanges, type ConfigChange } from '../analysis/config-diff.js'
+import type { ConfigChange, ConfigComparison } from '../analysis/config-diff.js'
 import type { Palette } from './palette.js'
 import type { ConfigState, ConfigVerdict } from '../analysis/config-state.js'
 import type { Observation } from '../snapshot/types.js'
@@ -66,4 +66,29 @@ export function renderConfigHash(node: string, state: ConfigState, history: Obse
     out.push('Evidence:', ...state.evidence.map((e) => `  ${e.at ? `${visible(e.at)}  ` : ''}${palette.paint('muted', visible(e.source))}: ${visible(e.text)}`))
   }
   return out.join('\n')
+}
+
+const show = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value))
+
+export function renderChanges(changes: ConfigChange[]): string {
+  if (changes.length === 0) return '  (no configuration keys changed)'
+  return changes
+    .map((c) => {
+      const where = `${c.file}: ${c.path}`
+      if (c.kind === 'added') return `  + ${where}${c.after === undefined ? '' : ` = ${show(c.after)}`}`
+      if (c.kind === 'removed') return `  - ${where}${c.before === undefined ? '' : ` (was ${show(c.before)})`}`
+      return `  ~ ${where}: ${show(c.before)} -> ${show(c.after)}`
+    })
+    .map(visible)
+    .join('\n')
+}
+
+/** config-hash diff: the hashes, the keys that changed, and whether the Pod was recreated between the two. */
+export function renderConfigDiff(comparison: ConfigComparison): string {
+  const { node, configHash, pod, restartFollowed, changes } = comparison
+  return [
+    `ChainNode ${node}: config-hash ${configHash.before ?? '<none>'} -> ${configHash.after ?? '<none>'}`,
+    renderChanges(changes),
+    restartFollowed ? `A restart followed: Pod ${pod.before} -> ${pod.after}.` : `No restart: the Pod is the same (${pod.after ?? '<none>'}).`,
+  ].join('\n')
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { diffConfigs, renderChanges } from '../../src/analysis/config-diff.js'
+import { diffConfigs } from '../../src/analysis/config-diff.js'
+import { renderChanges } from '../../src/render/config-hash.js'
 
 const BEFORE = `# This is a TOML document rendered by the operator
 proxy_app = "tcp://127.0.0.1:26658"

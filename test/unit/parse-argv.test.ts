@@ -1,7 +1,7 @@
 import { Parser } from '@oclif/core'
 import { describe, expect, it } from 'vitest'
 import { COLLECT_COMMAND } from '../../src/commands/collect.js'
-import { CONFIG_HASH_COMMAND } from '../../src/commands/config-hash.js'
+import { CONFIG_HASH_COMMAND, CONFIG_HASH_DIFF_COMMAND } from '../../src/commands/config-hash.js'
 import { DESCRIBE_COMMAND } from '../../src/commands/describe.js'
 import { DOCTOR_COMMAND } from '../../src/commands/doctor.js'
 import { EVENTS_COMMAND } from '../../src/commands/events.js'
@@ -16,6 +16,7 @@ import { STATUS_COMMAND } from '../../src/commands/status.js'
 import { TIMELINE_COMMAND } from '../../src/commands/timeline.js'
 import { VERSION_COMMAND } from '../../src/commands/version.js'
 import Collect from '../../src/entry/oclif/commands/collect.js'
+import ConfigHashDiff from '../../src/entry/oclif/commands/config-hash/diff.js'
 import ConfigHash from '../../src/entry/oclif/commands/config-hash/index.js'
 import Describe from '../../src/entry/oclif/commands/describe.js'
 import Doctor from '../../src/entry/oclif/commands/doctor.js'
@@ -203,6 +204,16 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
       ['fullnode-0', '--watch', '-o', 'json', '--bundle', 'x.tgz'],
     ],
     handedOver: [['diff', 'a.tgz', 'b.tgz'], ['diff'], []],
+  },
+  'config-hash diff': {
+    spec: CONFIG_HASH_DIFF_COMMAND,
+    oclif: ConfigHashDiff,
+    lines: [
+      ['a.tgz', 'b.tgz'],
+      ['a.tgz', 'live', '--node', 'cfg-1', '-n', 'sc-config-change-restart', '-o', 'json'],
+      ['a', 'b', '--tail=-1', '--no-redact', '--context', 'prod'],
+    ],
+    handedOver: [[], ['a.tgz'], ['a.tgz', 'b.tgz', 'c.tgz'], ['a.tgz', 'b.tgz', '-o', 'yaml'], ['a.tgz', 'b.tgz', '--node']],
   },
   'rules explain': {
     spec: RULES_EXPLAIN_COMMAND,
