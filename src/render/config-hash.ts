@@ -86,9 +86,13 @@ export function renderChanges(changes: ConfigChange[]): string {
 /** config-hash diff: the hashes, the keys that changed, and whether the Pod was recreated between the two. */
 export function renderConfigDiff(comparison: ConfigComparison): string {
   const { node, configHash, pod, restartFollowed, changes } = comparison
+  // Names, hashes and uids come from bundles: shown, not obeyed, like every value a renderer prints.
+  const [from, to] = [visibleOrNone(configHash.before) ?? '<none>', visibleOrNone(configHash.after) ?? '<none>']
   return [
-    `ChainNode ${node}: config-hash ${configHash.before ?? '<none>'} -> ${configHash.after ?? '<none>'}`,
+    `ChainNode ${visible(node)}: config-hash ${from} -> ${to}`,
     renderChanges(changes),
-    restartFollowed ? `A restart followed: Pod ${pod.before} -> ${pod.after}.` : `No restart: the Pod is the same (${pod.after ?? '<none>'}).`,
+    restartFollowed
+      ? `A restart followed: Pod ${visible(pod.before)} -> ${visible(pod.after)}.`
+      : `No restart: the Pod is the same (${visibleOrNone(pod.after) ?? '<none>'}).`,
   ].join('\n')
 }

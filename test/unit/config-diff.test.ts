@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { diffConfigs } from '../../src/analysis/config-diff.js'
-import { renderChanges } from '../../src/render/config-hash.js'
+import { renderChanges, renderConfigDiff } from '../../src/render/config-hash.js'
 
 const BEFORE = `# This is a TOML document rendered by the operator
 proxy_app = "tcp://127.0.0.1:26658"
@@ -56,5 +56,19 @@ describe('key-level configuration diff', () => {
       { 'upgrades.json': '{"upgrades":[{"height":10},{"height":20}]}', 'broken.toml': '[[[' },
     )
     expect(changes.map((c) => c.path)).toEqual(['<unparsable>', 'a', 'upgrades'])
+  })
+
+  it('prints what a bundle says without letting it drive the terminal', () => {
+    const text = renderConfigDiff({
+      node: 'n\u001b[2J',
+      configHash: { before: '1\u001b]0;title\u0007', after: undefined },
+      restartFollowed: true,
+      pod: { before: 'uid-a\u009b', after: 'uid-b' },
+      changes: [],
+    })
+    expect(text).not.toMatch(/[\u001b\u0007\u009b]/)
+    expect(text).toBe(
+      'ChainNode n^[[2J: config-hash 1^[]0;title^G -> <none>\n  (no configuration keys changed)\nA restart followed: Pod uid-a\\u009b -> uid-b.',
+    )
   })
 })
