@@ -2,7 +2,7 @@ import { ApiError, lineSplitter, type KubeClient } from '../cluster/kube-client.
 import { cleanLog, logPath } from '../cluster/logs.js'
 import { usageError } from '../util/errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { DISCOVERY_GATE, allContainerStatuses, mainContainerName } from '../snapshot/node-layout.js'
+import { DISCOVERY_GATE, mainContainerName } from '../snapshot/node-layout.js'
 import { Redactor } from '../snapshot/redact.js'
 import type { KubeObject } from '../snapshot/types.js'
 
@@ -38,12 +38,6 @@ export function logSources(index: SnapshotIndex, node: KubeObject, choice: strin
     }
     return { namespace: ns, pod: pod.metadata.name, container, label: container }
   })
-}
-
-export function restartedContainers(pod: KubeObject | undefined): string[] {
-  return allContainerStatuses(pod)
-    .filter((s) => (s.restartCount ?? 0) > 0)
-    .map((s) => s.name)
 }
 
 export interface LogQuery {

@@ -5,8 +5,6 @@ import { signerOf, signerTargets, SIGNER_PORT } from '../analysis/signer-context
 import type { KubeObject, ProbeRecord, Snapshot } from '../snapshot/types.js'
 
 export const SIGNER_HTTP_PORT = 8080
-/** The discovery gate's own limit (spec §8): data must arrive within 25 seconds. */
-export const GATE_TIMEOUT_MS = 25_000
 
 export interface ProbeOptions {
   gateTimeoutMs: number

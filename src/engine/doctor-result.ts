@@ -28,21 +28,17 @@ export function countBySeverity(result: DoctorResult): Record<Severity, number> 
   return counts
 }
 
-const worstCache = new WeakMap<Report, Map<string, { worst: Severity; count: number }>>()
+const worstCache = new WeakMap<Report, Map<string, Severity>>()
 
-/** Worst severity and number of findings per node, computed once per report: a fleet asks for each of thousands of nodes. */
-function worstByNode(report: Report): Map<string, { worst: Severity; count: number }> {
+/** Worst severity per node, computed once per report: a fleet asks for each of thousands of nodes. */
+function worstByNode(report: Report): Map<string, Severity> {
   let byNode = worstCache.get(report)
   if (byNode) return byNode
   byNode = new Map()
   for (const f of report.findings) {
     const key = `${f.node.namespace}/${f.node.name}`
     const seen = byNode.get(key)
-    if (!seen) byNode.set(key, { worst: f.severity, count: 1 })
-    else {
-      seen.count++
-      if (severityRank(f.severity) > severityRank(seen.worst)) seen.worst = f.severity
-    }
+    if (!seen || severityRank(f.severity) > severityRank(seen)) byNode.set(key, f.severity)
   }
   worstCache.set(report, byNode)
   return byNode
@@ -50,9 +46,5 @@ function worstByNode(report: Report): Map<string, { worst: Severity; count: numb
 
 /** Worst severity per node, for the fleet summary. */
 export function worstSeverity(report: Report, namespace: string | undefined, name: string): Severity | 'ok' {
-  return worstByNode(report).get(`${namespace}/${name}`)?.worst ?? 'ok'
-}
-
-export function findingCount(report: Report, namespace: string | undefined, name: string): number {
-  return worstByNode(report).get(`${namespace}/${name}`)?.count ?? 0
+  return worstByNode(report).get(`${namespace}/${name}`) ?? 'ok'
 }

@@ -1,8 +1,8 @@
 /**
- * The rule ids, apart from the rules themselves: the engine and the findings name rules by id, and the rules
+ * Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md.
+ * They stand apart from the rules themselves: the engine and the findings name rules by id, and the rules
  * import the engine's kit, so the ids must not pull the rules in.
  */
-/** Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md. */
 export const RULE_IDS = [
   'webhook-certificates',
   'config-change-restart',
@@ -29,7 +29,5 @@ export const RULE_IDS = [
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]
-
-export const ruleIds = (): RuleId[] => [...RULE_IDS]
 
 export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)

@@ -2,8 +2,6 @@ import type { ChainFacts, KubeObject, ProbeRecord, Snapshot } from './types.js'
 
 /** CometBFT RPC port (`rpc.laddr tcp://0.0.0.0:26657` in the operator's config.toml). */
 export const COMET_RPC_PORT = 26657
-/** node-utils' HTTP API when the Pod spec does not name its port. */
-export const NODE_UTILS_DEFAULT_PORT = 8000
 /**
  * A last block younger than this says the height moves, without a second reading. Cosmos chains
  * commit every 1 to 7 seconds: 20 s is three missed blocks on the slowest common chains.

@@ -1,15 +1,10 @@
 import { Command, Errors } from '@oclif/core'
-import { GLOBAL_FLAGS, outputSpec, type OutputFormat } from '../../commands/flag-spec.js'
+import { GLOBAL_FLAGS } from '../../commands/flag-spec.js'
 import { reportFailure } from '../failure.js'
 import { Session } from '../../app/session.js'
 import { ExitCode } from '../../util/errors.js'
 import type { Palette } from '../../render/palette.js'
-import { oclifFlag, oclifFlags } from './oclif-flags.js'
-
-export type { OutputFormat }
-
-/** `-o` for a command that supports the given formats. */
-export const outputFlag = (formats: OutputFormat[]) => oclifFlag(outputSpec(formats))
+import { oclifFlags } from './oclif-flags.js'
 
 /**
  * The base of every command: colour, --debug, and the error-to-exit-code mapping, all held by the

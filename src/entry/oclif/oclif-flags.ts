@@ -5,7 +5,7 @@ import type { ArgSpecs, ArgValueOf, FlagSpec, FlagSpecs, FlagValueOf } from '../
 /** The oclif flag type a spec becomes, so `this.parse` still knows each flag's value type. */
 export type OclifFlagOf<S> = S extends { type: 'boolean' } ? BooleanFlag<boolean> : OptionFlag<FlagValueOf<S>>
 
-export function oclifFlag<S extends FlagSpec>(spec: S): OclifFlagOf<S> {
+function oclifFlag<S extends FlagSpec>(spec: S): OclifFlagOf<S> {
   const { type, ...rest } = spec as FlagSpec
   if (type === 'boolean') return Flags.boolean(rest as never) as never
   if (type === 'integer') return Flags.integer(rest as never) as never
