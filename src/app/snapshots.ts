@@ -1,4 +1,5 @@
 import type { Connection } from '../cluster/connection.js'
+import { parseDuration } from '../util/duration.js'
 import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
 import { readBundle } from '../snapshot/bundle.js'
@@ -11,6 +12,12 @@ import type { Scope, Snapshot } from '../snapshot/types.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
+
+/** The chain probe a run asks for (none with --no-probe); --probe-window is checked either way. */
+export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string }): SnapshotRequest['chainProbe'] {
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
+}
 
 export interface SnapshotRequest {
   scope: Scope

@@ -1,9 +1,7 @@
-import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'
-import { DOCTOR_FLAGS } from './doctor.js'
-import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
+import { chainProbeFor } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
 export const COLLECT_COMMAND = defineCommand({
@@ -16,7 +14,7 @@ export const COLLECT_COMMAND = defineCommand({
     tail: SNAPSHOT_FLAGS.tail,
     out: { type: 'string', description: 'FILE.tgz or a new directory', required: true },
     'no-probe': { type: 'boolean', description: "do not ask the running nodes' own RPC (26657) and node-utils API (port-forwards) for height and peers" },
-    'probe-window': DOCTOR_FLAGS['probe-window'],
+    ...PROBE_WINDOW_FLAG,
   },
 })
 
@@ -24,9 +22,7 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   await session.setupOutput(input)
   if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
   // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
-  const windowMs = parseDuration(input['probe-window'], '--probe-window')
-  const chainProbe = input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
-  const [snapshot] = await session.snapshots(input, { chainProbe })
+  const [snapshot] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
   await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
   process.stderr.write(

@@ -15,6 +15,7 @@ import {
   KUBE_FLAGS,
   NODE_ARG,
   PROBE_FLAGS,
+  PROBE_WINDOW_FLAG,
   SCOPE_FLAGS,
   SNAPSHOT_FLAGS,
   outputSpec,
@@ -24,7 +25,7 @@ import {
 import type { Scope } from '../snapshot/types.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session } from '../app/session.js'
-import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
+import { chainProbeFor } from '../app/snapshots.js'
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {
@@ -47,7 +48,7 @@ export const DOCTOR_FLAGS = {
     description: 'deadline of the whole run: what is not read by then is named, and the report is marked incomplete (exit 3) (0 = none)',
     default: '2m',
   },
-  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
+  ...PROBE_WINDOW_FLAG,
   'gate-timeout': PROBE_FLAGS['gate-timeout'],
   'phase-timeout': {
     type: 'string',
@@ -67,9 +68,9 @@ export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout
   chainProbe?: { windowMs: number; timeoutMs: number }
 } {
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
-  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  const chainProbe = chainProbeFor(input)
   if (input['no-probe']) return {}
-  return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe: { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } }
+  return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe }
 }
 
 /** Read, diagnose, render, and say how it went as an exit code. */

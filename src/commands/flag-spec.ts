@@ -109,6 +109,11 @@ export const PROBE_FLAGS = {
   'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data (the gate itself waits 25s)', default: '25s' },
 } satisfies FlagSpecs
 
+/** The chain probe's second reading (doctor, timeline and collect ask the nodes' RPC). */
+export const PROBE_WINDOW_FLAG = {
+  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
+} satisfies FlagSpecs
+
 /** A kubectl-style listing (status, events): no header line, and -w to keep printing what changes. */
 export const LISTING_FLAGS = {
   'no-headers': { type: 'boolean', description: 'print no header line' },

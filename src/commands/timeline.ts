@@ -5,8 +5,20 @@ import { tableWidth } from '../render/width.js'
 import { logRolesOf, selectRules } from '../app/doctor.js'
 import { timelines } from '../app/timeline.js'
 import type { Bound } from '../timeline/build.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, outputSpec, type FlagSpecs, type InputOf } from './flag-spec.js'
-import { activeProbes, DOCTOR_FLAGS } from './doctor.js'
+import {
+  defineCommand,
+  GLOBAL_FLAGS,
+  KUBE_FLAGS,
+  NODE_ARG,
+  PROBE_FLAGS,
+  PROBE_WINDOW_FLAG,
+  SCOPE_FLAGS,
+  SNAPSHOT_FLAGS,
+  outputSpec,
+  type FlagSpecs,
+  type InputOf,
+} from './flag-spec.js'
+import { activeProbes } from './doctor.js'
 import type { Session } from '../app/session.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
@@ -18,9 +30,9 @@ export const TIMELINE_FLAGS = {
   until: { type: 'string', description: 'end of the window: a duration before now or an RFC 3339 time (default: now)' },
   utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
   // The same active probes as doctor's, so the findings placed on the timeline are doctor's.
-  'no-probe': DOCTOR_FLAGS['no-probe'],
-  'probe-window': DOCTOR_FLAGS['probe-window'],
-  'gate-timeout': DOCTOR_FLAGS['gate-timeout'],
+  'no-probe': PROBE_FLAGS['no-probe'],
+  ...PROBE_WINDOW_FLAG,
+  'gate-timeout': PROBE_FLAGS['gate-timeout'],
 } satisfies FlagSpecs
 
 export const TIMELINE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } })
