@@ -1,18 +1,9 @@
 import { refOf } from '../snapshot/index.js'
-import {
-  DISCOVERY_GATE,
-  NODE_UTILS,
-  containerImage,
-  containerStatus,
-  detectOperatorLine,
-  imageTag,
-  mainContainerName,
-  versionAtLeast,
-} from '../snapshot/node-layout.js'
+import { DISCOVERY_GATE, NODE_UTILS, containerImage, containerStatus, detectOperatorLine, imageTag, mainContainerName } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { byReason, eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
 import { signerOf } from '../analysis/signer-context.js'
-import { MINIMUM_VERSIONS } from '../analysis/versions.js'
+import { MINIMUM_VERSIONS, versionAtLeast } from '../analysis/versions.js'
 
 export default defineRule<{
   occurrences: number

@@ -1,6 +1,4 @@
 import type { KubeObject } from './types.js'
-import parseSemver from 'semver/functions/parse.js'
-import semverGte from 'semver/functions/gte.js'
 
 export const NODE_UTILS = 'node-utils'
 /** node-utils profiling listener, fixed on 127.0.0.1 in the Pod (spec §4.1, §8). */
@@ -134,14 +132,4 @@ export function imageTag(image: string | undefined): string | undefined {
   const lastSlash = image.lastIndexOf('/')
   const colon = image.indexOf(':', lastSlash + 1)
   return colon === -1 ? undefined : image.slice(colon + 1)
-}
-
-/**
- * Compare a tag against a minimum semver; 'unknown' for tags that are not versions (latest, edge, sha).
- * semver orders a prerelease before its release, so 3.1.0-rc.1 does not meet a 3.1.0 minimum.
- */
-export function versionAtLeast(tag: string | undefined, minimum: string): boolean | 'unknown' {
-  const have = tag ? parseSemver(tag, { loose: true }) : null
-  if (!have) return 'unknown'
-  return semverGte(have, minimum, { loose: true })
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { versionAtLeast } from '../../src/snapshot/node-layout.js'
+import { versionAtLeast } from '../../src/analysis/versions.js'
 
 describe('versionAtLeast', () => {
   it.each([
