@@ -33,7 +33,14 @@ export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], pal
     const mine = groups.filter((g) => g.severity === severity)
     if (mine.length === 0) continue
     const nodes = new Set(mine.flatMap((g) => g.nodes.map(nameOf))).size
-    const causes = mine.map((g) => `${g.ruleId} (${g.nodes.length.toLocaleString('en-US')})`).join(', ')
+    // One name per rule: a rule with several causes (a halted chain, a node without peers) is listed once, with all its nodes.
+    const nodesByRule = new Map<string, Set<string>>()
+    for (const g of mine) {
+      const names = nodesByRule.get(g.ruleId) ?? new Set<string>()
+      for (const n of g.nodes) names.add(nameOf(n))
+      nodesByRule.set(g.ruleId, names)
+    }
+    const causes = [...nodesByRule].map(([ruleId, names]) => `${ruleId} (${names.size.toLocaleString('en-US')})`).join(', ')
     const label = palette.paint(severity, `${severity.toUpperCase()}:`.padEnd(9))
     out.push(cut(`${label}${plural(nodes, 'node')}, ${plural(mine.length, 'cause')}: ${visible(causes)}`, TEXT_WIDTH + (label.length - 9)))
   }

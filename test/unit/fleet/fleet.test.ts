@@ -114,6 +114,18 @@ describe('fleet scale: grouping and sampled log reads', () => {
     expect(groups.map((g) => g.nodes.length).sort()).toEqual([1, 1, 4])
   })
 
+  it('names a rule once in the summary line, with the nodes of all its causes', () => {
+    const fleet = fleetOf(load('not-syncing'), 'stuck-0', 6, (copy, i) => {
+      if (i < 2) copy.find((o) => o.kind === 'ChainNode')!.status.latestHeight = 12345 + i
+    })
+    const result = diagnose([fleet], rules)
+    expect(groupFindings(result.clusters[0].report).filter((g) => g.ruleId === 'not-syncing')).toHaveLength(3)
+    const summary = renderDoctorText(result, plainPalette)
+      .split('\n')
+      .find((line) => line.startsWith('ERROR:'))
+    expect(summary).toMatch(/^ERROR: +6 nodes, 3 causes: not-syncing \(6\)$/)
+  })
+
   it('reads the logs of a node whose cheap signals differ from its look-alikes (a restart)', () => {
     const fleet = fleetOf(load('not-syncing'), 'stuck-0', 6, (copy, i) => {
       const pod = copy.find((o) => o.kind === 'Pod')!
