@@ -39,6 +39,8 @@ export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<Prob
 /** What a command reads besides the objects in scope, and whether its scope must name one node. */
 export interface SnapshotReads {
   nameRequired?: boolean
+  /** With no NAME, --set, --all or -A, read the namespace's nodes (a listing, like kubectl get). */
+  namespaceByDefault?: boolean
   logs?: LogMode
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
@@ -110,7 +112,10 @@ export class Session {
     return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
   }
 
-  private async readSnapshots(flags: SnapshotFlags, { nameRequired = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads): Promise<Snapshot[]> {
+  private async readSnapshots(
+    flags: SnapshotFlags,
+    { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
+  ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context
@@ -124,7 +129,7 @@ export class Session {
       return await Promise.all(
         contexts.map(async (contextName) => {
           const connection = await this.connect(flags, contextName)
-          const scope = resolveScope(flags, connection.context.namespace, { nameRequired })
+          const scope = resolveScope(flags, connection.context.namespace, { nameRequired, namespaceByDefault })
           const request = {
             scope,
             cliVersion: this.version,

@@ -28,7 +28,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
   const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet'], operator: true }
-  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects })
+  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
     renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders })

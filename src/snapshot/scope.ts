@@ -12,15 +12,21 @@ export interface ScopeInput {
 
 /**
  * The one place a command line becomes a Scope. A bundle answers for everything it holds when nothing is
- * named (wholeByDefault); a cluster needs to be told which nodes.
+ * named (wholeByDefault); a listing reads the namespace, as kubectl get does (namespaceByDefault); other
+ * commands against a cluster need to be told which nodes.
  */
 export function resolveScope(
   input: ScopeInput,
   namespace: string | undefined,
-  { nameRequired = false, wholeByDefault = false }: { nameRequired?: boolean; wholeByDefault?: boolean } = {},
+  {
+    nameRequired = false,
+    wholeByDefault = false,
+    namespaceByDefault = false,
+  }: { nameRequired?: boolean; wholeByDefault?: boolean; namespaceByDefault?: boolean } = {},
 ): Scope {
   const chosen = [input.name, input.set, input.all, input['all-namespaces']].filter(Boolean).length
   if (chosen === 0 && wholeByDefault) return { kind: 'all' }
+  if (chosen === 0 && namespaceByDefault) return { kind: 'namespace', namespace }
   if (chosen > 1) throw usageError('give only one of NAME, --set, --all and -A', 'see --help')
   if (nameRequired && !input.name) throw usageError('missing NAME of the ChainNode', 'pass the ChainNode name, e.g. chainnode describe fullnode-0 -n NAMESPACE')
   if (input.name) return { kind: 'node', namespace, name: input.name }

@@ -53,6 +53,15 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(doc.nodes.map((n: { name: string }) => n.name)).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
   })
 
+  it('status with no NAME lists the namespace, as kubectl get does (other commands still want a node named)', async () => {
+    const listing = await runCli(['status', '-n', 'sc-healthy', '-o', 'json'], { env: env() })
+    expect(listing.code).toBe(0)
+    expect(JSON.parse(listing.stdout).nodes.map((n: { name: string }) => n.name)).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
+    const doctor = await runCli(['doctor', '-n', 'sc-healthy'], { env: env() })
+    expect(doctor.code).toBe(2)
+    expect(doctor.stderr).toMatch(/no node given/)
+  })
+
   it('describe prints the ChainNode, its Pod and their Events kubectl-style', async () => {
     const { code, stdout } = await runCli(['describe', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
     expect(code).toBe(0)
