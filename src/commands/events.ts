@@ -28,7 +28,7 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   if (input.watch) requireLive(input.bundle)
   // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
-  const read = () => session.snapshots(input, { logs: 'none', objects })
+  const read = () => session.snapshots(input, { logs: 'none', objects, namespaceByDefault: true })
   const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>

@@ -53,10 +53,15 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(doc.nodes.map((n: { name: string }) => n.name)).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
   })
 
-  it('status with no NAME lists the namespace, as kubectl get does (other commands still want a node named)', async () => {
+  it('status and events with no NAME list the namespace, as kubectl get does (doctor still wants a node named)', async () => {
     const listing = await runCli(['status', '-n', 'sc-healthy', '-o', 'json'], { env: env() })
     expect(listing.code).toBe(0)
     expect(JSON.parse(listing.stdout).nodes.map((n: { name: string }) => n.name)).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
+    const events = await runCli(['events', '-n', 'sc-image-pull', '-o', 'json'], { env: env() })
+    const everyNode = await runCli(['events', '--all', '-n', 'sc-image-pull', '-o', 'json'], { env: env() })
+    expect(events.code).toBe(0)
+    expect(JSON.parse(events.stdout).events.length).toBeGreaterThan(2)
+    expect(JSON.parse(events.stdout).events).toEqual(JSON.parse(everyNode.stdout).events)
     const doctor = await runCli(['doctor', '-n', 'sc-healthy'], { env: env() })
     expect(doctor.code).toBe(2)
     expect(doctor.stderr).toMatch(/no node given/)

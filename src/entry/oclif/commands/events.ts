@@ -4,11 +4,12 @@ import { EVENTS_COMMAND, runEvents } from '../../../commands/events.js'
 
 export default class Events extends SnapshotCommand {
   static summary = 'Events about nodes and everything they own, newest last, repeats collapsed'
-  static description = 'Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).'
+  static description =
+    'Without NAME, --set or -A, the Events of every node in the namespace, as kubectl get events lists the namespace. Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).'
   static examples = [
     '<%= config.bin %> events fullnode-0 -n cosmos',
     '<%= config.bin %> events fullnode-0 --for pod/fullnode-0 -w',
-    '<%= config.bin %> events --all -o json',
+    '<%= config.bin %> events -o json',
     '<%= config.bin %> events pull-0 --bundle examples/bundles/image-pull.tgz --for pod/pull-0',
     '<%= config.bin %> events --bundle examples/bundles/healthy.tgz -l nodeset=hub -o yaml',
   ]
