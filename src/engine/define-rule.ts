@@ -23,6 +23,12 @@ export interface RuleHit<Data> {
   evidence: Evidence[]
   /** Overrides the rule's default severity, e.g. an intentional restart is info. */
   severity?: Severity
+  /**
+   * When the trouble began, where the rule knows it better than its earliest evidence: the last block of a
+   * stalled chain, a lease's last renewal, the first of a run of failed reconciles. Old log lines kept as
+   * context (how a leader took the lease days ago) would otherwise date the finding.
+   */
+  since?: string
 }
 
 /** What a user can tune for a run (doctor flags); every rule has a default for each. */
@@ -74,4 +80,15 @@ export interface Finding {
   action: string
   evidence: Evidence[]
   data: object
+  /** See RuleHit.since. */
+  since?: string
+}
+
+/** When a finding's trouble began: what its rule says, else its earliest dated evidence; undefined when nothing is dated. */
+export function onsetOf(finding: Finding): string | undefined {
+  const dated = (at: string | undefined) => at !== undefined && !Number.isNaN(Date.parse(at))
+  if (dated(finding.since)) return finding.since
+  let earliest: string | undefined
+  for (const { at } of finding.evidence) if (dated(at) && (earliest === undefined || Date.parse(at!) < Date.parse(earliest))) earliest = at
+  return earliest
 }

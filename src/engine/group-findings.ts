@@ -1,4 +1,4 @@
-import type { Finding, Severity } from './define-rule.js'
+import { onsetOf, type Finding, type Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 
@@ -13,7 +13,7 @@ export interface FindingGroup {
   example: Finding
   findings: Finding[]
   nodes: ObjectRef[]
-  /** The earliest time any member's evidence was seen: when the trouble started, as far as the run can tell. */
+  /** When the trouble started, as far as the run can tell: the earliest onset of a member (onsetOf). */
   since?: string
 }
 
@@ -56,10 +56,8 @@ export function groupFindings(report: Report): FindingGroup[] {
     }
     group.findings.push(finding)
     group.nodes.push(finding.node)
-    for (const evidence of finding.evidence) {
-      if (evidence.at && !Number.isNaN(Date.parse(evidence.at)) && (!group.since || Date.parse(evidence.at) < Date.parse(group.since)))
-        group.since = evidence.at
-    }
+    const onset = onsetOf(finding)
+    if (onset && (!group.since || Date.parse(onset) < Date.parse(group.since))) group.since = onset
   }
   return [...groups.values()]
 }

@@ -63,6 +63,7 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
             action: rule.action(hit.data),
             evidence: hit.evidence,
             data: hit.data,
+            ...(hit.since ? { since: hit.since } : {}),
           })
         }
       } catch (error) {

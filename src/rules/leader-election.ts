@@ -49,6 +49,8 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
         subject: refOf(operator),
         data: { operator: `${operator.metadata.namespace}/${operator.metadata.name}`, lease: name, problem, holder, replicas: pods.length },
         evidence,
+        // The leader's last renewal, not the log lines of how it took the lease (kept as context).
+        ...(problem === 'stale' ? { since: renewed } : {}),
       },
     ]
   },

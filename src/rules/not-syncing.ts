@@ -25,6 +25,12 @@ interface NotSyncing {
   badServers?: string[]
 }
 
+/** The last block of a chain measured as stalled: the probe that saw it came later. */
+function stalledSince(facts: Parameters<typeof movementOf>[0] | undefined): string | undefined {
+  const movement = facts?.status ? movementOf(facts) : undefined
+  return movement?.kind === 'stalled' ? movement.since : undefined
+}
+
 export default defineRule<NotSyncing>({
   id: 'not-syncing',
   title: 'Node not syncing: height not advancing',
@@ -83,6 +89,7 @@ export default defineRule<NotSyncing>({
           badServers: badServers(facts),
         },
         evidence,
+        since: stalledSince(facts),
       },
     ]
   },

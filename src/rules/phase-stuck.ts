@@ -125,6 +125,7 @@ export default defineRule<Data>({
           next: nextRead(node, phase, operator && `${operator.metadata.namespace}/${operator.metadata.name}`),
         },
         evidence,
+        since: start.at,
       },
     ]
   },

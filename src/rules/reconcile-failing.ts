@@ -76,6 +76,8 @@ export default defineRule<Data>({
           causeObject: match.object,
         },
         evidence,
+        // Each evidence line is dated by its last repeat; the run of failures began earlier.
+        since: history.failingSince,
       },
     ]
   },

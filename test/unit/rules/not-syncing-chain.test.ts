@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { chainLogSignals, parseChainLine } from '../../../src/analysis/chain-logs.js'
 import { RULES } from '../../../src/rules/index.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
+import { onsetOf, type Rule } from '../../../src/engine/define-rule.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { describeMovement, movementOf } from '../../../src/snapshot/chain.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
@@ -143,6 +143,8 @@ describe('not-syncing on the node fullnode-0 of the healthy bundle, with a chain
       'CometBFT RPC /net_info',
     ])
     expect(finding.cause).toMatch(/chain itself may have halted/)
+    // The stall began with the last block, 90 s before the probe that measured it.
+    expect(onsetOf(finding)).toBe(at(-90_000))
   })
 
   it('a measured moving height overrides a log that looks stuck', () => {

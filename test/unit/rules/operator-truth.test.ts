@@ -2,7 +2,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parsePhaseTimeouts } from '../../../src/commands/doctor.js'
 import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule, RuleSettings } from '../../../src/engine/define-rule.js'
+import { onsetOf, type Rule, type RuleSettings } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { reconcileHistory } from '../../../src/analysis/reconcile-log.js'
 import { renderStatusText, statusRows } from '../../../src/render/status.js'
@@ -58,6 +58,14 @@ describe('reconcile-failing', () => {
     expect(hits(once, 'reconcile-failing')[0].severity).toBe('warning')
     const recorded = load('reconcile-failing')
     expect(hits(recorded, 'reconcile-failing', {}, Date.parse(recorded.collectedAt) + 30 * 60_000)[0].severity).toBe('warning')
+  })
+
+  it('dates the finding from the first failure of the run, not from the last repeat its evidence lines carry', () => {
+    const [finding] = hits(load('reconcile-failing'), 'reconcile-failing')
+    const firstFailure = reconcileHistory(new SnapshotIndex(load('reconcile-failing')), find(load('reconcile-failing'), 'ChainNode', 'quota-0')).failingSince!
+    expect(finding.since).toBe(firstFailure)
+    expect(onsetOf(finding)).toBe(firstFailure)
+    expect(finding.evidence.every((e) => !e.at || Date.parse(e.at) > Date.parse(firstFailure))).toBe(true)
   })
 
   it('shows an unknown error as is, with the operator log to read', () => {
@@ -172,6 +180,26 @@ describe('leader-election read from the release', () => {
     expect(leaseFinding(s)).toMatchObject({ problem: 'no-lease', lease: 'solo.cosmopilot.cosmopilot.voluzi.com' })
     manager(s).env.push({ name: 'RELEASE_NAME', value: 'acme' })
     expect(leaseFinding(s)).toMatchObject({ lease: 'solo.acme.cosmopilot.voluzi.com' })
+  })
+
+  it('a leader that stopped renewing is dated by its last renewal, not by the old log lines of how it took the lease', () => {
+    const s = load('healthy-no-leader-election')
+    manager(s).env.push({ name: 'ENABLE_LEADER_ELECTION', value: 'true' })
+    const operator = find(s, 'Deployment', 'cosmopilot-solo')
+    const [pod] = new SnapshotIndex(s).operatorPods(operator)
+    const renewed = ago(s, 600).toISOString()
+    const { namespace } = operator.metadata
+    s.objects.push({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'solo.cosmopilot.cosmopilot.voluzi.com', namespace },
+      spec: { holderIdentity: `${pod.metadata.name}_1`, acquireTime: ago(s, 86_400).toISOString(), renewTime: renewed, leaseDurationSeconds: 15 },
+    })
+    appendManagerLog(s, [zapJson(ago(s, 86_400), 'info', undefined, 'successfully acquired lease solo.cosmopilot.cosmopilot.voluzi.com')])
+    const [finding] = hits(s, 'leader-election')
+    expect(finding.data).toMatchObject({ problem: 'stale' })
+    expect(finding.evidence.some((e) => e.kind === 'log' && Date.parse(e.at!) < Date.parse(renewed))).toBe(true)
+    expect(onsetOf(finding)).toBe(renewed)
   })
 
   it('the command line wins over the environment, as Go flags default to it', () => {
