@@ -4,6 +4,7 @@ import { mainContainerName, podReady } from '../snapshot/node-layout.js'
 import { badServers, measuredStall, stateSyncEvidence } from '../analysis/chain-evidence.js'
 import { chainLogSignals } from '../analysis/chain-logs.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
+import type { ChainFacts } from '../snapshot/types.js'
 import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, tomlString } from '../engine/rule-helpers.js'
 
 const PEER_TROUBLE =
@@ -26,7 +27,7 @@ interface NotSyncing {
 }
 
 /** The last block of a chain measured as stalled: the probe that saw it came later. */
-function stalledSince(facts: Parameters<typeof movementOf>[0] | undefined): string | undefined {
+function stalledSince(facts: ChainFacts | undefined): string | undefined {
   const movement = facts?.status ? movementOf(facts) : undefined
   return movement?.kind === 'stalled' ? movement.since : undefined
 }
