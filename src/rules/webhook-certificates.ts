@@ -80,10 +80,13 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
           operator: `${operator.metadata.namespace}/${operator.metadata.name}`,
           webhook: webhook?.metadata.name,
           emptyCaBundle,
+          expired,
           certManagerMissing,
           logMentions: logs.length,
         },
         evidence,
+        // An expired CA broke the webhooks the moment it expired, whatever the logs say since.
+        ...(expired ? { since: new Date(Date.parse(expired)).toISOString() } : {}),
       },
     ]
   },

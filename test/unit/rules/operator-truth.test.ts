@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parsePhaseTimeouts } from '../../../src/commands/doctor.js'
@@ -213,6 +214,18 @@ describe('leader-election read from the release', () => {
     manager(s).args = []
     manager(s).env.at(-1).value = 'True'
     expect(leaseFinding(s)).toBeUndefined()
+  })
+})
+
+describe('webhook-certificates', () => {
+  it('names an expired webhook CA as the cause, dated when it expired', () => {
+    const s = load('reconcile-failing')
+    const webhook = find(s, 'ValidatingWebhookConfiguration', 'cosmopilot-validating-webhook-cfg')
+    const validTo = new X509Certificate(Buffer.from(webhook.webhooks[0].clientConfig.caBundle, 'base64')).validTo
+    expect(hits(s, 'webhook-certificates')).toEqual([])
+    const [finding] = hits(s, 'webhook-certificates', {}, Date.parse(validTo) + 86_400_000)
+    expect(finding.cause).toBe(`the CA injected into the webhook expired on ${validTo}: the certificate manager no longer renews it`)
+    expect(onsetOf(finding)).toBe(new Date(Date.parse(validTo)).toISOString())
   })
 })
 
