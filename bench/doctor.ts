@@ -7,7 +7,7 @@
  * Prints medians and ratios measured in the same run; never asserts.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -166,4 +166,5 @@ async function singleNode() {
       `doctor ${NODE} (chain probe ${label.includes('--no-probe') ? 'off' : 'on'}), ${label}: median ${median(times).toFixed(0)} ms, ratio to manual ${(median(times) / median(manualTimes)).toFixed(2)} (target 0.25 or less)`,
     )
   }
+  rmSync(chainDir, { recursive: true, force: true })
 }
