@@ -86,14 +86,20 @@ export function fleetFindings(
   const out: string[] = []
   const order = (s: Severity) => SEVERITIES.indexOf(s)
   const ledUp = new Set<string>()
-  for (const group of [...groups].sort((a, b) => order(a.severity) - order(b.severity))) {
-    const heading = group.nodes.length === 1 ? `ChainNode ${visible(nameOf(group.nodes[0]))}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
-    out.push(palette.paint('subject', heading), ...renderGroup(group, palette, renderFinding), '')
+  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity))
+  // A node alone in a group: consecutive groups of the same node share its heading and lead-up.
+  const loneNode = (group: FindingGroup | undefined) => (group?.nodes.length === 1 ? nameOf(group.nodes[0]) : undefined)
+  sorted.forEach((group, i) => {
+    const lone = loneNode(group)
+    const sameAsBefore = lone !== undefined && lone === loneNode(sorted[i - 1])
+    const heading = lone !== undefined ? `ChainNode ${visible(lone)}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
+    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding), '')
+    if (lone !== undefined && lone === loneNode(sorted[i + 1])) return
     // A node stands for several groups at once (a halt and its operator): its lead-up is told once.
     const key = nameOf(group.example.node)
     if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
     ledUp.add(key)
-  }
+  })
   return out
 }
 

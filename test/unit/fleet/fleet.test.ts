@@ -7,7 +7,8 @@ import { doctorJson } from '../../../src/render/doctor-json.js'
 import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { presentEvidence } from '../../../src/render/evidence.js'
 import { RULES } from '../../../src/rules/index.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
+import type { Finding, Rule } from '../../../src/engine/define-rule.js'
+import type { TimelineEntry } from '../../../src/timeline/types.js'
 import { diagnose } from '../../../src/app/doctor.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
@@ -112,6 +113,36 @@ describe('fleet scale: grouping and sampled log reads', () => {
     })
     const groups = groupFindings(diagnose([fleet], rules).clusters[0].report).filter((g) => g.ruleId === 'not-syncing')
     expect(groups.map((g) => g.nodes.length).sort()).toEqual([1, 1, 4])
+  })
+
+  it('prints a node alone in several groups under one heading, with its lead-up once, after all of them', () => {
+    const ref = (name: string) => ({ kind: 'ChainNode', namespace: 'ns', name })
+    const finding = (ruleId: Finding['ruleId'], node: string): Finding => ({
+      ruleId,
+      severity: 'error',
+      subject: ref(node),
+      node: ref(node),
+      summary: `${ruleId} on ${node}`,
+      cause: 'c',
+      action: 'a',
+      evidence: [],
+      data: {},
+    })
+    const at = '2026-11-25T08:00:00.000Z'
+    const report = {
+      findings: [finding('phase-stuck', 'a-0'), finding('reconcile-failing', 'a-0'), finding('not-syncing', 'b-0')],
+      nodes: [ref('a-0'), ref('b-0')].map((node) => ({ node, rulesChecked: [] })),
+      suppressed: [],
+      ruleErrors: [],
+      collectionErrors: [],
+    }
+    const cluster = { context: 'c', server: 's', collectedAt: at, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report }
+    const step: TimelineEntry = { first: at, last: at, count: 1, source: 'event', kind: 'Event/X', subject: ref('a-0'), level: 'normal', text: 'before' }
+    const text = renderDoctorText({ rulesChecked: [], clusters: [cluster] }, plainPalette, { leadUps: new Map([['ns/a-0', [step]]]) })
+    expect(text.match(/^ChainNode ns\/a-0$/gm)).toHaveLength(1)
+    expect(text.match(/Leading up to it/g)).toHaveLength(1)
+    expect(text.indexOf('Leading up to it')).toBeGreaterThan(text.indexOf('reconcile-failing on a-0'))
+    expect(text.indexOf('Leading up to it')).toBeLessThan(text.indexOf('ChainNode ns/b-0'))
   })
 
   it('names a rule once in the summary line, with the nodes of all its causes', () => {
