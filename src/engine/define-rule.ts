@@ -82,6 +82,16 @@ export interface Finding {
   data: object
   /** See RuleHit.since. */
   since?: string
+  /**
+   * The other nodes it holds for: a finding about a shared subject (the operator's Deployment, Lease or
+   * webhook) is kept once, under the first node it was found for, and names the rest here.
+   */
+  alsoFor?: ObjectRef[]
+}
+
+/** Every node a finding holds for: its own, and those that share its subject. */
+export function nodesOf(finding: Finding): ObjectRef[] {
+  return finding.alsoFor ? [finding.node, ...finding.alsoFor] : [finding.node]
 }
 
 /** When a finding's trouble began: what its rule says, else its earliest dated evidence; undefined when nothing is dated. */

@@ -1,4 +1,4 @@
-import { severityRank, type Severity } from './define-rule.js'
+import { nodesOf, severityRank, type Severity } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
@@ -36,9 +36,11 @@ function worstByNode(report: Report): Map<string, Severity> {
   if (byNode) return byNode
   byNode = new Map()
   for (const f of report.findings) {
-    const key = `${f.node.namespace}/${f.node.name}`
-    const seen = byNode.get(key)
-    if (!seen || severityRank(f.severity) > severityRank(seen)) byNode.set(key, f.severity)
+    for (const node of nodesOf(f)) {
+      const key = `${node.namespace}/${node.name}`
+      const seen = byNode.get(key)
+      if (!seen || severityRank(f.severity) > severityRank(seen)) byNode.set(key, f.severity)
+    }
   }
   worstCache.set(report, byNode)
   return byNode

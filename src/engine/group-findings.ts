@@ -1,4 +1,4 @@
-import { onsetOf, type Finding, type Severity } from './define-rule.js'
+import { nodesOf, onsetOf, type Finding, type Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 
@@ -47,7 +47,8 @@ export function groupFindings(report: Report): FindingGroup[] {
   const chainOf = new Map(report.nodes.map((n) => [`${n.node.namespace}/${n.node.name}`, n.chainId]))
   const groups = new Map<string, FindingGroup>()
   for (const finding of report.findings) {
-    const chainId = chainOf.get(`${finding.node.namespace}/${finding.node.name}`)
+    // A shared subject (the operator) holds for nodes of any chain: the first node's chain would mislead.
+    const chainId = finding.alsoFor ? undefined : chainOf.get(`${finding.node.namespace}/${finding.node.name}`)
     const key = groupKeyOf(finding, chainId)
     let group = groups.get(key)
     if (!group) {
@@ -55,7 +56,7 @@ export function groupFindings(report: Report): FindingGroup[] {
       groups.set(key, group)
     }
     group.findings.push(finding)
-    group.nodes.push(finding.node)
+    group.nodes.push(...nodesOf(finding))
     const onset = onsetOf(finding)
     if (onset && (!group.since || Date.parse(onset) < Date.parse(group.since))) group.since = onset
   }

@@ -52,7 +52,11 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
       try {
         for (const hit of rule.check({ index, node, pod, now, settings })) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
-          if (findings.has(key)) continue
+          const shared = findings.get(key)
+          if (shared) {
+            if (shared.node !== nodeRef && !shared.alsoFor?.includes(nodeRef)) (shared.alsoFor ??= []).push(nodeRef)
+            continue
+          }
           findings.set(key, {
             ruleId: rule.id,
             severity: hit.severity ?? rule.severity,

@@ -1,6 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { FailOn } from '../engine/exit-code.js'
-import { severityRank, type Finding } from '../engine/define-rule.js'
+import { nodesOf, severityRank, type Finding } from '../engine/define-rule.js'
 
 const xml = (text: string) =>
   text
@@ -27,7 +27,9 @@ export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string 
       let suiteFailures = 0
       let suiteErrors = 0
       for (const ruleId of rulesChecked) {
-        const found = cluster.report.findings.filter((f) => f.ruleId === ruleId && f.node.namespace === node.namespace && f.node.name === node.name)
+        const found = cluster.report.findings.filter(
+          (f) => f.ruleId === ruleId && nodesOf(f).some((n) => n.namespace === node.namespace && n.name === node.name),
+        )
         const ruleError = cluster.report.ruleErrors.find((e) => e.ruleId === ruleId && e.node.namespace === node.namespace && e.node.name === node.name)
         const failing = found.filter((f) => failOn !== 'never' && severityRank(f.severity) >= severityRank(failOn))
         const inner = [

@@ -28,7 +28,8 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
     }
     out.push('')
     for (const f of cluster.report.findings) {
-      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${visible(`${f.node.namespace}/${f.node.name}`)}`, '')
+      const others = f.alsoFor?.length ? ` and ${f.alsoFor.length} other node${f.alsoFor.length === 1 ? '' : 's'}` : ''
+      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${visible(`${f.node.namespace}/${f.node.name}`)}${others}`, '')
       out.push(
         `**${visible(f.summary)}** (${visible(`${f.subject.kind}/${f.subject.name}`)})`,
         '',

@@ -1,4 +1,4 @@
-import { onsetOf, type Finding } from '../engine/define-rule.js'
+import { nodesOf, onsetOf, type Finding } from '../engine/define-rule.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
@@ -6,7 +6,7 @@ import type { RawEntry } from './types.js'
 /** doctor's findings about this node, each placed where its trouble began (onsetOf), or at collection when nothing is dated. */
 export function findingEntries(findings: readonly Finding[], node: KubeObject, now: string): RawEntry[] {
   return findings
-    .filter((f) => f.node.namespace === node.metadata.namespace && f.node.name === node.metadata.name)
+    .filter((f) => nodesOf(f).some((n) => n.namespace === node.metadata.namespace && n.name === node.metadata.name))
     .map((f) => ({
       at: isoTime(onsetOf(f)) ?? now,
       last: now,
