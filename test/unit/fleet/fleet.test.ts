@@ -7,7 +7,10 @@ import { doctorJson } from '../../../src/render/doctor-json.js'
 import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { presentEvidence } from '../../../src/render/evidence.js'
 import { RULES } from '../../../src/rules/index.js'
-import type { Finding, Rule } from '../../../src/engine/define-rule.js'
+import { nodesOf, type Finding, type Rule } from '../../../src/engine/define-rule.js'
+import { worstSeverity } from '../../../src/engine/doctor-result.js'
+import { runRules } from '../../../src/engine/run-rules.js'
+import { findingEntries } from '../../../src/timeline/findings.js'
 import type { TimelineEntry } from '../../../src/timeline/types.js'
 import { diagnose } from '../../../src/app/doctor.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
@@ -143,6 +146,21 @@ describe('fleet scale: grouping and sampled log reads', () => {
     expect(text.match(/Leading up to it/g)).toHaveLength(1)
     expect(text.indexOf('Leading up to it')).toBeGreaterThan(text.indexOf('reconcile-failing on a-0'))
     expect(text.indexOf('Leading up to it')).toBeLessThan(text.indexOf('ChainNode ns/b-0'))
+  })
+
+  it('names every node a finding about the shared operator holds for, and counts it for each', () => {
+    const s = load('healthy')
+    // Ten minutes on, the operator's leader has stopped renewing its Lease: every node it reconciles is affected.
+    const report = runRules(new SnapshotIndex(s), rules, Date.parse(s.collectedAt) + 600_000)
+    const lease = report.findings.filter((f) => f.ruleId === 'leader-election')
+    expect(lease).toHaveLength(1)
+    const names = nodesOf(lease[0]).map((n) => n.name)
+    expect(names.sort()).toEqual(report.nodes.map((n) => n.node.name).sort())
+    expect(names.length).toBeGreaterThan(1)
+    for (const { node } of report.nodes) expect(worstSeverity(report, node.namespace, node.name)).toBe('error')
+    expect(groupFindings(report).find((g) => g.ruleId === 'leader-election')?.nodes).toHaveLength(names.length)
+    const other = new SnapshotIndex(s).chainNodes().find((n) => n.metadata.name !== lease[0].node.name)!
+    expect(findingEntries(lease, other, s.collectedAt).map((e) => e.kind)).toEqual(['rule/leader-election'])
   })
 
   it('names a rule once in the summary line, with the nodes of all its causes', () => {
