@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { groupFindings } from '../../../src/engine/group-findings.js'
 import { plainPalette } from '../../../src/render/palette.js'
 import { doctorJson } from '../../../src/render/doctor-json.js'
+import { renderDoctorJunit } from '../../../src/render/doctor-junit.js'
 import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { presentEvidence } from '../../../src/render/evidence.js'
 import { RULES } from '../../../src/rules/index.js'
@@ -161,6 +162,9 @@ describe('fleet scale: grouping and sampled log reads', () => {
     expect(groupFindings(report).find((g) => g.ruleId === 'leader-election')?.nodes).toHaveLength(names.length)
     const other = new SnapshotIndex(s).chainNodes().find((n) => n.metadata.name !== lease[0].node.name)!
     expect(findingEntries(lease, other, s.collectedAt).map((e) => e.kind)).toEqual(['rule/leader-election'])
+    const cluster = { context: 'c', server: 's', collectedAt: s.collectedAt, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report }
+    const junit = renderDoctorJunit({ rulesChecked: [], clusters: [cluster] }, 'error')
+    expect(junit.match(/name="leader-election">\s*<failure/g)).toHaveLength(names.length)
   })
 
   it('names a rule once in the summary line, with the nodes of all its causes', () => {
