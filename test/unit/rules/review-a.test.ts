@@ -106,3 +106,51 @@ describe('not-syncing without a measurement', () => {
     expect(finding.evidence.some((e) => /statuscode: 417/.test(e.text))).toBe(true)
   })
 })
+
+describe('block-threshold-unhealthy', () => {
+  /** fullnode-0 of the healthy bundle with blockThreshold 60s, its Pod NotReady. */
+  function notReadyWithThreshold(): Snapshot {
+    const s = load('healthy')
+    find(s, 'ChainNode', 'fullnode-0').spec.config.blockThreshold = '60s'
+    setReady(find(s, 'Pod', 'fullnode-0'), false)
+    return s
+  }
+  function nodeUtilsSays(s: Snapshot, lines: string[]): void {
+    const nodeUtils = log(s, 'fullnode-0', 'node-utils')
+    lines.forEach((line, i) => {
+      const stamp = at(s, lines.length - i)
+      nodeUtils.text += `${stamp} time="${stamp.slice(0, 19)}Z" ${line}\n`
+    })
+  }
+  const latestBlock = (age: string) => `level=info msg="got latest block" height=33138000 time="2026-11-22T13:19:00Z" threshold=1m0s age=${age}`
+
+  it('a Pod NotReady because node-utils cannot reach the node is not blamed on block age', () => {
+    const s = notReadyWithThreshold()
+    const unreachable =
+      'level=error msg="error getting latest block: rpc error: code = Unavailable desc = dial tcp 127.0.0.1:9090: connect: connection refused"'
+    nodeUtilsSays(s, [unreachable, unreachable, unreachable])
+    readinessEvent(s, find(s, 'Pod', 'fullnode-0'), 500, 0)
+    expect(hits(s, 'block-threshold-unhealthy')).toEqual([])
+  })
+
+  it('the newest `got latest block` line decides by its age against the threshold', () => {
+    const fresh = notReadyWithThreshold()
+    nodeUtilsSays(fresh, [latestBlock('6m40.5s'), latestBlock('2.1s')])
+    expect(hits(fresh, 'block-threshold-unhealthy')).toEqual([])
+
+    const stale = notReadyWithThreshold()
+    nodeUtilsSays(stale, [latestBlock('2.1s'), latestBlock('6m40.5s')])
+    const [finding] = hits(stale, 'block-threshold-unhealthy')
+    expect(finding.evidence.at(-1)!.text).toMatch(/age=6m40.5s/)
+  })
+
+  it('a recent readiness 417 on the NotReady Pod is enough; an old one is not', () => {
+    const recent = notReadyWithThreshold()
+    readinessEvent(recent, find(recent, 'Pod', 'fullnode-0'), 417, 2 * MINUTE)
+    expect(hits(recent, 'block-threshold-unhealthy')).toHaveLength(1)
+
+    const old = notReadyWithThreshold()
+    readinessEvent(old, find(old, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
+    expect(hits(old, 'block-threshold-unhealthy')).toEqual([])
+  })
+})
