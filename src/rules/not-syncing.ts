@@ -68,10 +68,11 @@ export default defineRule<NotSyncing>({
     if (config !== undefined) {
       evidence.push({ kind: 'field', source: `ConfigMap/${node.metadata.name} config.toml`, text: `persistent_peers = "${peers}", seeds = "${seeds}"` })
     }
+    // `not adding state-sync details: ...` (also NoTrustHeight) is noise of every reconcile, not a restore problem.
     const stateSyncEvents = matchingEvents(
       index,
       node,
-      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /state-sync/.test(e.message) && node.spec?.stateSyncRestore,
+      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /not restoring from state-sync/.test(e.message) && node.spec?.stateSyncRestore,
     )
     evidence.push(...stateSyncEvents.map(eventEvidence), ...stateSyncEvidence(index, node, facts))
     const blockThreshold = node.spec?.config?.blockThreshold

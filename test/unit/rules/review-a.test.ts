@@ -154,3 +154,27 @@ describe('block-threshold-unhealthy', () => {
     expect(hits(old, 'block-threshold-unhealthy')).toEqual([])
   })
 })
+
+describe('not-syncing state-sync Events', () => {
+  it('lists the operator not restoring from state-sync, not the `not adding state-sync details` noise', () => {
+    const s = load('not-syncing')
+    const node = find(s, 'ChainNode', 'stuck-0')
+    node.spec.stateSyncRestore = true
+    const event = (name: string, reason: string, message: string) =>
+      s.objects.push({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: node.metadata.namespace },
+        involvedObject: { kind: 'ChainNode', namespace: node.metadata.namespace, name: 'stuck-0', uid: node.metadata.uid },
+        reason,
+        type: 'Warning',
+        message,
+        lastTimestamp: at(s, 30),
+      })
+    event('noise', 'NoTrustHeight', 'not adding state-sync details: no state-sync snapshots available')
+    event('restore', 'NoPeers', 'not restoring from state-sync: could not find other peers for this chain')
+    const [finding] = hits(s, 'not-syncing')
+    const stateSync = finding.evidence.filter((e) => e.kind === 'event' && /state-sync/.test(e.text)).map((e) => e.text)
+    expect(stateSync).toEqual(['not restoring from state-sync: could not find other peers for this chain'])
+  })
+})
