@@ -1,8 +1,28 @@
 import { describeMovement, isRecent, movementOf } from '../snapshot/chain.js'
-import type { SnapshotIndex } from '../snapshot/index.js'
+import { eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import { podReady } from '../snapshot/node-layout.js'
 import type { ChainFacts, KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { configFile, tomlString } from '../engine/rule-helpers.js'
+import { ageMs, configFile, matchingEvents, tomlString } from '../engine/rule-helpers.js'
+
+/**
+ * Once its burst is spent, kubelet's event recorder updates a still-failing probe's Event at most every
+ * 5 minutes (client-go's spam filter): a failure seen within this window can still be going on.
+ */
+const RECENT_PROBE_FAILURE_MS = 15 * 60_000
+
+/**
+ * node-utils' /ready answering 417 (syncing, or newest block older than blockThreshold) now: the Pod is
+ * not Ready and kubelet saw the 417 recently. An old failure on a Pod that is Ready again is history.
+ */
+export function readinessRefusals(index: SnapshotIndex, pod: KubeObject, now: number): KubeObject[] {
+  if (podReady(pod)) return []
+  return matchingEvents(
+    index,
+    pod,
+    (e) => e.reason === 'Unhealthy' && /statuscode: 417/.test(e.message ?? e.note ?? '') && ageMs(now, eventTime(e)) <= RECENT_PROBE_FAILURE_MS,
+  )
+}
 
 /** Evidence that the height does not move, from the node's own answers; undefined when it does. */
 export function measuredStall(facts: ChainFacts): Evidence[] | undefined {

@@ -1,7 +1,16 @@
+import { readinessRefusals } from '../analysis/chain-evidence.js'
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, podReady } from '../snapshot/node-layout.js'
 import { defineRule } from '../engine/define-rule.js'
-import { eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
+import { eventEvidence, field, grepLogs } from '../engine/rule-helpers.js'
+import { goDurationMs } from '../util/duration.js'
+
+/** node-utils' `got latest block ... threshold=1m0s age=6m40.5s`: the block /ready found too old. */
+function olderThanThreshold(text: string, blockThreshold: string): boolean {
+  const threshold = goDurationMs(/\bthreshold=(\S+)/.exec(text)?.[1] ?? blockThreshold)
+  const age = goDurationMs(/\bage=(\S+)/.exec(text)?.[1])
+  return threshold !== undefined && age !== undefined && age > threshold
+}
 
 export default defineRule<{ blockThreshold: string }>({
   id: 'block-threshold-unhealthy',
@@ -10,17 +19,18 @@ export default defineRule<{ blockThreshold: string }>({
   specRow: 'Node not syncing: with blockThreshold, a stalled node may be marked unhealthy',
   logs: ['node-utils'],
   suppressedBy: ['not-syncing'],
-  check({ index, node, pod }) {
+  check({ index, node, pod, now }) {
     const blockThreshold: string | undefined = node.spec?.config?.blockThreshold
     if (!pod || !blockThreshold || blockThreshold === '0s' || podReady(pod) || node.spec?.config?.ignoreSyncing) return []
-    const probes = matchingEvents(index, pod, (e) => e.reason === 'Unhealthy' && /417/.test(e.message))
-    const ageLogs = grepLogs(index, pod, NODE_UTILS, /latest block|threshold|age=/, 3)
-    if (probes.length === 0 && ageLogs.length === 0) return []
+    // Only 417 is node-utils refusing readiness; a 500 or `error getting latest block` is an unreachable node.
+    const probes = readinessRefusals(index, pod, now)
+    const newestAge = grepLogs(index, pod, NODE_UTILS, /got latest block/, 1).filter((e) => olderThanThreshold(e.text, blockThreshold))
+    if (probes.length === 0 && newestAge.length === 0) return []
     return [
       {
         subject: refOf(pod),
         data: { blockThreshold },
-        evidence: [field(node, '.spec.config.blockThreshold', blockThreshold), field(pod, 'Ready', false), ...probes.map(eventEvidence), ...ageLogs],
+        evidence: [field(node, '.spec.config.blockThreshold', blockThreshold), field(pod, 'Ready', false), ...probes.map(eventEvidence), ...newestAge],
       },
     ]
   },

@@ -1,14 +1,13 @@
 import { chainProbeOf, describeMovement, movementOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName, podReady } from '../snapshot/node-layout.js'
-import { badServers, measuredStall, stateSyncEvidence } from '../analysis/chain-evidence.js'
+import { badServers, measuredStall, readinessRefusals, stateSyncEvidence } from '../analysis/chain-evidence.js'
 import { chainLogSignals } from '../analysis/chain-logs.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import type { ChainFacts } from '../snapshot/types.js'
 import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, tomlString } from '../engine/rule-helpers.js'
 
-const PEER_TROUBLE =
-  /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0|Ensure peers/i
+const PEER_TROUBLE = /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0/i
 // Case matters: every healthy start logs `appHash=...`; a mismatch says `wrong Block.Header.AppHash`.
 const CONSENSUS_TROUBLE = /CONSENSUS FAILURE|wrong Block\.Header|AppHash mismatch|panic/
 
@@ -48,13 +47,14 @@ export default defineRule<NotSyncing>({
     const evidence: Evidence[] = [field(node, '.status.phase', phase), field(node, '.status.latestHeight', node.status?.latestHeight)]
     if (measured) evidence.push(...measured)
     else {
-      const probeFailures = matchingEvents(index, pod, (e) => e.reason === 'Unhealthy' && /statuscode: 417/.test(e.message))
-      const syncingLogs = grepLogs(index, pod, 'node-utils', /syncing=true|error getting latest block|latest block .*age=/)
       const signals = chainLogSignals(main ? logLines(index, pod, main) : [], `log of ${pod.metadata.name}/${main}`, now)
-      const fromLogs = signals.progressing
-        ? []
-        : [signals.zeroPeers, signals.nothingToDial, signals.seedsUnreachable, signals.consensusStuck].filter((e) => e !== undefined)
-      const stalled = probeFailures.length > 0 || (phase !== 'Running' && syncingLogs.length >= 3) || fromLogs.length > 0
+      // Blocks committed a moment ago outweigh any probe or Event: the node is catching up or in sync.
+      if (signals.progressing) return []
+      const probeFailures = readinessRefusals(index, pod, now)
+      // node-utils logs syncing=true on every readiness check while a node catches up: context, not a stall.
+      const syncingLogs = grepLogs(index, pod, 'node-utils', /syncing=true|latest block .*age=/)
+      const fromLogs = [signals.zeroPeers, signals.nothingToDial, signals.seedsUnreachable, signals.consensusStuck].filter((e) => e !== undefined)
+      const stalled = probeFailures.length > 0 || fromLogs.length > 0
       if (!stalled) return []
       const probe = chainProbeOf(index.snapshot, pod)
       if (probe) evidence.push({ kind: 'probe', source: probe.target, text: `no measurement: ${probe.detail}`, at: probe.at })
@@ -68,10 +68,11 @@ export default defineRule<NotSyncing>({
     if (config !== undefined) {
       evidence.push({ kind: 'field', source: `ConfigMap/${node.metadata.name} config.toml`, text: `persistent_peers = "${peers}", seeds = "${seeds}"` })
     }
+    // `not adding state-sync details: ...` (also NoTrustHeight) is noise of every reconcile, not a restore problem.
     const stateSyncEvents = matchingEvents(
       index,
       node,
-      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /state-sync/.test(e.message) && node.spec?.stateSyncRestore,
+      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /not restoring from state-sync/.test(e.message) && node.spec?.stateSyncRestore,
     )
     evidence.push(...stateSyncEvents.map(eventEvidence), ...stateSyncEvidence(index, node, facts))
     const blockThreshold = node.spec?.config?.blockThreshold

@@ -25,3 +25,12 @@ export function humanAge(ms: number): string {
   const days = Math.floor(hours / 24)
   return days < 365 * 2 ? `${days}d` : `${Math.floor(days / 365)}y`
 }
+
+const GO_UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A Go time.Duration as Go prints it ("1m0s", "6m40.5s", "850ms"); undefined when it is not one. */
+export function goDurationMs(text: string | undefined): number | undefined {
+  const parts = [...(text ?? '').matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/g)]
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined
+  return parts.reduce((total, [, value, unit]) => total + Number(value) * GO_UNIT_MS[unit], 0)
+}
