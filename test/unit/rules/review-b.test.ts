@@ -4,14 +4,17 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
+import { statusRows } from '../../../src/render/status.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { Snapshot } from '../../../src/snapshot/types.js'
-import { reconcilerError, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
+import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import { reconcileFields, reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
+import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { ROOT } from '../../helpers/cli.js'
 
 const bundles = new Map<string, Snapshot>()
 const load = (name: string) => structuredClone(bundles.get(name)!)
+const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
 const run = (s: Snapshot) => runRules(new SnapshotIndex(s), RULES as readonly Rule<never>[], Date.parse(s.collectedAt))
 const hits = (s: Snapshot, rule: string) => run(s).findings.filter((f) => f.ruleId === rule)
 const ago = (s: Snapshot, seconds: number) => new Date(Date.parse(s.collectedAt) - seconds * 1000)
@@ -71,5 +74,34 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     const stamp = at.toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19)
     appendManagerLog(s, RELEASE_POD, [{ at, text: `${stamp} http: TLS handshake error from 10.244.0.1:52144: remote error: tls: bad certificate` }])
     expect(hits(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+  })
+})
+
+describe('reconcile-failing and a ChainNodeSet that failed once and recovered', () => {
+  const NS = 'sc-reconcile-failing'
+  const SET_ERROR = 'Operation cannot be fulfilled on chainnodesets "hub": StorageError: invalid object'
+  /** quota-0 as a child of set hub, whose reconcile failed a minute ago and went through since. */
+  const childOfRecoveredSet = () => {
+    const s = load('reconcile-failing')
+    find(s, 'ChainNode', 'quota-0').metadata.labels = { nodeset: 'hub', group: 'full' }
+    s.objects.push({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNodeSet', metadata: { name: 'hub', namespace: NS }, spec: {} })
+    appendManagerLog(s, 'cosmopilot-', [
+      reconcilerError(ago(s, 60), 'ChainNodeSet', NS, 'hub', 's1', SET_ERROR),
+      zapJson(ago(s, 30), 'info', undefined, 'finishing reconcile', reconcileFields('ChainNodeSet', NS, 'hub', 's2')),
+    ])
+    return s
+  }
+
+  it("reports the node's own failing run, not the set's error that has recovered", () => {
+    const [finding] = hits(childOfRecoveredSet(), 'reconcile-failing')
+    expect(finding.data).toMatchObject({ object: 'ChainNode/quota-0', cause: 'quota' })
+    expect(finding.summary).toContain(QUOTA_ERROR)
+    expect(finding.evidence.filter((e) => e.kind === 'log').map((e) => e.source)).toEqual(['Reconciler error on ChainNode/quota-0'])
+  })
+
+  it("status shows the node's error under the table, not the set's", () => {
+    const s = childOfRecoveredSet()
+    const row = statusRows(new SnapshotIndex(s)).find((r) => r.name === 'quota-0')!
+    expect(row.operatorError?.error).toContain(QUOTA_ERROR)
   })
 })
