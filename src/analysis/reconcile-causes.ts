@@ -29,7 +29,8 @@ const PATTERNS: [ReconcileCause, RegExp][] = [
   ['quota', /exceeded quota: ([\w.-]+)/],
   ['pod-security', /violates PodSecurity "([^"]+)"/],
   ['admission-denied', /admission webhook "([^"]+)" denied the request/],
-  ['webhook', /failed calling webhook "([^"]+)"|x509: /],
+  // x509 alone is any TLS call the operator makes (a genesis URL, Vault, a node's RPC): only a webhook's counts.
+  ['webhook', /failed calling webhook "([^"]+)"|webhook.*x509: /],
   ['rbac', /is forbidden: User "([^"]+)" cannot/],
   ['secret-missing', /secrets? "([^"]+)" not found/],
   ['configmap-missing', /configmaps? "([^"]+)" not found/],

@@ -38,6 +38,11 @@ export interface ReconcileHistory {
   groups: ReconcileErrorGroup[]
   /** The node's latest reconcile returned an error: no reconcile completed without one since. */
   latestFailed: boolean
+  /**
+   * The failures since the last reconcile that went through, of the node and of its set, oldest first: an
+   * older failure of either, or one of the other that has since recovered, is no part of it.
+   */
+  failing: ReconcileLine[]
   /** The first failure after the last reconcile that went through (when latestFailed). */
   failingSince?: string
   /** Failures since then. */
@@ -168,6 +173,7 @@ export function reconcileHistory(index: SnapshotIndex, node: KubeObject): Reconc
   return {
     failures,
     groups: groupErrors(failures),
+    failing,
     latestFailed: failing.length > 0,
     failingSince: failing[0]?.at,
     failingCount: failing.length,
@@ -194,7 +200,7 @@ function failingRun(lines: ReconcileLine[]): ReconcileLine[] {
   return lines.filter((line) => line.msg === RECONCILER_ERROR && after.has(line.reconcileID))
 }
 
-function groupErrors(failures: ReconcileLine[]): ReconcileErrorGroup[] {
+export function groupErrors(failures: ReconcileLine[]): ReconcileErrorGroup[] {
   const groups = new Map<string, ReconcileErrorGroup>()
   for (const line of failures) {
     const error = line.error ?? '(no error text)'

@@ -59,7 +59,7 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
 
 function operatorError(index: SnapshotIndex, node: KubeObject): Pick<StatusRow, 'operatorError'> {
   const history = reconcileHistory(index, node)
-  const latest = history.failures.at(-1)
+  const latest = history.failing.at(-1)
   if (!history.latestFailed || history.onlyConflicts || !latest) return {}
   return { operatorError: { error: latest.error ?? '(no error text)', count: history.failingCount, since: history.failingSince!, last: latest.at } }
 }

@@ -3,7 +3,7 @@ import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
 import { causeAction, classifyReconcileError, type ReconcileCause } from '../analysis/reconcile-causes.js'
-import { reconcileHistory } from '../analysis/reconcile-log.js'
+import { groupErrors, reconcileHistory } from '../analysis/reconcile-log.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000
@@ -43,7 +43,7 @@ export default defineRule<Data>({
     if (!operator) return []
     const history = reconcileHistory(index, node)
     if (!history.latestFailed || history.onlyConflicts) return []
-    const latest = history.failures.at(-1)!
+    const latest = history.failing.at(-1)!
     const failingForMs = now - Date.parse(history.failingSince!)
     const keepsFailing = history.failingCount >= 2 && failingForMs >= KEEPS_FAILING_MS && now - Date.parse(latest.at) <= STILL_FAILING_MS
     const severity: Severity = keepsFailing ? 'error' : 'warning'
@@ -51,14 +51,12 @@ export default defineRule<Data>({
     const match = classifyReconcileError(error)
     const evidence: Evidence[] = [
       field(node, '.status.phase', node.status?.phase),
-      ...history.groups
-        .filter((group) => Date.parse(group.last) >= Date.parse(history.failingSince!))
-        .map((group) => ({
-          kind: 'log' as const,
-          source: `Reconciler error on ${group.kind}/${group.name}`,
-          text: `${group.error}${group.count > 1 ? ` (x${group.count} over ${humanAge(Date.parse(group.last) - Date.parse(group.first))})` : ''}`,
-          at: group.last,
-        })),
+      ...groupErrors(history.failing).map((group) => ({
+        kind: 'log' as const,
+        source: `Reconciler error on ${group.kind}/${group.name}`,
+        text: `${group.error}${group.count > 1 ? ` (x${group.count} over ${humanAge(Date.parse(group.last) - Date.parse(group.first))})` : ''}`,
+        at: group.last,
+      })),
     ]
     return [
       {

@@ -5,11 +5,15 @@ import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { operatorLogs } from '../analysis/operator-logs.js'
 
-/** Certificate failures only: the manager also logs healthy certificate reloads at info level. */
-// A line that names the certificate files and a failure, in either order. Lookaheads from the line's
-// start: a `failure.*file` alternation would rescan the rest of the line at every "error" in a log.
+/**
+ * Certificate failures of the webhook server only: the manager also logs healthy certificate reloads at
+ * info level, and TLS errors of its own downloads and calls (genesis, Vault, RPC) that name no webhook.
+ */
+// A line that names the serving-certificate files and a failure, or a webhook (or a client's handshake with
+// the webhook server) failing on a certificate, in any order. Lookaheads from the line's start: a
+// `failure.*file` alternation would rescan the rest of the line at every "error" in a log.
 const CERT_TROUBLE =
-  /x509|failed calling webhook|^(?=.*(?:serving-certs|tls\.(?:crt|key)|certificate))(?=.*(?:no such file|not found|missing|error|failed|unable|expired|invalid))/i
+  /failed calling webhook|^(?=.*(?:serving-certs|tls\.(?:crt|key)))(?=.*(?:no such file|not found|missing|error|failed|unable|expired|invalid))|^(?=.*(?:webhook|http: TLS handshake error))(?=.*(?:x509|certificate))(?=.*(?:x509|error|failed|unable|expired|invalid|bad|unknown))/i
 
 /** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
 export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {
@@ -56,7 +60,7 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
     const certificates = index.list('Certificate', operator.metadata.namespace)
     const certManagerMissing = Boolean(injectFrom) && !certificates.some((cert) => `${cert.metadata.namespace}/${cert.metadata.name}` === injectFrom)
     const logs = operatorLogs(index, operator, CERT_TROUBLE)
-    const webhookEvents = matchingEvents(index, node, (e) => /failed calling webhook|x509/i.test(e.message))
+    const webhookEvents = matchingEvents(index, node, (e) => CERT_TROUBLE.test(e.message))
     if (!emptyCaBundle && !expired && logs.length === 0 && webhookEvents.length === 0) return []
     const evidence: Evidence[] = [
       ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : expired ? `expired ${expired}` : '(set)')] : []),
