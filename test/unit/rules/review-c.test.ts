@@ -67,3 +67,41 @@ describe('snapshot-verify-failing', () => {
     expect(hits(s, 'snapshot-verify-failing')).toEqual([])
   })
 })
+
+describe('restore-not-starting', () => {
+  const restoredHealthy = () => {
+    const s = load('healthy')
+    const node = find(s, 'ChainNode', 'fullnode-0')
+    node.spec.persistence = { ...node.spec.persistence, restoreFromSnapshot: { name: 'fullnode-0-20261101000000' } }
+    find(s, 'Pod', 'fullnode-0').status.phase = 'Pending'
+    return s
+  }
+
+  it('says nothing once the restored PVC is Bound, though retention has deleted the source snapshot since', () => {
+    const s = restoredHealthy()
+    expect(find(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase).toBe('Bound')
+    expect(s.objects.some((o) => o.kind === 'VolumeSnapshot' && o.metadata.name === 'fullnode-0-20261101000000')).toBe(false)
+    expect(hits(s, 'restore-not-starting')).toEqual([])
+    find(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase = 'Pending'
+    expect(hits(s, 'restore-not-starting')[0]?.data).toMatchObject({ sourceMissing: true })
+  })
+
+  it('does not blame the storage class when StorageClasses and VolumeSnapshotClasses could not be listed', () => {
+    const s = load('restore-not-starting')
+    s.objects = s.objects.filter((o) => !['StorageClass', 'VolumeSnapshotClass'].includes(o.kind))
+    s.collectionErrors.push(
+      { what: 'list storageclasses', reason: 'forbidden', message: 'storageclasses.storage.k8s.io is forbidden' },
+      { what: 'list volumesnapshotclasses', reason: 'forbidden', message: 'volumesnapshotclasses.snapshot.storage.k8s.io is forbidden' },
+    )
+    const [finding] = hits(s, 'restore-not-starting')
+    expect(finding.data).toMatchObject({ sourceMissing: true, noSnapshotSupport: false })
+    expect(finding.cause).not.toMatch(/storage class/)
+  })
+
+  it("names the PVC's storage class when that class is not in the cluster", () => {
+    const s = load('restore-not-starting')
+    expect(find(s, 'PersistentVolumeClaim', 'restore-0').spec.storageClassName).toBe('fixed')
+    s.objects = s.objects.filter((o) => !(o.kind === 'StorageClass' && o.metadata.name === 'fixed'))
+    expect(hits(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
+  })
+})
