@@ -105,3 +105,15 @@ describe('restore-not-starting', () => {
     expect(hits(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
   })
 })
+
+describe('profiling-unavailable', () => {
+  it("ignores a port conflict of node-utils' previous run when the current run holds the port", () => {
+    expect(hits(load('profiling-unavailable'), 'profiling-unavailable')).toHaveLength(1)
+    const s = load('profiling-unavailable')
+    const current = s.logs.find((l) => l.pod === 'prof-0' && l.container === 'node-utils' && !l.previous)!
+    s.logs.push({ ...current, previous: true })
+    current.text = current.text.replace(/level=warning msg="profiling disabled[^\n]*/, 'level=info msg="pprof listening on 127.0.0.1:6666"')
+    expect(current.text).not.toMatch(/profiling disabled/)
+    expect(hits(s, 'profiling-unavailable')).toEqual([])
+  })
+})
