@@ -25,11 +25,13 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
     const ns = node.metadata.namespace
     const snapshot = index.get('VolumeSnapshot', ns, source)
     const pvc = index.dataPvcOf(node)
-    if (pvc?.status?.phase === 'Bound' && snapshot) return []
-    const storageClass = index.storageClassOf(
-      pvc ?? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: '' }, spec: { storageClassName: node.spec?.persistence?.storageClass } },
-    )
-    const noSnapshotSupport = !supportsSnapshots(storageClass, index.list('VolumeSnapshotClass'))
+    // restoreFromSnapshot stays in the spec for good: a Bound PVC means the restore happened, even if retention
+    // has deleted the source since. (data-initialized=true proves nothing: it is set when the PVC is created.)
+    if (pvc?.status?.phase === 'Bound') return []
+    const storageClassName: string | undefined = pvc ? pvc.spec?.storageClassName : node.spec?.persistence?.storageClass
+    const storageClass = index.storageClassOf(pvc ?? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: '' }, spec: { storageClassName } })
+    const classListFailed = index.snapshot.collectionErrors.some((e) => /storageclasses|volumesnapshotclasses/.test(e.what))
+    const noSnapshotSupport = !classListFailed && !supportsSnapshots(storageClass, index.list('VolumeSnapshotClass'))
     const snapshotListFailed = index.snapshot.collectionErrors.some((e) => /volumesnapshots/.test(e.what))
     const logged = reconcileErrorEvidence(index, node, SNAPSHOT_READ_FAILED)
     // Without the list, the operator's own failed read still says the source is missing.
@@ -52,7 +54,9 @@ export default defineRule<{ source: string; sourceMissing: boolean; storageClass
       ...matchingEvents(index, pvc, (e) => e.type === 'Warning').map(eventEvidence),
       ...logged,
     ]
-    return [{ subject: refOf(node), data: { source, sourceMissing, storageClass: storageClass?.metadata.name, noSnapshotSupport }, evidence }]
+    return [
+      { subject: refOf(node), data: { source, sourceMissing, storageClass: storageClass?.metadata.name ?? storageClassName, noSnapshotSupport }, evidence },
+    ]
   },
   summary: (d) => `restore from snapshot ${d.source} does not start`,
   cause: (d) =>

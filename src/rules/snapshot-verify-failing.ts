@@ -1,4 +1,5 @@
 import { annotation, eventCount, refOf } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
 import { allContainerStatuses } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
@@ -6,6 +7,12 @@ import { operatorLogsAbout } from '../analysis/operator-logs.js'
 
 /** A corrupted snapshot is deleted and retaken with no Event saying so: only the operator's log line tells. */
 const CORRUPTED = /Data is corrupted/
+const CHECK_STARTED = /^Starting snapshot (\S+) integrity check/
+
+/** The snapshot a check Pod verifies: its `volume-snapshot` label, else its name `<snapshot>-ichk-<suffix>`. */
+function checkedSnapshot(pod: KubeObject): string | undefined {
+  return pod.metadata.labels?.['volume-snapshot'] ?? /^(.+)-ichk(?:-[a-z0-9]+)?$/.exec(pod.metadata.name)?.[1]
+}
 
 export default defineRule<{ corrupted: number; checks: number; oomKilled: boolean }>({
   id: 'snapshot-verify-failing',
@@ -19,30 +26,34 @@ export default defineRule<{ corrupted: number; checks: number; oomKilled: boolea
     const corrupted = snapshots.filter((snap) => snap.metadata.annotations?.[annotation('snapshot-integrity-status')] === 'corrupted')
     const checkEvents = matchingEvents(index, node, byReason('IntegrityCheckStart'))
     const checks = checkEvents.reduce((sum, e) => sum + eventCount(e), 0)
+    // Set nodes name their snapshots `<set>-<group>-<ts>`, not after the node: match the node's own snapshot names.
+    const snapshotNames = new Set([
+      ...snapshots.map((snap) => snap.metadata.name),
+      ...checkEvents.flatMap((e) => CHECK_STARTED.exec(e.message ?? '')?.[1] ?? []),
+    ])
     const checkPods = index
       .list('Pod', node.metadata.namespace)
-      .filter((pod) => /-ichk(-|$)/.test(pod.metadata.name) && pod.metadata.name.startsWith(node.metadata.name))
+      .filter((pod) => /-ichk(-|$)/.test(pod.metadata.name) && snapshotNames.has(checkedSnapshot(pod) ?? ''))
     const failedPods = checkPods.filter(
       (pod) => pod.status?.phase === 'Failed' || allContainerStatuses(pod).some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0),
     )
     const oomKilled = checkPods.some((pod) =>
       allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')),
     )
-    const deletedAfterCheck = matchingEvents(index, node, byReason('SnapshotDeleted'))
     const corruptedLogged = operatorLogsAbout(index, node, CORRUPTED, 10)
     const failures = Math.max(corrupted.length, corruptedLogged.length)
-    if (failures === 0 && failedPods.length === 0 && checks < 3) return []
-    if (failures === 0 && failedPods.length === 0 && deletedAfterCheck.length === 0) return []
+    // SnapshotDeleted only reports retention; a corrupted snapshot goes without an Event, so it proves nothing here.
+    if (failures === 0 && failedPods.length === 0) return []
     const evidence: Evidence[] = [
       ...corrupted.map((snap) => field(snap, `annotations["${annotation('snapshot-integrity-status')}"]`, 'corrupted')),
       ...checkEvents.map(eventEvidence),
-      ...deletedAfterCheck.map(eventEvidence),
       ...corruptedLogged,
       ...failedPods.flatMap((pod) =>
         allContainerStatuses(pod)
           .filter((s) => s.state?.terminated)
           .map((s) => field(pod, `container ${s.name} terminated`, `${s.state?.terminated?.reason ?? 'Error'} (exit ${s.state?.terminated?.exitCode})`)),
       ),
+      ...failedPods.flatMap((pod) => matchingEvents(index, pod, (e) => e.type === 'Warning').map(eventEvidence)),
     ]
     return [{ subject: refOf(node), data: { corrupted: failures, checks, oomKilled }, evidence }]
   },
