@@ -1,5 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { signerTargetOf } from '../snapshot/node-layout.js'
+import { signerTargetOf, type OperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 
 /** What the cluster holds about the remote signer serving a node. */
@@ -10,6 +10,12 @@ export interface SignerContext {
   statefulSet?: KubeObject
   pods: KubeObject[]
 }
+
+/**
+ * cosmosigner serves /livez and /readyz on 8080 from 3.1.0, the 5.x line; the 3.0.0 line runs 0.2.x, whose only
+ * probes are TCP on 7070, so there its Pod readiness is all there is to read.
+ */
+export const signerServesHttpHealth = (line: OperatorLine): boolean => line !== '3.x'
 
 /** Signer targets carry the label cosmosigner-target=<signer>; its discovery Service is <signer>-privval. */
 export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): SignerContext | undefined {

@@ -1,0 +1,91 @@
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { planSignerProbes } from '../../../src/app/signer-probes.js'
+import { runRules } from '../../../src/engine/run-rules.js'
+import type { Rule } from '../../../src/engine/define-rule.js'
+import { RULES } from '../../../src/rules/index.js'
+import { readBundle } from '../../../src/snapshot/bundle.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import { ROOT } from '../../helpers/cli.js'
+
+/** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
+const bundles = new Map<string, Snapshot>()
+const load = (name: string) => structuredClone(bundles.get(name)!)
+const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
+const only = (s: Snapshot, rule: string) => runRules(new SnapshotIndex(s), [RULES.find((r) => r.id === rule) as unknown as Rule]).findings
+
+beforeAll(async () => {
+  for (const name of ['signer-pubkey', 'signer-discovery-timeout', 'legacy-signing', 'image-pull'])
+    bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
+})
+
+const SIGNER_0_2 = 'ghcr.io/voluzi/cosmosigner:0.2.1'
+const NODE_UTILS_2_10 = 'ghcr.io/voluzi/node-utils:2.10.0'
+
+/** The signer-pubkey bundle as the 3.0.0 operator lays it out: wait-for-dns gate, TMKMS_PROXY, cosmosigner 0.2.x. */
+function onThreeLine(s: Snapshot): Snapshot {
+  const pod = find(s, 'Pod', 'val-1')
+  for (const c of pod.spec.initContainers) {
+    if (c.name === 'wait-cosmosigner-discovery') {
+      c.args = ['wait-for-dns', 'val-1-signer-privval.sc-signer-pubkey.svc', '$(POD_IP)', '25s']
+      c.image = NODE_UTILS_2_10
+    }
+    if (c.name === 'node-utils') {
+      c.image = NODE_UTILS_2_10
+      c.env = [...(c.env ?? []), { name: 'TMKMS_PROXY', value: 'true' }]
+    }
+  }
+  for (const status of pod.status.initContainerStatuses ?? []) status.image = NODE_UTILS_2_10
+  for (const o of s.objects) {
+    const spec = o.kind === 'StatefulSet' ? o.spec.template.spec : o.kind === 'Pod' ? o.spec : undefined
+    for (const c of spec?.containers ?? []) if (c.name === 'cosmosigner') c.image = SIGNER_0_2
+  }
+  return s
+}
+
+/** What the active probes record against cosmosigner 0.2.x: nothing listens on 8080. */
+function refusedHttpProbes(s: Snapshot): void {
+  for (const pod of ['val-1-signer-0', 'val-1-signer-1'])
+    for (const path of ['/livez', '/readyz'])
+      s.probes.push({
+        kind: 'signer-http',
+        namespace: 'sc-signer-pubkey',
+        pod,
+        target: `pod/${pod}:8080${path}`,
+        at: s.collectedAt,
+        ok: false,
+        detail: 'connection refused',
+      })
+}
+
+describe('signer-unhealthy on the 3.x line', () => {
+  it('plans no HTTP probes of a 3.x signer, but still the gate test', () => {
+    const five = planSignerProbes(load('signer-pubkey'))
+    const three = planSignerProbes(onThreeLine(load('signer-pubkey')))
+    expect(five.filter((p) => p.kind === 'signer-http').map((p) => p.pod)).toContain('val-1-signer-0')
+    expect(three.filter((p) => p.kind === 'signer-http')).toEqual([])
+    expect(three.filter((p) => p.kind === 'signer-gate')).toEqual(five.filter((p) => p.kind === 'signer-gate'))
+  })
+
+  it('does not count failing HTTP probes against ready 3.x signer Pods', () => {
+    const three = onThreeLine(load('signer-pubkey'))
+    refusedHttpProbes(three)
+    expect(only(three, 'signer-unhealthy')).toEqual([])
+  })
+
+  it('still reports a 3.x signer Pod that is running but not Ready', () => {
+    const three = onThreeLine(load('signer-pubkey'))
+    refusedHttpProbes(three)
+    const ready = find(three, 'Pod', 'val-1-signer-1').status.conditions.find((c: { type: string }) => c.type === 'Ready')
+    ready.status = 'False'
+    const [finding] = only(three, 'signer-unhealthy')
+    expect(finding.summary).toBe('signer val-1-signer: val-1-signer-1 readiness failing')
+  })
+
+  it('still reports failing HTTP probes on the 5.x line', () => {
+    const five = load('signer-pubkey')
+    refusedHttpProbes(five)
+    expect(only(five, 'signer-unhealthy')[0].summary).toMatch(/val-1-signer-0 livez, val-1-signer-0 readyz/)
+  })
+})
