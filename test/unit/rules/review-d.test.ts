@@ -89,3 +89,22 @@ describe('signer-unhealthy on the 3.x line', () => {
     expect(only(five, 'signer-unhealthy')[0].summary).toMatch(/val-1-signer-0 livez, val-1-signer-0 readyz/)
   })
 })
+
+describe('signer-pubkey advice follows the operator line', () => {
+  it('asks for the 3.x minimums on a 3.x node', () => {
+    const [finding] = only(onThreeLine(load('signer-pubkey')), 'signer-pubkey')
+    expect(finding.action).toMatch(/remote signer is version 0\.2\.0 or newer and node-utils 2\.10\.0 or newer/)
+    expect(finding.action).not.toMatch(/3\.1\.0|4\.0\.0/)
+  })
+
+  it('names the missed minimum when a 3.x signer is too old', () => {
+    const three = onThreeLine(load('signer-pubkey'))
+    for (const c of find(three, 'StatefulSet', 'val-1-signer').spec.template.spec.containers) c.image = 'ghcr.io/voluzi/cosmosigner:0.1.9'
+    expect(only(three, 'signer-pubkey')[0].cause).toContain('remote signer image ghcr.io/voluzi/cosmosigner:0.1.9 is older than 0.2.0')
+  })
+
+  it('asks for the 5.x minimums on a 5.x node', () => {
+    const [finding] = only(load('signer-pubkey'), 'signer-pubkey')
+    expect(finding.action).toMatch(/remote signer is version 3\.1\.0 or newer and node-utils 4\.0\.0 or newer/)
+  })
+})
