@@ -108,3 +108,31 @@ describe('signer-pubkey advice follows the operator line', () => {
     expect(finding.action).toMatch(/remote signer is version 3\.1\.0 or newer and node-utils 4\.0\.0 or newer/)
   })
 })
+
+describe('signer-discovery-timeout counts Ready signer Pods', () => {
+  const readyCondition = (pod: KubeObject) => pod.status.conditions.find((c: { type: string }) => c.type === 'Ready')
+
+  it('names a signer that runs but is not Ready (signer-unhealthy gives way to this rule)', () => {
+    const s = load('signer-discovery-timeout')
+    expect(find(s, 'Pod', 'val-signer-0').status.phase).toBe('Running')
+    expect(readyCondition(find(s, 'Pod', 'val-signer-0')).status).toBe('False')
+    const [finding] = only(s, 'signer-discovery-timeout')
+    expect(finding.data).toMatchObject({ signerPodsReady: 0, signerPodsRunning: 1, signerPods: 1 })
+    expect(finding.cause).toContain('no signer Pod of val-signer is ready (1 of 1 running)')
+    expect(finding.evidence.map((e) => `${e.source}: ${e.text}`)).toContain('Pod/val-signer-0: Ready = false')
+  })
+
+  it('does not blame a Ready signer', () => {
+    const s = load('signer-discovery-timeout')
+    readyCondition(find(s, 'Pod', 'val-signer-0')).status = 'True'
+    const [finding] = only(s, 'signer-discovery-timeout')
+    expect(finding.data).toMatchObject({ signerPodsReady: 1 })
+    expect(finding.cause).not.toMatch(/no signer Pod/)
+  })
+
+  it('says how many run when none is', () => {
+    const s = load('signer-discovery-timeout')
+    find(s, 'Pod', 'val-signer-0').status.phase = 'Pending'
+    expect(only(s, 'signer-discovery-timeout')[0].cause).toContain('no signer Pod of val-signer is ready (0 of 1 running)')
+  })
+})
