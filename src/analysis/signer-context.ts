@@ -1,4 +1,4 @@
-import type { SnapshotIndex } from '../snapshot/index.js'
+import { selectorMatches, type LabelSelector, type SnapshotIndex } from '../snapshot/index.js'
 import { signerTargetOf, type OperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 
@@ -79,7 +79,7 @@ export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, si
   const labels = pod.metadata.labels ?? {}
   return index.list('NetworkPolicy', pod.metadata.namespace).filter((policy) => {
     const spec = policy.spec ?? {}
-    const selects = Object.entries(spec.podSelector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value)
+    const selects = selectorMatches(spec.podSelector ?? {}, labels)
     const governsIngress = (spec.policyTypes ?? ['Ingress']).includes('Ingress')
     if (!selects || !governsIngress) return false
     const rules: IngressRule[] = spec.ingress ?? []
@@ -103,15 +103,17 @@ export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, si
 
 interface IngressRule {
   ports?: { port?: number | string; endPort?: number; protocol?: string }[]
-  from?: { podSelector?: { matchLabels?: Record<string, string> }; ipBlock?: unknown; namespaceSelector?: unknown }[]
+  from?: { podSelector?: LabelSelector; ipBlock?: unknown; namespaceSelector?: unknown }[]
 }
 
 function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
   if (!rule.from || rule.from.length === 0) return true
   return rule.from.some((peer) => {
     if (peer.ipBlock || (peer.namespaceSelector && !peer.podSelector)) return true
-    const wanted = Object.entries(peer.podSelector?.matchLabels ?? {})
-    return signerPods.length === 0 ? wanted.length === 0 : signerPods.some((sp) => wanted.every(([key, value]) => sp.metadata.labels?.[key] === value))
+    const selector = peer.podSelector ?? {}
+    // With no signer Pod to test, only a selector that admits every Pod is known to admit the signer.
+    if (signerPods.length === 0) return Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0
+    return signerPods.some((sp) => selectorMatches(selector, sp.metadata.labels ?? {}))
   })
 }
 

@@ -136,3 +136,40 @@ describe('signer-discovery-timeout counts Ready signer Pods', () => {
     expect(only(s, 'signer-discovery-timeout')[0].cause).toContain('no signer Pod of val-signer is ready (0 of 1 running)')
   })
 })
+
+describe('NetworkPolicy selectors with matchExpressions', () => {
+  const NS = 'sc-signer-discovery-timeout'
+  /** The example with its node NetworkPolicy replaced by the given one. */
+  function withPolicy(spec: object): Snapshot {
+    const s = load('signer-discovery-timeout')
+    s.objects = s.objects.filter((o) => !(o.kind === 'NetworkPolicy' && o.metadata.name === 'validator-lockdown'))
+    s.objects.push({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'under-test', namespace: NS }, spec })
+    return s
+  }
+  const blockedBy = (s: Snapshot) => only(s, 'signer-discovery-timeout')[0].data as { blockedBy: string[] }
+  const webOnly = { policyTypes: ['Ingress'], ingress: [{ ports: [{ port: 80, protocol: 'TCP' }] }] }
+  const signerPortFrom = (podSelector: object) => ({
+    podSelector: { matchLabels: { 'chain-node': 'val-0' } },
+    policyTypes: ['Ingress'],
+    ingress: [{ ports: [{ port: 26659, protocol: 'TCP' }], from: [{ podSelector }] }],
+  })
+
+  it('a policy whose matchExpressions leave the node Pod out does not block it', () => {
+    expect(blockedBy(withPolicy({ podSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['nginx'] }] }, ...webOnly })).blockedBy).toEqual([])
+  })
+
+  it('a policy whose matchExpressions select the node Pod blocks it', () => {
+    const s = withPolicy({ podSelector: { matchExpressions: [{ key: 'chain-node', operator: 'In', values: ['val-0'] }] }, ...webOnly })
+    expect(blockedBy(s).blockedBy).toEqual(['under-test'])
+  })
+
+  it('a peer whose matchExpressions leave the signer out does not admit it', () => {
+    const s = withPolicy(signerPortFrom({ matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['cosmoguard'] }] }))
+    expect(blockedBy(s).blockedBy).toEqual(['under-test'])
+  })
+
+  it('a peer whose matchExpressions take the signer in admits it', () => {
+    const s = withPolicy(signerPortFrom({ matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['cosmosigner'] }] }))
+    expect(blockedBy(s).blockedBy).toEqual([])
+  })
+})
