@@ -117,6 +117,13 @@ function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
   })
 }
 
+/**
+ * A secrets store refusing the legacy signer: Vault's "permission denied" (its Go client adds "Code: 403"), tmkms's
+ * HTTP client "status code 403", the renewer's "failed to renew". A bare 403 also matches block heights and vote ids
+ * in tmkms's signing lines.
+ */
+export const SECRETS_STORE_REFUSAL = /permission denied|forbidden|failed to renew|code:? 403\b/i
+
 /** The secrets-store (Vault) settings of a legacy tmKMS signer: the CRD calls the provider `hashicorp`. */
 export function vaultProvider(tmkms: { provider?: { hashicorp?: VaultSettings; vault?: VaultSettings } } | undefined): VaultSettings | undefined {
   return tmkms?.provider?.hashicorp ?? tmkms?.provider?.vault
