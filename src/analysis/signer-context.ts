@@ -1,5 +1,5 @@
-import type { SnapshotIndex } from '../snapshot/index.js'
-import { signerTargetOf } from '../snapshot/node-layout.js'
+import { selectorMatches, type LabelSelector, type SnapshotIndex } from '../snapshot/index.js'
+import { signerTargetOf, type OperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 
 /** What the cluster holds about the remote signer serving a node. */
@@ -10,6 +10,12 @@ export interface SignerContext {
   statefulSet?: KubeObject
   pods: KubeObject[]
 }
+
+/**
+ * cosmosigner serves /livez and /readyz on 8080 from 3.1.0, the 5.x line; the 3.0.0 line runs 0.2.x, whose only
+ * probes are TCP on 7070, so there its Pod readiness is all there is to read.
+ */
+export const signerServesHttpHealth = (line: OperatorLine): boolean => line !== '3.x'
 
 /** Signer targets carry the label cosmosigner-target=<signer>; its discovery Service is <signer>-privval. */
 export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): SignerContext | undefined {
@@ -73,7 +79,7 @@ export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, si
   const labels = pod.metadata.labels ?? {}
   return index.list('NetworkPolicy', pod.metadata.namespace).filter((policy) => {
     const spec = policy.spec ?? {}
-    const selects = Object.entries(spec.podSelector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value)
+    const selects = selectorMatches(spec.podSelector ?? {}, labels)
     const governsIngress = (spec.policyTypes ?? ['Ingress']).includes('Ingress')
     if (!selects || !governsIngress) return false
     const rules: IngressRule[] = spec.ingress ?? []
@@ -97,17 +103,26 @@ export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, si
 
 interface IngressRule {
   ports?: { port?: number | string; endPort?: number; protocol?: string }[]
-  from?: { podSelector?: { matchLabels?: Record<string, string> }; ipBlock?: unknown; namespaceSelector?: unknown }[]
+  from?: { podSelector?: LabelSelector; ipBlock?: unknown; namespaceSelector?: unknown }[]
 }
 
 function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
   if (!rule.from || rule.from.length === 0) return true
   return rule.from.some((peer) => {
     if (peer.ipBlock || (peer.namespaceSelector && !peer.podSelector)) return true
-    const wanted = Object.entries(peer.podSelector?.matchLabels ?? {})
-    return signerPods.length === 0 ? wanted.length === 0 : signerPods.some((sp) => wanted.every(([key, value]) => sp.metadata.labels?.[key] === value))
+    const selector = peer.podSelector ?? {}
+    // With no signer Pod to test, only a selector that admits every Pod is known to admit the signer.
+    if (signerPods.length === 0) return Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0
+    return signerPods.some((sp) => selectorMatches(selector, sp.metadata.labels ?? {}))
   })
 }
+
+/**
+ * A secrets store refusing the legacy signer: Vault's "permission denied" (its Go client adds "Code: 403"), tmkms's
+ * HTTP client "status code 403", the renewer's "failed to renew". A bare 403 also matches block heights and vote ids
+ * in tmkms's signing lines.
+ */
+export const SECRETS_STORE_REFUSAL = /permission denied|forbidden|failed to renew|code:? 403\b/i
 
 /** The secrets-store (Vault) settings of a legacy tmKMS signer: the CRD calls the provider `hashicorp`. */
 export function vaultProvider(tmkms: { provider?: { hashicorp?: VaultSettings; vault?: VaultSettings } } | undefined): VaultSettings | undefined {

@@ -3,7 +3,7 @@ import { LEGACY_SIGNER_CONTAINERS, NODE_UTILS, containerImage, detectOperatorLin
 import type { KubeObject, ProbeRecord } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { grepLogs } from '../engine/rule-helpers.js'
-import { policiesBlockingSigner, signerOf, signerTargets, vaultProvider } from './signer-context.js'
+import { SECRETS_STORE_REFUSAL, policiesBlockingSigner, signerOf, signerTargets, vaultProvider } from './signer-context.js'
 import { MINIMUM_VERSIONS, versionAtLeast } from './versions.js'
 
 export type VersionVerdict = 'ok' | 'old' | 'unknown'
@@ -107,7 +107,7 @@ export function signerReport(index: SnapshotIndex, node: KubeObject): SignerRepo
       containers: legacyContainers,
       autoRenewToken: Boolean(vaultProvider(tmkms)?.autoRenewToken),
       uploadGenerated: Boolean(vaultProvider(tmkms)?.uploadGenerated),
-      permissionErrors: legacyContainers.flatMap((c) => grepLogs(index, pod, c, /permission denied|403|forbidden/i, 3)),
+      permissionErrors: legacyContainers.flatMap((c) => grepLogs(index, pod, c, SECRETS_STORE_REFUSAL, 3)),
     }
     report.problems.push('the deprecated legacy signer is in use')
     if (report.legacy.permissionErrors.length) report.problems.push('the secrets store refused operations of the legacy signer')

@@ -1,7 +1,8 @@
 import type { Connection } from '../cluster/connection.js'
 import { firstBytesThroughForward, getThroughForward, type FirstBytes, type HttpAnswer } from '../cluster/signer-probe.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import { signerOf, signerTargets, SIGNER_PORT } from '../analysis/signer-context.js'
+import { signerOf, signerServesHttpHealth, signerTargets, SIGNER_PORT, type SignerContext } from '../analysis/signer-context.js'
+import { detectOperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject, ProbeRecord, Snapshot } from '../snapshot/types.js'
 
 export const SIGNER_HTTP_PORT = 8080
@@ -11,29 +12,44 @@ export interface ProbeOptions {
   httpTimeoutMs?: number
 }
 
+/** One check of the signer path: /livez or /readyz of a signer Pod, or the gate test of a target Pod. */
+export type PlannedProbe = { kind: 'signer-http'; namespace: string; pod: string; path: string } | { kind: 'signer-gate'; namespace: string; pod: string }
+
 /**
- * Active checks of the remote signer path of every signer-target node in the snapshot:
- * /livez and /readyz on 8080 of each signer Pod, and the gate test on 26659 (data must arrive).
- * Each check goes through a port-forward that is closed before the next.
+ * The checks of the remote signer path of every signer-target node in the snapshot: /livez and /readyz on 8080
+ * of each signer Pod where the node's line serves them, and the gate test on 26659 of each target (data must arrive).
  */
-export async function probeSigners(connection: Connection, snapshot: Snapshot, options: ProbeOptions): Promise<ProbeRecord[]> {
+export function planSignerProbes(snapshot: Snapshot): PlannedProbe[] {
   const index = new SnapshotIndex(snapshot)
-  const signers = new Map<string, ReturnType<typeof signerOf>>()
+  const signers = new Map<string, { signer: SignerContext; http: boolean }>()
   for (const node of index.chainNodes()) {
-    const signer = signerOf(index, node, index.podOf(node))
-    if (signer) signers.set(`${node.metadata.namespace}/${signer.name}`, signer)
+    const pod = index.podOf(node)
+    const signer = signerOf(index, node, pod)
+    if (!signer) continue
+    const key = `${node.metadata.namespace}/${signer.name}`
+    // One target Pod on the 3.x line is enough: that operator deploys cosmosigner 0.2.x, which has no HTTP health.
+    const http = (signers.get(key)?.http ?? true) && signerServesHttpHealth(detectOperatorLine(node, pod))
+    signers.set(key, { signer, http })
   }
-  const records: ProbeRecord[] = []
-  for (const [key, signer] of signers) {
+  const plan: PlannedProbe[] = []
+  for (const [key, { signer, http }] of signers) {
     const namespace = key.split('/')[0]
-    for (const pod of signer!.pods) {
-      for (const path of ['/livez', '/readyz']) {
-        records.push(await probeHttp(connection, namespace, pod.metadata.name, path, options.httpTimeoutMs ?? 5000))
-      }
-    }
-    for (const pod of signerTargets(index, node(index, namespace), signer!.name))
-      records.push(await probeGate(connection, namespace, pod, options.gateTimeoutMs))
+    if (http)
+      for (const pod of signer.pods) for (const path of ['/livez', '/readyz']) plan.push({ kind: 'signer-http', namespace, pod: pod.metadata.name, path })
+    for (const pod of signerTargets(index, node(index, namespace), signer.name)) plan.push({ kind: 'signer-gate', namespace, pod })
   }
+  return plan
+}
+
+/** Runs the planned checks one by one, each through a port-forward that is closed before the next. */
+export async function probeSigners(connection: Connection, snapshot: Snapshot, options: ProbeOptions): Promise<ProbeRecord[]> {
+  const records: ProbeRecord[] = []
+  for (const probe of planSignerProbes(snapshot))
+    records.push(
+      probe.kind === 'signer-http'
+        ? await probeHttp(connection, probe.namespace, probe.pod, probe.path, options.httpTimeoutMs ?? 5000)
+        : await probeGate(connection, probe.namespace, probe.pod, options.gateTimeoutMs),
+    )
   return records
 }
 

@@ -40,7 +40,9 @@ export default defineRule<{ container: string; image?: string; reason: string; h
             reason: String(status.state?.waiting?.reason),
             hasPullSecrets: (pod.spec?.imagePullSecrets ?? []).length > 0 || (node.spec?.config?.imagePullSecrets ?? []).length > 0,
             notFound: /not found|manifest unknown|no such/i.test(messages),
-            unauthorized: /unauthorized|denied|401|403|authentication required/i.test(messages),
+            // Registries answer "401 Unauthorized" / "403 Forbidden" (or "status code 403"); a bare 401 or 403 also
+            // matches digests, image sizes and durations in the pull Events.
+            unauthorized: /unauthorized|forbidden|denied|authentication required|code:? 40[13]\b/i.test(messages),
           },
           evidence,
         }

@@ -2,7 +2,7 @@ import { refOf } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, podContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { field, grepLogs } from '../engine/rule-helpers.js'
-import { vaultProvider } from '../analysis/signer-context.js'
+import { SECRETS_STORE_REFUSAL, vaultProvider } from '../analysis/signer-context.js'
 
 export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploadGenerated: boolean; permissionErrors: number }>({
   id: 'legacy-signer-in-use',
@@ -19,7 +19,7 @@ export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploa
     if (!tmkms && containers.length === 0) return []
     const autoRenewToken = Boolean(vaultProvider(tmkms)?.autoRenewToken)
     const uploadGenerated = Boolean(vaultProvider(tmkms)?.uploadGenerated)
-    const permission = containers.flatMap((c) => grepLogs(index, pod, c, /permission denied|403|failed to renew/i, 3))
+    const permission = containers.flatMap((c) => grepLogs(index, pod, c, SECRETS_STORE_REFUSAL, 3))
     const evidence: Evidence[] = [
       ...(tmkms ? [field(node, '.spec.validator.tmKMS', '(set)')] : []),
       ...(autoRenewToken ? [field(node, '.spec.validator.tmKMS.provider.hashicorp.autoRenewToken', true)] : []),

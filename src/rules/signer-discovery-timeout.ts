@@ -1,5 +1,5 @@
 import { refOf } from '../snapshot/index.js'
-import { DISCOVERY_GATE, containerStatus } from '../snapshot/node-layout.js'
+import { DISCOVERY_GATE, containerStatus, podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { eventEvidence, field, grepLogs, matchingEvents, missing } from '../engine/rule-helpers.js'
 import { SIGNER_PORT, policiesBlockingSigner, signerOf, signerTargets } from '../analysis/signer-context.js'
@@ -9,6 +9,7 @@ export default defineRule<{
   noEndpoints: boolean
   blockedBy: string[]
   signerPodsReady: number
+  signerPodsRunning: number
   signerPods: number
   dnsTrouble: boolean
   oldNodeUtils: boolean
@@ -33,7 +34,9 @@ export default defineRule<{
       : []
     if (!failed && failedProbes.length === 0) return []
     const blocked = policiesBlockingSigner(index, pod, signer?.pods ?? [])
-    const ready = signer?.pods.filter((p) => p.status?.phase === 'Running').length ?? 0
+    // signer-unhealthy gives way to this rule, so a signer that runs but is not Ready must be told here.
+    const ready = signer?.pods.filter(podReady).length ?? 0
+    const running = signer?.pods.filter((p) => p.status?.phase === 'Running').length ?? 0
     const text = `${terminated?.message ?? ''} ${gateLogs.map((l) => l.text).join(' ')}`
     const evidence: Evidence[] = [
       ...(gate ? [field(pod, `initContainer ${DISCOVERY_GATE}`, terminated ? `terminated exit ${terminated.exitCode}` : gate.state?.waiting?.reason)] : []),
@@ -54,6 +57,7 @@ export default defineRule<{
       ...(signer?.statefulSet
         ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${signer.statefulSet.spec?.replicas ?? 0}`)]
         : []),
+      ...(signer?.pods ?? []).filter((p) => p.status?.phase === 'Running' && !podReady(p)).map((p) => field(p, 'Ready', false)),
       ...blocked.map((policy) => field(policy, 'ingress', `does not allow TCP ${SIGNER_PORT} from the signer`)),
       ...matchingEvents(index, pod, (e) => e.type === 'Warning')
         .slice(-3)
@@ -67,6 +71,7 @@ export default defineRule<{
           noEndpoints: Boolean(signer) && signer!.endpointAddresses === 0,
           blockedBy: blocked.map((p) => p.metadata.name),
           signerPodsReady: ready,
+          signerPodsRunning: running,
           signerPods: signer?.pods.length ?? 0,
           dnsTrouble: /NXDOMAIN|no such host|pod-local DNS: (?!ok)/i.test(text),
           oldNodeUtils: /unknown subcommand|configuration file does not exist/i.test(text),
@@ -80,7 +85,7 @@ export default defineRule<{
     [
       d.oldNodeUtils ? 'the node-utils image does not know the gate command (too old for this operator line)' : '',
       d.noEndpoints ? `the discovery Service ${d.signer}-privval has no endpoints` : '',
-      d.signer && d.signerPodsReady === 0 ? `no signer Pod of ${d.signer} is running (${d.signerPods} found)` : '',
+      d.signer && d.signerPodsReady === 0 ? `no signer Pod of ${d.signer} is ready (${d.signerPodsRunning} of ${d.signerPods} running)` : '',
       d.blockedBy.length ? `NetworkPolicy ${d.blockedBy.join(', ')} blocks TCP 26659 between the signer and the node` : '',
       d.dnsTrouble ? 'the gate logs report DNS problems' : '',
     ]

@@ -9,8 +9,10 @@ export default defineRule<{
   occurrences: number
   signerImage?: string
   signerOk: boolean | 'unknown'
+  signerMinimum: string
   nodeUtilsImage?: string
   nodeUtilsOk: boolean | 'unknown'
+  nodeUtilsMinimum: string
   noEndpoints: boolean
 }>({
   id: 'signer-pubkey',
@@ -47,8 +49,10 @@ export default defineRule<{
           occurrences: lines.length + restarts.length,
           signerImage,
           signerOk: signerImage ? versionAtLeast(imageTag(signerImage), minimum.signer) : 'unknown',
+          signerMinimum: minimum.signer,
           nodeUtilsImage,
           nodeUtilsOk: versionAtLeast(imageTag(nodeUtilsImage), minimum.nodeUtils),
+          nodeUtilsMinimum: minimum.nodeUtils,
           noEndpoints: Boolean(signer) && signer!.endpointAddresses === 0,
         },
         evidence,
@@ -58,12 +62,12 @@ export default defineRule<{
   summary: (d) => `the node exits with "can't get pubkey" (${d.occurrences} occurrences)`,
   cause: (d) =>
     [
-      d.signerOk === false ? `remote signer image ${d.signerImage} is older than required` : '',
-      d.nodeUtilsOk === false ? `node-utils image ${d.nodeUtilsImage} is older than required` : '',
+      d.signerOk === false ? `remote signer image ${d.signerImage} is older than ${d.signerMinimum}` : '',
+      d.nodeUtilsOk === false ? `node-utils image ${d.nodeUtilsImage} is older than ${d.nodeUtilsMinimum}` : '',
       d.noEndpoints ? 'the signer discovery Service has no endpoints' : '',
     ]
       .filter(Boolean)
       .join('; ') || 'no signer completed the private-validator handshake in time; needs investigation',
-  action: () =>
-    'Verify the remote signer is version 3.1.0 or newer and node-utils 4.0.0 or newer, including image overrides; then read the signer leader logs.',
+  action: (d) =>
+    `Verify the remote signer is version ${d.signerMinimum} or newer and node-utils ${d.nodeUtilsMinimum} or newer, including image overrides; then read the signer leader logs.`,
 })

@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
-import { podReady } from '../snapshot/node-layout.js'
+import { detectOperatorLine, podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
-import { signerOf } from '../analysis/signer-context.js'
+import { signerOf, signerServesHttpHealth } from '../analysis/signer-context.js'
 
 export default defineRule<{ signer: string; failing: string[]; running: number; pods: number }>({
   id: 'signer-unhealthy',
@@ -13,11 +13,14 @@ export default defineRule<{ signer: string; failing: string[]; running: number; 
   check({ index, node, pod }) {
     const signer = signerOf(index, node, pod)
     if (!signer) return []
+    // On the 3.x line an HTTP probe can only fail (nothing listens on 8080): Pod readiness is the evidence there.
+    const http = signerServesHttpHealth(detectOperatorLine(node, pod))
     const probes = index.snapshot.probes.filter(
-      (p) => p.kind === 'signer-http' && p.namespace === node.metadata.namespace && signer.pods.some((sp) => sp.metadata.name === p.pod),
+      (p) => http && p.kind === 'signer-http' && p.namespace === node.metadata.namespace && signer.pods.some((sp) => sp.metadata.name === p.pod),
     )
     const failing = probes.filter((p) => !p.ok)
-    // The kubelet runs /readyz as the readiness probe: a Running Pod that is not Ready is failing it.
+    // The kubelet runs /readyz as the readiness probe (3.x has none: Ready waits for the TCP 7070 startup probe),
+    // so a Running Pod that is not Ready is failing it.
     const notReady = signer.pods.filter((p) => p.status?.phase === 'Running' && !podReady(p) && !failing.some((f) => f.pod === p.metadata.name))
     const running = signer.pods.filter((p) => p.status?.phase === 'Running').length
     const wanted = signer.statefulSet?.spec?.replicas ?? 0
