@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { Snapshot } from '../snapshot/types.js'
+import type { Scope, Snapshot } from '../snapshot/types.js'
 import { stateDir } from '../util/state-dir.js'
 import { readStateFile, writeStateFile } from '../util/state-file.js'
 
@@ -12,8 +12,14 @@ export type OperatorPods = { namespace: string; pod: string }[]
 
 const file = () => path.join(stateDir(), 'operator-pods.json')
 
-export function lastOperatorPods(server: string): OperatorPods {
-  const pods = readStateFile<Record<string, OperatorPods>>(file(), {})[server]
+/**
+ * Kept per cluster and namespace (or "*" for -A): a run over every namespace reads every release's manager,
+ * and the next run of one namespace must not ask for all of those logs again.
+ */
+const keyOf = (server: string, scope: Scope) => `${server} ${scope.kind === 'all' ? '*' : (scope.namespace ?? '')}`
+
+export function lastOperatorPods(server: string, scope: Scope): OperatorPods {
+  const pods = readStateFile<Record<string, OperatorPods>>(file(), {})[keyOf(server, scope)]
   return Array.isArray(pods) ? pods.filter((p) => typeof p?.namespace === 'string' && typeof p?.pod === 'string') : []
 }
 
@@ -22,5 +28,5 @@ export async function rememberOperatorPods(snapshot: Snapshot, known: OperatorPo
   const pods = snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
   if (JSON.stringify(pods) === JSON.stringify(known)) return
   const all = readStateFile<Record<string, OperatorPods>>(file(), {})
-  await writeStateFile(file(), { ...all, [snapshot.source.server]: pods })
+  await writeStateFile(file(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: pods })
 }

@@ -141,7 +141,7 @@ export class Session {
             logRoles,
             chainProbe,
             objects,
-            operatorPods: lastOperatorPods(connection.client.server),
+            operatorPods: lastOperatorPods(connection.client.server, scope),
           }
           const snapshot = await liveSnapshot(connection, request)
           await rememberOperatorPods(snapshot, request.operatorPods)

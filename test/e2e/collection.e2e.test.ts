@@ -189,6 +189,18 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(manager.pod).not.toBe('gone-0')
   })
 
+  it("after a run over every namespace, a run of one namespace asks only for its own operator's log", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'operator-pods-'))
+    const run = (args: string[]) => runCli([...args, '--debug'], { env: { ...env(), KUBECTL_CHAINNODE_STATE_DIR: state } })
+    const managerLogReads = (stderr: string) => stderr.split('\n').filter((line) => /^debug: GET .*\/log\?container=manager/.test(line))
+    const everywhere = await run(['status', '-A'])
+    expect(everywhere.code, everywhere.stderr).toBe(0)
+    expect(managerLogReads(everywhere.stderr).length).toBeGreaterThan(1)
+    const one = await run(['status', 'quota-0', '-n', 'sc-reconcile-failing'])
+    expect(one.code, one.stderr).toBe(0)
+    expect(managerLogReads(one.stderr)).toHaveLength(1)
+  })
+
   it('works as a kubectl plugin: kubectl chainnode status', () => {
     const result = spawnSync('kubectl', ['chainnode', 'status', 'fullnode-0', '-n', 'sc-healthy'], {
       env: { ...process.env, ...env(), PATH: `${path.join(ROOT, 'bin')}:${process.env.PATH}`, NO_COLOR: '1' },
