@@ -3,6 +3,7 @@ import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { grepLogs } from '../engine/rule-helpers.js'
 import { compareText } from '../util/compare.js'
+import { escapeRegExp } from '../util/regexp.js'
 
 /** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
 export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50): Evidence[] {
@@ -27,7 +28,7 @@ export function allOperatorLogsAbout(index: SnapshotIndex, node: KubeObject, lim
 }
 
 /** The name as a word of its own: fullnode-0 is not a mention of fullnode-01. */
-const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escape(name)}([^\\w-]|$)`)
+const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escapeRegExp(name)}([^\\w-]|$)`)
 
 /** Manager log lines of every replica of an operator release matching a pattern. */
 export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5): Evidence[] {
@@ -37,5 +38,3 @@ export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

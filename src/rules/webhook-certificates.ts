@@ -4,6 +4,7 @@ import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { operatorLogs } from '../analysis/operator-logs.js'
+import { escapeRegExp } from '../util/regexp.js'
 
 /**
  * Certificate failures of the webhook server only: the manager also logs healthy certificate reloads at
@@ -13,7 +14,30 @@ import { operatorLogs } from '../analysis/operator-logs.js'
 // the webhook server) failing on a certificate, in any order. Lookaheads from the line's start: a
 // `failure.*file` alternation would rescan the rest of the line at every "error" in a log.
 const CERT_TROUBLE =
-  /failed calling webhook|^(?=.*(?:serving-certs|tls\.(?:crt|key)))(?=.*(?:no such file|not found|missing|error|failed|unable|expired|invalid))|^(?=.*(?:webhook|http: TLS handshake error))(?=.*(?:x509|certificate))(?=.*(?:x509|error|failed|unable|expired|invalid|bad|unknown))/i
+  /^(?=.*(?:serving-certs|tls\.(?:crt|key)))(?=.*(?:no such file|not found|missing|error|failed|unable|expired|invalid))|^(?=.*(?:webhook|http: TLS handshake error))(?=.*(?:x509|certificate))(?=.*(?:x509|error|failed|unable|expired|invalid|bad|unknown))/i
+
+/**
+ * CERT_TROUBLE, or a call to one of this release's own webhooks that failed (whatever the reason: a manager
+ * without certificates does not serve). A failed call to another product's webhook (a policy engine that
+ * is down) says nothing about the operator's certificates. One pattern per webhook configuration.
+ */
+function troubleOf(webhook: KubeObject | undefined): RegExp {
+  if (!webhook) return CERT_TROUBLE
+  let pattern = troublePatterns.get(webhook)
+  if (!pattern) {
+    // The API server's message names the webhook's address; its name is no help (kubebuilder names every
+    // release's webhooks alike, vchainnode.kb.io).
+    const names = (webhook.webhooks ?? []).flatMap((hook: { clientConfig?: { url?: string; service?: { name?: string; namespace?: string } } }) => {
+      const { service, url } = hook.clientConfig ?? {}
+      return [service?.name && service.namespace ? `${service.name}.${service.namespace}.svc` : undefined, url].filter(Boolean) as string[]
+    })
+    const ownCalls = names.length ? `|^(?=.*failed calling webhook)(?=.*(?:${names.map(escapeRegExp).join('|')}))` : ''
+    pattern = new RegExp(`${CERT_TROUBLE.source}${ownCalls}`, 'i')
+    troublePatterns.set(webhook, pattern)
+  }
+  return pattern
+}
+const troublePatterns = new WeakMap<KubeObject, RegExp>()
 
 /** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
 export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {
@@ -59,8 +83,9 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
     const injectFrom = webhook?.metadata.annotations?.['cert-manager.io/inject-ca-from']
     const certificates = index.list('Certificate', operator.metadata.namespace)
     const certManagerMissing = Boolean(injectFrom) && !certificates.some((cert) => `${cert.metadata.namespace}/${cert.metadata.name}` === injectFrom)
-    const logs = operatorLogs(index, operator, CERT_TROUBLE)
-    const webhookEvents = matchingEvents(index, node, (e) => CERT_TROUBLE.test(e.message))
+    const trouble = troubleOf(webhook)
+    const logs = operatorLogs(index, operator, trouble)
+    const webhookEvents = matchingEvents(index, node, (e) => trouble.test(e.message))
     if (!emptyCaBundle && !expired && logs.length === 0 && webhookEvents.length === 0) return []
     const evidence: Evidence[] = [
       ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : expired ? `expired ${expired}` : '(set)')] : []),

@@ -68,6 +68,20 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     expect(classifyReconcileError(WEBHOOK_X509)).toEqual({ cause: 'webhook', object: 'vchainnode.kb.io' })
   })
 
+  const callRefused = (host: string) =>
+    `Internal error occurred: failed calling webhook "vchainnode.kb.io": failed to call webhook: Post "https://${host}:443/validate?timeout=10s": dial tcp 10.96.0.1:443: connect: connection refused`
+
+  it("another product's webhook that is down is not this operator's certificates", () => {
+    const s = failing(callRefused('kyverno-svc.kyverno.svc'))
+    expect(hits(s, 'webhook-certificates')).toEqual([])
+    expect(hits(s, 'reconcile-failing')[0].data).toMatchObject({ node: 'fullnode-0', cause: 'webhook' })
+  })
+
+  it("the release's own webhook refusing calls is (a manager without certificates does not serve)", () => {
+    const s = failing(callRefused('cosmopilot-webhook.cosmopilot-system.svc'))
+    expect(hits(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+  })
+
   it("the API server refusing the webhook server's certificate is", () => {
     const s = load('healthy')
     const at = ago(s, 60)
