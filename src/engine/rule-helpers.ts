@@ -28,11 +28,18 @@ export function logLines(index: SnapshotIndex, pod: KubeObject | undefined, cont
 }
 const splitLogs = new WeakMap<LogRecord, LogLine[]>()
 
-/** Matching log lines, current and previous, newest last, at most `limit` of them. */
-export function grepLogs(index: SnapshotIndex, pod: KubeObject | undefined, container: string | undefined, pattern: RegExp, limit = 5): Evidence[] {
+/** Matching log lines, previous run and current (or the current run only), newest last, at most `limit` of them. */
+export function grepLogs(
+  index: SnapshotIndex,
+  pod: KubeObject | undefined,
+  container: string | undefined,
+  pattern: RegExp,
+  limit = 5,
+  { currentRunOnly = false }: { currentRunOnly?: boolean } = {},
+): Evidence[] {
   if (!pod || !container) return []
   const hits: Evidence[] = []
-  for (const previous of [true, false]) {
+  for (const previous of currentRunOnly ? [false] : [true, false]) {
     const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
     if (record?.text) for (const hit of matchingLines(index, pod, record, pattern)) hits.push(hit)
   }

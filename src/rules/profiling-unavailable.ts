@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, PROFILING_PORT, containerEnv, podContainers, podInitContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { configFile, field, logLines } from '../engine/rule-helpers.js'
+import { configFile, field, grepLogs } from '../engine/rule-helpers.js'
 
 const PROFILING_WARNING = /profil\w*.*(disabled|unavailable|not available)|6666.*(in use|taken|occupied)|pprof.*(disabled|failed)/i
 
@@ -16,10 +16,7 @@ export default defineRule<{ reason: Reason; takenBy?: string }>({
   check({ index, node, pod }) {
     if (!pod) return []
     // Each node-utils run binds 6666 anew at start: a warning of the previous run says nothing about this one.
-    const warnings: Evidence[] = logLines(index, pod, NODE_UTILS)
-      .filter((line) => PROFILING_WARNING.test(line.text))
-      .slice(-5)
-      .map((line) => ({ kind: 'log' as const, source: `log of ${pod.metadata.name}/${NODE_UTILS}`, text: line.text, at: line.at }))
+    const warnings = grepLogs(index, pod, NODE_UTILS, PROFILING_WARNING, 5, { currentRunOnly: true })
     const probes = index.snapshot.probes.filter((p) => p.kind === 'pprof' && p.pod === pod.metadata.name && p.namespace === pod.metadata.namespace && !p.ok)
     if (warnings.length === 0 && probes.length === 0) return []
     const nodeUtils = [...podInitContainers(pod), ...podContainers(pod)].find((c) => c.name === NODE_UTILS)
