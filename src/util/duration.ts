@@ -1,16 +1,12 @@
 import { usageError } from './errors.js'
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-
 /** Parse kubectl-style durations ("30s", "1m30s", "250ms", or a bare number of seconds). */
 export function parseDuration(text: string, flag: string): number {
   const trimmed = text.trim()
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)]
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) {
-    throw usageError(`${flag} "${text}" is not a duration`, `use a value like 30s, 2m or 1h`)
-  }
-  return parts.reduce((total, [, value, unit]) => total + Number(value) * UNIT_MS[unit], 0)
+  const ms = goDurationMs(trimmed)
+  if (ms === undefined) throw usageError(`${flag} "${text}" is not a duration`, `use a value like 30s, 2m or 1h`)
+  return ms
 }
 
 /** Short human age the way kubectl prints it: 45s, 5m, 3h, 2d. */
@@ -28,7 +24,7 @@ export function humanAge(ms: number): string {
 
 const GO_UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
-/** A Go time.Duration as Go prints it ("1m0s", "6m40.5s", "850ms"); undefined when it is not one. */
+/** A Go time.Duration as Go prints and kubectl's flags read it ("1m0s", "6m40.5s", "850ms"); undefined when it is not one. */
 export function goDurationMs(text: string | undefined): number | undefined {
   const parts = [...(text ?? '').matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/g)]
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined
