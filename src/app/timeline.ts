@@ -27,13 +27,15 @@ export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request
   })
 }
 
-/** For doctor's text: per node ("namespace/name"), the entries leading up to its worst finding. */
-export function leadUps(snapshots: Snapshot[], result: DoctorResult, count = 5): Map<string, TimelineEntry[]> {
+/**
+ * For doctor's text: per node ("namespace/name"), the entries leading up to its worst finding. `indexes` are the
+ * ones the rules ran on (one per cluster): the Events and logs they looked up are not looked up again.
+ */
+export function leadUps(indexes: SnapshotIndex[], result: DoctorResult, count = 5): Map<string, TimelineEntry[]> {
   const out = new Map<string, TimelineEntry[]>()
-  snapshots.forEach((snapshot, i) => {
+  indexes.forEach((index, i) => {
     const findings = result.clusters[i].report.findings
     if (findings.length === 0) return
-    const index = new SnapshotIndex(snapshot)
     // Findings are sorted worst first: the first of a node is its worst. Only the nodes a report shows a
     // lead-up for (one per group of look-alike findings) are built, not every node of a fleet.
     const worst = new Map<string, RuleId>()

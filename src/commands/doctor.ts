@@ -23,6 +23,7 @@ import {
   type InputOf,
 } from './flag-spec.js'
 import type { Scope } from '../snapshot/types.js'
+import { SnapshotIndex } from '../snapshot/index.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session } from '../app/session.js'
 import { chainProbeFor } from '../app/snapshots.js'
@@ -82,11 +83,12 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
   const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
-  const result = diagnose(snapshots, rules, input.bundle, settings)
+  const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
+  const result = diagnose(snapshots, rules, input.bundle, settings, indexes)
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on']
   const rendered = {
-    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(snapshots, result) }),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(indexes, result) }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
