@@ -65,7 +65,7 @@ export interface CrdOptions {
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1'
   kind: 'CustomResourceDefinition'
-  metadata: { name: string }
+  metadata: { name: string; annotations?: Record<string, string> }
   spec: {
     group: string
     names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] }
@@ -86,7 +86,13 @@ export function crd(o: CrdOptions): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${o.plural}.${o.group}` },
+    metadata: {
+      name: `${o.plural}.${o.group}`,
+      // The API server accepts a CRD in a *.k8s.io group only with the link to the approval of its API.
+      ...(/(^|\.)k8s\.io$/.test(o.group) && {
+        annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes-csi/external-snapshotter/pull/419' },
+      }),
+    },
     spec: {
       group: o.group,
       names: {
