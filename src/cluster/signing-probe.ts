@@ -9,16 +9,34 @@ export interface SigningProbeOptions {
   window: number
   /** Requests one chain's reading may cost: the window plus the validator set's pages. */
   maxRequests?: number
-  /** After this long, no further batch is asked for; what was read is counted. */
+  /** After this long (the whole signing read, every chain), no further batch is asked for; what was read is counted. */
   deadlineMs?: number
+}
+
+/** A slot for one port-forward at a time, shared by every chain of one run. */
+function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
+  const waiting: (() => void)[] = []
+  let free = slots
+  return async (work) => {
+    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve))
+    else free--
+    try {
+      return await work()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else free++
+    }
+  }
 }
 
 export const DEFAULT_SIGNING_WINDOW = 100
 export const MAX_SIGNING_WINDOW = 1000
 /** Heights asked per port-forward: one forwarded connection, answers pipelined; bounded so one answer stream stays small. */
 const BATCH = 25
-/** Batches in flight at once per chain. */
+/** Batches in flight at once per chain, and over every chain of the run (each is a port-forward through the API server). */
 const PARALLEL = 2
+const PARALLEL_OVERALL = 8
 const VALIDATORS_PER_PAGE = 100
 const MAX_VALIDATOR_PAGES = 3
 /** A commit of a 200-validator set is about 50 KB of JSON. */
@@ -43,7 +61,13 @@ export async function probeSigning(records: ProbeRecord[], nodes: KubeObject[], 
   const validators = nodes.map((node) => validatorOf(node, records)).filter((v): v is Validator => v !== undefined)
   const chains = new Map<string, Validator[]>()
   for (const v of validators) chains.set(v.network, [...(chains.get(v.network) ?? []), v])
-  await Promise.all([...chains].map(([network, members]) => readChain(network, members, records, options)))
+  const run: Run = { ...options, slot: limiter(PARALLEL_OVERALL), started: Date.now() }
+  await Promise.all([...chains].map(([network, members]) => readChain(network, members, records, run)))
+}
+
+interface Run extends SigningProbeOptions {
+  slot: ReturnType<typeof limiter>
+  started: number
 }
 
 function validatorOf(node: KubeObject, records: ProbeRecord[]): Validator | undefined {
@@ -57,7 +81,7 @@ function validatorOf(node: KubeObject, records: ProbeRecord[]): Validator | unde
   return { node, record: record as Validator['record'], address: address.toUpperCase(), addressFrom: fromKey ? 'pubKey' : 'status', network }
 }
 
-async function readChain(network: string, members: Validator[], records: ProbeRecord[], options: SigningProbeOptions): Promise<void> {
+async function readChain(network: string, members: Validator[], records: ProbeRecord[], options: Run): Promise<void> {
   const at = new Date().toISOString()
   const source = records
     .filter((r) => r.chain?.status && r.chain.status.network === network && network !== '')
@@ -97,8 +121,8 @@ async function readChain(network: string, members: Validator[], records: ProbeRe
 }
 
 /** The newest canonical commits (the latest height's commit is not final yet) and the validator set at the top of the window. */
-async function readCommits(source: ProbeRecord, options: SigningProbeOptions) {
-  const started = Date.now()
+async function readCommits(source: ProbeRecord, options: Run) {
+  const started = options.started
   const status = source.chain!.status!
   const top = status.height - 1
   const bottom = Math.max(1, status.earliestHeight || 1, top - options.window + 1)
@@ -107,7 +131,7 @@ async function readCommits(source: ProbeRecord, options: SigningProbeOptions) {
   const problems: string[] = []
   const local: ChainFacts = { problems: [] }
   const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
-  const get = (paths: string[]) => rpcResults(options.get, source.namespace, source.pod, port, paths, local, BATCH_BYTES)
+  const get = (paths: string[]) => options.slot(() => rpcResults(options.get, source.namespace, source.pod, port, paths, local, BATCH_BYTES))
   let requests = 0
   if (top < 1) return { commits: [], powers: undefined, requests, problems: [`chain at height ${status.height}: no committed block to count yet`] }
 

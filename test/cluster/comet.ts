@@ -134,7 +134,8 @@ export async function cometStatus(node: { rpcPort: number }): Promise<{ height: 
 }
 
 async function waitForRpc(node: RunningComet): Promise<void> {
-  const deadline = Date.now() + 20_000
+  // Every chain scenario starts its nodes at once (eleven processes): on a busy 2-core machine a start takes long.
+  const deadline = Date.now() + 60_000
   for (;;) {
     try {
       await cometStatus(node)
