@@ -13,22 +13,33 @@ export interface SigningProbeOptions {
   deadlineMs?: number
 }
 
-/** A slot for one port-forward at a time, shared by every chain of one run. */
-function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
-  const waiting: (() => void)[] = []
+/**
+ * Slots for port-forwards, shared by every chain of one run. The chain read first is served first, so
+ * when the deadline cuts a large fleet short, the chains read are whole, not every chain a little.
+ */
+function limiter(slots: number): (priority: number, work: () => Promise<(Json | undefined)[]>) => Promise<(Json | undefined)[]> {
+  const waiting: { priority: number; start: () => void }[] = []
   let free = slots
-  return async (work) => {
-    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve))
+  return async (priority, work) => {
+    if (free === 0)
+      await new Promise<void>((start) => {
+        const at = waiting.findIndex((w) => w.priority > priority)
+        waiting.splice(at < 0 ? waiting.length : at, 0, { priority, start })
+      })
     else free--
     try {
       return await work()
     } finally {
       const next = waiting.shift()
-      if (next) next()
+      if (next) next.start()
       else free++
     }
   }
 }
+
+// JSON-RPC results are open-ended; commitSigners and validatorPowers pick the fields they know.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
 
 export const DEFAULT_SIGNING_WINDOW = 100
 export const MAX_SIGNING_WINDOW = 1000
@@ -62,7 +73,7 @@ export async function probeSigning(records: ProbeRecord[], nodes: KubeObject[], 
   const chains = new Map<string, Validator[]>()
   for (const v of validators) chains.set(v.network, [...(chains.get(v.network) ?? []), v])
   const run: Run = { ...options, slot: limiter(PARALLEL_OVERALL), started: Date.now() }
-  await Promise.all([...chains].map(([network, members]) => readChain(network, members, records, run)))
+  await Promise.all([...chains].map(([network, members], order) => readChain(network, members, records, run, order)))
 }
 
 interface Run extends SigningProbeOptions {
@@ -81,7 +92,7 @@ function validatorOf(node: KubeObject, records: ProbeRecord[]): Validator | unde
   return { node, record: record as Validator['record'], address: address.toUpperCase(), addressFrom: fromKey ? 'pubKey' : 'status', network }
 }
 
-async function readChain(network: string, members: Validator[], records: ProbeRecord[], options: Run): Promise<void> {
+async function readChain(network: string, members: Validator[], records: ProbeRecord[], options: Run, order: number): Promise<void> {
   const at = new Date().toISOString()
   const source = records
     .filter((r) => r.chain?.status && r.chain.status.network === network && network !== '')
@@ -106,7 +117,7 @@ async function readChain(network: string, members: Validator[], records: ProbeRe
       }
     return
   }
-  const { commits, powers, requests, problems } = await readCommits(source, options)
+  const { commits, powers, requests, problems } = await readCommits(source, options, order)
   for (const v of members) {
     const power = powers?.get(v.address)
     v.record.chain.signing = {
@@ -121,7 +132,7 @@ async function readChain(network: string, members: Validator[], records: ProbeRe
 }
 
 /** The newest canonical commits (the latest height's commit is not final yet) and the validator set at the top of the window. */
-async function readCommits(source: ProbeRecord, options: Run) {
+async function readCommits(source: ProbeRecord, options: Run, order: number) {
   const started = options.started
   const status = source.chain!.status!
   const top = status.height - 1
@@ -131,15 +142,24 @@ async function readCommits(source: ProbeRecord, options: Run) {
   const problems: string[] = []
   const local: ChainFacts = { problems: [] }
   const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
-  const get = (paths: string[]) => options.slot(() => rpcResults(options.get, source.namespace, source.pod, port, paths, local, BATCH_BYTES))
   let requests = 0
+  let cutByDeadline = false
+  // The deadline is checked once a port-forward slot is free: time spent queueing behind other chains counts.
+  const get = (paths: string[]) =>
+    options.slot(order, async () => {
+      if (Date.now() - started > deadlineMs) {
+        cutByDeadline = true
+        return paths.map(() => undefined)
+      }
+      requests += paths.length
+      return rpcResults(options.get, source.namespace, source.pod, port, paths, local, BATCH_BYTES)
+    })
   if (top < 1) return { commits: [], powers: undefined, requests, problems: [`chain at height ${status.height}: no committed block to count yet`] }
 
   // The validator set at the top of the window: page 1, then as many pages as its total needs (bounded).
   let powers: Map<string, number> | undefined
   const pages: unknown[] = []
   for (let page = 1; page <= MAX_VALIDATOR_PAGES; page++) {
-    requests++
     const [result] = await get([`/validators?height=${top}&page=${page}&per_page=${VALIDATORS_PER_PAGE}`])
     if (!result) break
     pages.push(result)
@@ -149,21 +169,15 @@ async function readCommits(source: ProbeRecord, options: Run) {
 
   // Newest first, so a budget or a deadline keeps the most recent blocks.
   const heights: number[] = []
-  for (let h = top; h >= bottom && requests + heights.length < maxRequests; h--) heights.push(h)
+  for (let h = top; h >= bottom && pages.length + 1 + heights.length <= maxRequests; h--) heights.push(h)
   if (heights.length < top - bottom + 1) problems.push(`request budget of ${maxRequests} reached: ${heights.length} of ${top - bottom + 1} commits read`)
   const batches: number[][] = []
   for (let i = 0; i < heights.length; i += BATCH) batches.push(heights.slice(i, i + BATCH))
   const commits: CommitSigners[] = []
   let next = 0
-  let cutByDeadline = false
   const worker = async () => {
-    while (next < batches.length) {
-      if (Date.now() - started > deadlineMs) {
-        cutByDeadline = true
-        return
-      }
+    while (next < batches.length && !cutByDeadline) {
       const batch = batches[next++]
-      requests += batch.length
       const results = await get(batch.map((h) => `/commit?height=${h}`))
       for (const result of results) {
         const commit = result && commitSigners(result)
@@ -172,7 +186,7 @@ async function readCommits(source: ProbeRecord, options: Run) {
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, worker))
-  if (cutByDeadline) problems.push(`deadline of ${deadlineMs / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
+  if (cutByDeadline) problems.push(`signing deadline of ${deadlineMs / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
   // The first few reasons, then how many more: a node that refuses 100 reads is one line, not 100.
   problems.push(...local.problems.slice(0, 3))
   if (local.problems.length > 3) problems.push(`${local.problems.length - 3} more read(s) without an answer`)
