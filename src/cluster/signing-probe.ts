@@ -186,7 +186,7 @@ async function readCommits(source: ProbeRecord, options: Run, order: number) {
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, worker))
-  if (cutByDeadline) problems.push(`signing deadline of ${deadlineMs / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
+  if (cutByDeadline) problems.push(`signing deadline of ${Math.max(0, deadlineMs) / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
   // The first few reasons, then how many more: a node that refuses 100 reads is one line, not 100.
   problems.push(...local.problems.slice(0, 3))
   if (local.problems.length > 3) problems.push(`${local.problems.length - 3} more read(s) without an answer`)
