@@ -13,11 +13,20 @@ interface DoubleSign {
   owner?: string
 }
 
-/** Running nodes whose own /status presents `address` with voting power on `network`. */
+/**
+ * The voting power of the key a node presents: what its own /status says, or, when the node is not at the
+ * tip (a standby at height 0 reports 0), what the chain's validator set says of that key.
+ */
+function presentedPower(record: ProbeRecord): number {
+  const presented = record.chain?.validator
+  if (!presented) return 0
+  const onChain = record.chain?.signing?.address === presented.address ? (record.chain.signing.votingPower ?? 0) : 0
+  return Math.max(presented.votingPower, onChain)
+}
+
+/** Running nodes whose own /status presents `address` on `network`, with voting power. */
 function presenting(probes: readonly ProbeRecord[], network: string, address: string): ProbeRecord[] {
-  return probes.filter(
-    (p) => p.kind === 'chain' && p.chain?.status?.network === network && p.chain.validator?.address === address && p.chain.validator.votingPower > 0,
-  )
+  return probes.filter((p) => p.kind === 'chain' && p.chain?.status?.network === network && p.chain.validator?.address === address && presentedPower(p) > 0)
 }
 
 export default defineRule<DoubleSign>({
@@ -29,7 +38,7 @@ export default defineRule<DoubleSign>({
     const own = chainProbeOf(index.snapshot, pod)
     const key = own?.chain?.validator
     const network = own?.chain?.status?.network
-    if (!own || !key || key.votingPower <= 0 || !network) return []
+    if (!own || !key || presentedPower(own) <= 0 || !network) return []
     const all = presenting(index.snapshot.probes, network, key.address)
     if (all.length < 2) return []
     const ordered = [own, ...all.filter((p) => p !== own)]
@@ -37,7 +46,7 @@ export default defineRule<DoubleSign>({
     const evidence: Evidence[] = ordered.map((p) => ({
       kind: 'probe',
       source: `CometBFT RPC /status on ${p.target} in ${p.namespace}`,
-      text: `network ${network}, validator_info.address ${p.chain!.validator!.address}, voting_power ${p.chain!.validator!.votingPower}, height ${p.chain!.status!.height}`,
+      text: `network ${network}, validator_info.address ${p.chain!.validator!.address}, voting_power ${p.chain!.validator!.votingPower}${p.chain!.validator!.votingPower === 0 ? ` (${presentedPower(p)} in the chain's validator set)` : ''}, height ${p.chain!.status!.height}`,
       at: p.chain!.status!.at,
     }))
     return [
@@ -46,7 +55,7 @@ export default defineRule<DoubleSign>({
         data: {
           address: key.address,
           network,
-          votingPower: key.votingPower,
+          votingPower: presentedPower(own),
           pods: ordered.map((p) => `${p.namespace}/${p.pod}`),
           owner: owner && `${owner.namespace}/${owner.pod}`,
         },

@@ -123,6 +123,16 @@ describe('double-sign-risk', () => {
     expect(report.findings[0].ruleId).toBe('double-sign-risk')
   })
 
+  it('a standby at height 0 reports power 0 for the key: the power the chain gives that key counts', () => {
+    const snapshot = structuredClone(healthy)
+    asValidator(snapshot, 'hub-fullnodes-0', 'val-1')
+    const standby = asValidator(snapshot, 'hub-fullnodes-1', 'val-1', { power: 0 })
+    standby.chain!.status!.height = 0
+    const found = findingsOf(snapshot, 'double-sign-risk')
+    expect(found).toHaveLength(2)
+    expect(found.find((f) => f.node.name === 'hub-fullnodes-0')!.evidence[1].text).toMatch(/voting_power 0 \(10 in the chain's validator set\), height 0$/)
+  })
+
   it('another chain, or a key without voting power, is no risk', () => {
     const snapshot = structuredClone(healthy)
     asValidator(snapshot, 'hub-fullnodes-0', 'val-1')
@@ -130,7 +140,8 @@ describe('double-sign-risk', () => {
     expect(findingsOf(snapshot, 'double-sign-risk')).toEqual([])
     const zero = structuredClone(healthy)
     asValidator(zero, 'hub-fullnodes-0', 'val-1')
-    asValidator(zero, 'hub-fullnodes-1', 'val-1', { power: 0 })
+    const other = asValidator(zero, 'hub-fullnodes-1', 'val-1', { power: 0 })
+    other.chain!.signing!.votingPower = 0
     expect(findingsOf(zero, 'double-sign-risk')).toEqual([])
   })
 })
