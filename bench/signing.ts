@@ -70,7 +70,7 @@ function chain(name: string, ours: { pod: string; pubKey: string }[], setSize: n
       return [o.pod, answer(s)] as const
     }),
   )
-  return { name, addresses, status, netInfo: answer(recorded.netInfo ?? { n_peers: '3', peers: [] }), validators: pages, commit: answer(commit) }
+  return { name, addresses, status, netInfo: answer(recorded.netInfo), validators: pages, commit: answer(commit) }
 }
 
 function fleet(validators: number, chains: number, setSize: number) {
