@@ -123,7 +123,11 @@ function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: 
   return { kept, suppressed }
 }
 
+/** Findings that come before every other of their severity: two signers of one key can cost the stake within a block. */
+const OUTRANKING: readonly RuleId[] = ['double-sign-risk']
+
 export function sortFindings(findings: Finding[]): Finding[] {
   const key = (f: Finding) => `${f.node.namespace}/${f.node.name}|${f.ruleId}|${f.subject.kind}/${f.subject.name}`
-  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || compareText(key(a), key(b)))
+  const outranks = (f: Finding) => (OUTRANKING.includes(f.ruleId) ? 1 : 0)
+  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || outranks(b) - outranks(a) || compareText(key(a), key(b)))
 }

@@ -116,7 +116,10 @@ describe('double-sign-risk', () => {
     const snapshot = structuredClone(healthy)
     asValidator(snapshot, 'hub-fullnodes-0', 'val-1')
     asValidator(snapshot, 'hub-fullnodes-1', 'val-1')
+    // An error on a node whose name sorts first does not come before it.
+    snapshot.logs.find((l) => l.pod === 'fullnode-0' && l.container === 'app' && !l.previous)!.text += `${at} CONSENSUS FAILURE!!! err=boom\n`
     const report = run(snapshot)
+    expect(report.findings.some((f) => f.ruleId === 'consensus-failure' && f.node.name === 'fullnode-0')).toBe(true)
     const found = report.findings.filter((f) => f.ruleId === 'double-sign-risk')
     expect(found.map((f) => f.node.name).sort()).toEqual(['hub-fullnodes-0', 'hub-fullnodes-1'])
     expect(found[0].summary).toMatch(new RegExp(`^2 running nodes sign as validator ${fourValidators.genesis['val-1'].address} on kvstore-record-1`))
