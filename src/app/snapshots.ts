@@ -2,6 +2,9 @@ import type { Connection } from '../cluster/connection.js'
 import { parseDuration } from '../util/duration.js'
 import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
+import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
+
+export { DEFAULT_SIGNING_WINDOW }
 import { readBundle } from '../snapshot/bundle.js'
 import { selectorMatches } from '../snapshot/index.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
@@ -14,9 +17,10 @@ import type { Scope, Snapshot } from '../snapshot/types.js'
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
 
 /** The chain probe a run asks for (none with --no-probe); --probe-window is checked either way. */
-export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string }): SnapshotRequest['chainProbe'] {
+export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string; 'signing-window'?: number }): SnapshotRequest['chainProbe'] {
   const windowMs = parseDuration(input['probe-window'], '--probe-window')
-  return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS }
+  const signingWindow = input['signing-window'] ?? DEFAULT_SIGNING_WINDOW
+  return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow }
 }
 
 export interface SnapshotRequest {
@@ -32,7 +36,7 @@ export interface SnapshotRequest {
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
   /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
-  chainProbe?: { windowMs: number; timeoutMs: number }
+  chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number }
   /** What a command that shows less than doctor reads (undefined: everything). */
   objects?: ObjectReads
   /** Where the operator's manager ran at the last read of this cluster (app/operator-pods.ts). */
@@ -57,6 +61,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
     operatorPods: request.operatorPods,
     chain: request.chainProbe && {
       windowMs: request.chainProbe.windowMs,
+      signingWindow: request.chainProbe.signingWindow,
       get: (namespace, pod, port, paths, maxBytes = 64 * 1024) =>
         podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, paths, {
           timeoutMs: request.chainProbe!.timeoutMs,

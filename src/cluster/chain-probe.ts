@@ -10,6 +10,8 @@ export interface ChainProbeOptions {
   get: PodGet
   /** How long after the first reading the height is read again, when the last block is old. */
   windowMs: number
+  /** Validators: how many of the chain's last commits to count their signatures in (0 or absent: none). */
+  signingWindow?: number
 }
 
 /** /net_info of a busy seed lists thousands of peers: read this much, count the rest. */
@@ -73,6 +75,9 @@ async function probeNode(
       network: String(first.node_info?.network ?? ''),
       nodeId: String(first.node_info?.id ?? ''),
     }
+    const validator = first.validator_info
+    if (typeof validator?.address === 'string' && /^[0-9A-Fa-f]{40}$/.test(validator.address))
+      facts.validator = { address: validator.address.toUpperCase(), votingPower: Number(validator.voting_power ?? 0) || 0 }
     // A window of 0 (status -o wide) asks for one reading only.
     if (isRecent(facts) || options.windowMs <= 0) return
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
@@ -114,10 +119,18 @@ async function probeNode(
 type Json = any
 
 /** The `result` of each CometBFT JSON-RPC answer, or one line per path in `facts.problems` saying why there is none. */
-async function rpcResults(get: PodGet, namespace: string, pod: string, port: number, paths: string[], facts: ChainFacts): Promise<(Json | undefined)[]> {
+export async function rpcResults(
+  get: PodGet,
+  namespace: string,
+  pod: string,
+  port: number,
+  paths: string[],
+  facts: ChainFacts,
+  maxBytes = MAX_ANSWER_BYTES,
+): Promise<(Json | undefined)[]> {
   let answers: (PodAnswer | Error)[]
   try {
-    answers = await get(namespace, pod, port, paths, MAX_ANSWER_BYTES)
+    answers = await get(namespace, pod, port, paths, maxBytes)
   } catch (error) {
     if (error instanceof PortForwardRefused) throw error
     answers = paths.map(() => error as Error)

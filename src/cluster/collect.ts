@@ -18,6 +18,7 @@ import { readerFor, startLists, type Wanted } from './lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
+import { probeSigning } from './signing-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 
 /**
@@ -120,7 +121,12 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
   const chain = options.chain
   const chainProbes = chain
-    ? namespaced.then(async (lists) => probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors))
+    ? namespaced.then(async (lists) => {
+        const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors)
+        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round.
+        if (chain.signingWindow) await probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow })
+        return records
+      })
     : Promise.resolve([])
   const [namespaceObjects, clusterObjects, logs, operatorData, probes, { sample }] = await Promise.all([
     namespaced.then((lists) => lists.all),

@@ -6,6 +6,7 @@ import { renderDoctorJunit } from '../render/doctor-junit.js'
 import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
 import { renderDoctorText } from '../render/doctor-text.js'
 import { STUCK_PHASES } from '../rules/phase-stuck.js'
+import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
 import { diagnose, logRolesOf, selectRules } from '../app/doctor.js'
 import { probeSigners } from '../app/signer-probes.js'
 import { leadUps } from '../app/timeline.js'
@@ -51,6 +52,18 @@ export const DOCTOR_FLAGS = {
   },
   ...PROBE_WINDOW_FLAG,
   'gate-timeout': PROBE_FLAGS['gate-timeout'],
+  'missed-blocks-warning': {
+    type: 'integer',
+    description: 'validators: missed blocks in the signing window at which validator-missed-blocks warns',
+    default: DEFAULT_MISSED_BLOCKS.warning,
+    min: 1,
+  },
+  'missed-blocks-error': {
+    type: 'integer',
+    description: 'validators: missed blocks in the signing window at which validator-missed-blocks is an error',
+    default: DEFAULT_MISSED_BLOCKS.error,
+    min: 1,
+  },
   'phase-timeout': {
     type: 'string',
     description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
@@ -64,7 +77,7 @@ export const DOCTOR_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL
 export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 
 /** The active probes doctor runs (timeline runs the same, so it reads what doctor reads): none with --no-probe. */
-export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout' | 'probe-window'>): {
+export function activeProbes(input: Pick<DoctorInput, 'no-probe' | 'gate-timeout' | 'probe-window' | 'signing-window'>): {
   probe?: Probe
   chainProbe?: { windowMs: number; timeoutMs: number }
 } {
@@ -81,7 +94,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
   // Nothing checked is not health: an empty selection is an input error, not a clean report.
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
-  const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) }
+  const settings = { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []), missedBlocks: missedBlockThresholds(input) }
   const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
   const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
   const result = diagnose(snapshots, rules, input.bundle, settings, indexes)
@@ -115,6 +128,15 @@ export function parsePhaseTimeouts(values: string[]): Record<string, number> {
     out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
   }
   return out
+}
+
+/** --missed-blocks-warning and --missed-blocks-error, the warning no higher than the error. */
+function missedBlockThresholds(input: Pick<DoctorInput, 'missed-blocks-warning' | 'missed-blocks-error'>): { warning: number; error: number } {
+  const warning = input['missed-blocks-warning']
+  const error = input['missed-blocks-error']
+  if (warning > error)
+    throw usageError(`--missed-blocks-warning ${warning} is above --missed-blocks-error ${error}`, 'give a warning threshold at or below the error threshold')
+  return { warning, error }
 }
 
 /** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */

@@ -112,6 +112,13 @@ export const PROBE_FLAGS = {
 /** The chain probe's second reading (doctor, timeline and collect ask the nodes' RPC). */
 export const PROBE_WINDOW_FLAG = {
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
+  'signing-window': {
+    type: 'integer',
+    description: "validators: count their signatures in this many of the chain's last commits (read once per chain; 0: do not count)",
+    default: 100,
+    min: 0,
+    max: 1000,
+  },
 } satisfies FlagSpecs
 
 /** A kubectl-style listing (status, events): no header line, and -w to keep printing what changes. */

@@ -7,7 +7,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
-import { CHAIN_PROBE_TIMEOUT_MS } from '../app/snapshots.js'
+import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
 
 export const STATUS_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -25,7 +25,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   await session.setupOutput(input)
   if (input.watch) requireLive(input.bundle)
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
-  const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS } : undefined
+  const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
   const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet'], operator: true }
   const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })

@@ -35,6 +35,8 @@ export interface RuleHit<Data> {
 export interface RuleSettings {
   /** How long a node may hold a transitional phase before phase-stuck reports it, by phase. */
   phaseTimeoutsMs?: Partial<Record<string, number>>
+  /** Missed blocks in the signing window at which validator-missed-blocks warns, and at which it is an error. */
+  missedBlocks?: { warning: number; error: number }
 }
 
 export interface RuleContext {

@@ -2,9 +2,10 @@ import type { Finding, Rule, RuleSettings } from './define-rule.js'
 import { severityRank } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
-import type { CollectionError, ObjectRef } from '../snapshot/types.js'
+import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import { chainProbeOf } from '../snapshot/chain.js'
+import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
 
 export interface RuleError {
   ruleId: RuleId
@@ -19,7 +20,19 @@ export interface NodeResult {
   chainId?: string
   rulesChecked: RuleId[]
   /** What the chain probe measured on the node (or why it could not), when the run took one. */
-  chain?: { target: string; ok: boolean; detail: string; at: string }
+  chain?: {
+    target: string
+    ok: boolean
+    detail: string
+    at: string
+    /** Why the RPC gave no /status answer, in a word. */
+    reason?: RpcFailure
+    /** Validators: what the chain's last commits say about their key. */
+    signing?: Pick<
+      SigningReading,
+      'address' | 'source' | 'window' | 'counted' | 'signed' | 'missed' | 'fromHeight' | 'toHeight' | 'votingPower' | 'inActiveSet'
+    >
+  }
 }
 
 /** A finding left out because a root-cause rule fired on the same node. */
@@ -75,7 +88,14 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
       }
     }
     const probe = chainProbeOf(index.snapshot, pod)
-    const chain = probe && { target: probe.target, ok: probe.ok, detail: probe.detail, at: probe.at }
+    const chain = probe && {
+      target: probe.target,
+      ok: probe.ok,
+      detail: probe.detail,
+      at: probe.at,
+      ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
+      ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
+    }
     const chainId = typeof node.status?.chainID === 'string' ? node.status.chainID : undefined
     nodes.push({
       node: nodeRef,
@@ -103,7 +123,11 @@ function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: 
   return { kept, suppressed }
 }
 
+/** Findings that come before every other of their severity: two signers of one key can cost the stake within a block. */
+const OUTRANKING: readonly RuleId[] = ['double-sign-risk']
+
 export function sortFindings(findings: Finding[]): Finding[] {
   const key = (f: Finding) => `${f.node.namespace}/${f.node.name}|${f.ruleId}|${f.subject.kind}/${f.subject.name}`
-  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || compareText(key(a), key(b)))
+  const outranks = (f: Finding) => (OUTRANKING.includes(f.ruleId) ? 1 : 0)
+  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || outranks(b) - outranks(a) || compareText(key(a), key(b)))
 }

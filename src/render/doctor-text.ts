@@ -1,8 +1,10 @@
 import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
+import type { NodeResult } from '../engine/run-rules.js'
 import { countBySeverity } from '../engine/doctor-result.js'
 import type { Finding } from '../engine/define-rule.js'
 import type { Palette } from './palette.js'
 import { visible } from './visible.js'
+import { foldProblem } from '../snapshot/signing.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { TEXT_WIDTH, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
@@ -52,10 +54,17 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
 function measuredLines(result: DoctorResult, palette: Palette): string[] {
   const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
   const shown = nodes.length > 20 ? nodes.filter((n) => !n.chain!.ok) : nodes
+  // A probe failure is a stranger's long text (a port-forward error chain): one line, its reason first.
   return shown.map(
     ({ node, chain }) =>
-      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail : palette.paint('warning', `no answer: ${chain!.detail}`)}`,
+      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail + signingText(chain!.signing) : palette.paint('warning', `no answer: ${foldProblem(chain!.detail)}`)}`,
   )
+}
+
+function signingText(signing: NonNullable<NodeResult['chain']>['signing']): string {
+  if (!signing) return ''
+  if (!signing.counted) return '; signing not counted'
+  return `; signed ${signing.signed} of ${signing.counted} blocks${signing.inActiveSet === false ? ', not in the active set' : ''}`
 }
 
 function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {

@@ -5,6 +5,7 @@ import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
 import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
+import { rpcFailureOf } from '../snapshot/signing.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 
 export interface StatusRow {
@@ -95,6 +96,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
   const server = options.wide ? all.filter((h) => h !== 'Age') : all.filter((h) => ESSENTIAL_SERVER_COLUMNS.includes(h))
   const age = all.includes('Age') ? ['Age'] : []
   const chain = options.wide ? chainColumns(index) : undefined
+  // Signing columns only where there is a validator to show them for.
+  const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index) : undefined
   const ours: Column[] = [
     ['pod', (r) => r.pod],
     ['ready', (r) => r.ready],
@@ -104,13 +107,21 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
   ]
   const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
   const table = columns(
-    [...(options.withNamespace ? ['namespace'] : []), ...server, ...ours.map(([h]) => h), ...(chain ? CHAIN_HEADERS : []), ...age].map(visible),
+    [
+      ...(options.withNamespace ? ['namespace'] : []),
+      ...server,
+      ...ours.map(([h]) => h),
+      ...(chain ? CHAIN_HEADERS : []),
+      ...(signing ? SIGNING_HEADERS : []),
+      ...age,
+    ].map(visible),
     rows.map((r) =>
       [
         ...(options.withNamespace ? [r.namespace] : []),
         ...server.map((h) => serverCell(r, h)),
         ...ours.map(([, value]) => value(r)),
         ...(chain ? chain(r) : []),
+        ...(signing ? signing(r) : []),
         ...age.map((h) => serverCell(r, h)),
       ].map(visible),
     ),
@@ -136,10 +147,27 @@ const CHAIN_HEADERS = ['live height', 'block age', 'peers', 'catching up']
 function chainColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
   return (row) => {
     const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
-    const facts = chainProbeOf(index.snapshot, index.podOf(node!))?.chain
-    if (!facts?.status) return ['<none>', '<none>', facts?.peers ? String(facts.peers.total) : '<none>', '<none>']
+    const probe = chainProbeOf(index.snapshot, index.podOf(node!))
+    const facts = probe?.chain
+    // A probe that got no answer says why, in a word, where the height would be.
+    const height = probe && !facts?.status ? `<error: ${rpcFailureOf(probe.detail)}>` : '<none>'
+    if (!facts?.status) return [height, '<none>', facts?.peers ? String(facts.peers.total) : '<none>', '<none>']
     const age = blockAgeMs(facts)
     const peers = facts.peers ? `${facts.peers.total} (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : '<none>'
     return [String(facts.status.height), age === undefined ? '<none>' : humanAge(age), peers, String(facts.status.catchingUp)]
+  }
+}
+
+const SIGNING_HEADERS = ['signed', 'missed', 'power', 'jailed']
+
+/** -o wide, validators: blocks signed of those counted in the chain's last commits, voting power, jailed (.status.jailed). */
+function signingColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
+  return (row) => {
+    const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
+    if (!node?.spec?.validator) return ['<none>', '<none>', '<none>', '<none>']
+    const signing = chainProbeOf(index.snapshot, index.podOf(node))?.chain?.signing
+    const jailed = typeof node.status?.jailed === 'boolean' ? String(node.status.jailed) : '<none>'
+    if (!signing?.counted) return ['<none>', '<none>', signing?.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
+    return [`${signing.signed}/${signing.counted}`, String(signing.missed), signing.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
   }
 }

@@ -4,6 +4,8 @@
  * import the engine's kit, so the ids must not pull the rules in.
  */
 export const RULE_IDS = [
+  // Losing the stake outranks every other trouble: the first finding of a report.
+  'double-sign-risk',
   'webhook-certificates',
   'config-change-restart',
   'image-pull',
@@ -26,6 +28,10 @@ export const RULE_IDS = [
   'operator-missing',
   'reconcile-failing',
   'phase-stuck',
+  'rpc-unreachable',
+  'validator-missed-blocks',
+  'consensus-failure',
+  'upgrade-needed',
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]

@@ -1,6 +1,8 @@
 import blockThresholdUnhealthy from './block-threshold-unhealthy.js'
 import componentVersion from './component-version.js'
 import configChangeRestart from './config-change-restart.js'
+import consensusFailure from './consensus-failure.js'
+import doubleSignRisk from './double-sign-risk.js'
 import type { Rule } from '../engine/define-rule.js'
 import imagePull from './image-pull.js'
 import leaderElection from './leader-election.js'
@@ -15,11 +17,14 @@ import profilingUnavailable from './profiling-unavailable.js'
 import pvcNotGrowing from './pvc-not-growing.js'
 import reconcileFailing from './reconcile-failing.js'
 import restoreNotStarting from './restore-not-starting.js'
+import rpcUnreachable from './rpc-unreachable.js'
 import runsAsRoot from './runs-as-root.js'
 import signerDiscoveryTimeout from './signer-discovery-timeout.js'
 import signerPubkey from './signer-pubkey.js'
 import signerUnhealthy from './signer-unhealthy.js'
 import snapshotVerifyFailing from './snapshot-verify-failing.js'
+import upgradeNeeded from './upgrade-needed.js'
+import validatorMissedBlocks from './validator-missed-blocks.js'
 import webhookCertificates from './webhook-certificates.js'
 import { RULE_IDS, type RuleId } from './ids.js'
 
@@ -27,6 +32,7 @@ export { RULE_IDS, isRuleId, type RuleId } from './ids.js'
 
 /** The catalogue: exactly one rule per id (the type refuses a missing or unknown id; a test checks each rule's own id). */
 const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
+  'double-sign-risk': doubleSignRisk,
   'webhook-certificates': webhookCertificates,
   'config-change-restart': configChangeRestart,
   'image-pull': imagePull,
@@ -49,6 +55,10 @@ const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
   'operator-missing': operatorMissing,
   'reconcile-failing': reconcileFailing,
   'phase-stuck': phaseStuck,
+  'rpc-unreachable': rpcUnreachable,
+  'validator-missed-blocks': validatorMissedBlocks,
+  'consensus-failure': consensusFailure,
+  'upgrade-needed': upgradeNeeded,
 }
 
 export const RULES: readonly Rule<object>[] = RULE_IDS.map((id) => REGISTRY[id])

@@ -98,7 +98,43 @@ export interface ChainFacts {
     trustHash?: string
     servers: { url: string; at: string; latestHeight?: number; hashAtTrustHeight?: string; problem?: string }[]
   }
+  /** `validator_info` of /status: the key this process signs with and its voting power (0 when not a validator). */
+  validator?: { address: string; votingPower: number }
+  /** The blocks a validator signed, read from the chain (validators only; see snapshot/signing.ts). */
+  signing?: SigningReading
   /** One line per read that gave no usable answer (what was read, what came back). */
+  problems: string[]
+}
+
+/**
+ * What the last commits of the chain say about one validator's consensus address: counted where they
+ * were read (cluster/signing-probe.ts) so a bundle carries the result, not 100 commits.
+ */
+export interface SigningReading {
+  at: string
+  /** The consensus address counted (upper-case hex), and where it came from. */
+  address: string
+  addressFrom: 'pubKey' | 'status'
+  /** The RPC the commits were read from: the node's own, or another node of the chain in scope. */
+  source: string
+  /** Commits asked for (--signing-window) and the heights read (canonical commits: the newest height is left out). */
+  window: number
+  fromHeight?: number
+  toHeight?: number
+  /** Commits counted; fewer than the window when the chain is young, pruned, or the budget ran out. */
+  counted: number
+  signed: number
+  missed: number
+  /** Missed heights, newest last (capped). */
+  missedHeights: number[]
+  firstMissed?: { height: number; time?: string }
+  lastSigned?: { height: number; time?: string }
+  /** From /validators at toHeight: absent from the set (or power 0) means not in the active set; undefined when not read. */
+  votingPower?: number
+  inActiveSet?: boolean
+  /** Requests this reading cost (shared by every validator of the chain counted in the same pass). */
+  requests: number
+  /** One line per read that gave no usable answer, or why the window was cut short. */
   problems: string[]
 }
 

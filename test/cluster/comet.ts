@@ -38,7 +38,8 @@ export interface RunningComet extends CometHome {
 
 /** The cometbft binary of the cluster in `dir` (built next to kube-apiserver). */
 export function cometBinary(dir: string): string {
-  const bin = join(clusterHandle(dir).binDir, 'cometbft')
+  // A recorder run outside a test cluster (test/fixtures/chain-commits/record.ts) names the binary itself.
+  const bin = process.env.CHAINNODE_COMETBFT_BIN ?? join(clusterHandle(dir).binDir, 'cometbft')
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run scripts/build-tools.sh`)
   return bin
 }
@@ -52,7 +53,7 @@ const safe = (key: string) => key.replace(/[^a-z0-9-]/gi, '_')
 export function initComet(
   dir: string,
   keys: string[],
-  options: { chainId: string; validators?: number; logFormat?: (key: string) => 'plain' | 'json' },
+  options: { chainId: string; validators?: number; logFormat?: (key: string) => 'plain' | 'json'; timeoutCommit?: string },
 ): CometHome[] {
   const bin = cometBinary(dir)
   const homes = keys.map((key) => {
@@ -67,7 +68,7 @@ export function initComet(
     const config = readFileSync(configPath, 'utf8')
       .replace(/^log_format = .*$/m, `log_format = "${logFormat}"`)
       .replace(/^timeout_propose = .*$/m, 'timeout_propose = "1s"')
-      .replace(/^timeout_commit = .*$/m, 'timeout_commit = "300ms"')
+      .replace(/^timeout_commit = .*$/m, `timeout_commit = "${options.timeoutCommit ?? '300ms'}"`)
       .replace(/^addr_book_strict = .*$/m, 'addr_book_strict = false')
       .replace(/^allow_duplicate_ip = .*$/m, 'allow_duplicate_ip = true')
     writeFileSync(configPath, config)
@@ -133,7 +134,8 @@ export async function cometStatus(node: { rpcPort: number }): Promise<{ height: 
 }
 
 async function waitForRpc(node: RunningComet): Promise<void> {
-  const deadline = Date.now() + 20_000
+  // Every chain scenario starts its nodes at once (eleven processes): on a busy 2-core machine a start takes long.
+  const deadline = Date.now() + 60_000
   for (;;) {
     try {
       await cometStatus(node)
@@ -189,6 +191,26 @@ function killRecorded(dir: string, key: string): void {
     /* already gone */
   }
   rmSync(pidFile, { force: true })
+}
+
+/**
+ * Give a home a fresh priv_validator_key that is not in the genesis: its process runs and votes with a
+ * key the chain does not know, so its genesis validator misses every block. Returns the new key.
+ */
+export function replaceValidatorKey(dir: string, home: CometHome): CometHome['validator'] {
+  const scratch = join(dir, 'comet', `${safe(home.key)}.newkey`)
+  rmSync(scratch, { recursive: true, force: true })
+  execFileSync(cometBinary(dir), ['init', '--home', scratch], { stdio: 'ignore' })
+  const keyFile = readFileSync(join(scratch, 'config', 'priv_validator_key.json'), 'utf8')
+  writeFileSync(join(home.home, 'config', 'priv_validator_key.json'), keyFile)
+  rmSync(scratch, { recursive: true, force: true })
+  const key = JSON.parse(keyFile) as CometHome['validator']
+  return { address: key.address, pub_key: key.pub_key }
+}
+
+/** Copy one home's validator key into another: two processes present the same validator. */
+export function shareValidatorKey(from: CometHome, to: CometHome): void {
+  writeFileSync(join(to.home, 'config', 'priv_validator_key.json'), readFileSync(join(from.home, 'config', 'priv_validator_key.json')))
 }
 
 export const peerAddress = (node: RunningComet) => `${node.nodeId}@127.0.0.1:${node.p2pPort}`

@@ -91,9 +91,9 @@ describe('seeded scenarios (checked with kubectl)', () => {
     await refreshLiveness(ctx())
   })
 
-  it('lists 21 scenarios, one namespace each, every ChainNode present', async () => {
-    expect(SCENARIOS).toHaveLength(21)
-    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(21)
+  it('lists 22 scenarios, one namespace each, every ChainNode present', async () => {
+    expect(SCENARIOS).toHaveLength(22)
+    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(22)
     const nodes = (await getJson(['get', 'chainnodes', '-A'])).items as Obj[]
     for (const s of SCENARIOS) {
       expect(s.namespace).toBe(s.name)
@@ -101,8 +101,7 @@ describe('seeded scenarios (checked with kubectl)', () => {
         nodes.some((n) => n.metadata.namespace === s.namespace && n.metadata.name === s.node),
         `${s.namespace}/${s.node}`,
       ).toBe(true)
-      // A dead RPC is something the probe reports, not a rule's symptom.
-      expect(s.symptomRule === null).toBe(s.name.startsWith('sc-healthy') || s.name === 'sc-chain-rpc-dead')
+      expect(s.symptomRule === null).toBe(s.name.startsWith('sc-healthy'))
     }
   })
 

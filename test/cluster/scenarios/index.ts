@@ -31,6 +31,7 @@ import scHealthyChain from './sc-healthy-chain.js'
 import scChainNoPeers from './sc-chain-no-peers.js'
 import scChainHalt from './sc-chain-halt.js'
 import scChainRpcDead from './sc-chain-rpc-dead.js'
+import scValidators from './sc-validators.js'
 import scReconcileFailing from './sc-reconcile-failing.js'
 import scPhaseStuck from './sc-phase-stuck.js'
 import scHealthyNoLeaderElection from './sc-healthy-no-leader-election.js'
@@ -56,6 +57,7 @@ const ALL: Scenario[] = [
   scChainNoPeers,
   scChainHalt,
   scChainRpcDead,
+  scValidators,
   scReconcileFailing,
   scPhaseStuck,
   scHealthyNoLeaderElection,

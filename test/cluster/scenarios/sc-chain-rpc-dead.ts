@@ -1,7 +1,7 @@
 /**
  * sc-chain-rpc-dead: `gone-0` ran a real CometBFT node that produced blocks, then its process died.
  * The Pod still says Running; 26657 forwards to the dead RPC port (connection refused): the chain
- * probe says it got no answer and doctor finishes with the rest of its checks.
+ * probe says it got no answer (rpc-unreachable, with the reason in one line) and doctor finishes with the rest of its checks.
  */
 import { initComet, startComet, stopComet, waitForComet } from '../comet.js'
 import { seedCometNode } from './lib/chain.js'
@@ -15,7 +15,7 @@ export default defineScenario({
     name: NS,
     namespace: NS,
     node: 'gone-0',
-    symptomRule: null,
+    symptomRule: 'rpc-unreachable',
     description: 'gone-0: its real CometBFT process produced blocks, then died; the Pod is Running and its RPC on 26657 refuses connections.',
   },
 

@@ -17,15 +17,40 @@ export interface ChainNodeOptions {
   /** Forward 26657 here instead of the process's RPC (a dead RPC: a port nothing listens on). */
   rpcPort?: number
   podIP: string
+  /** A validator ChainNode: .spec.validator set, and the consensus key the operator would have written into .status.pubKey. */
+  validator?: { pubKey?: { value: string }; jailed?: boolean; validatorStatus?: string }
 }
+
+/** The operator's .status.pubKey form of a CometBFT JSON key (cosmos-sdk's proto JSON of an ed25519 key). */
+export const operatorPubKey = (key: { value: string }) => JSON.stringify({ '@type': '/cosmos.crypto.ed25519.PubKey', key: key.value })
 
 export async function seedCometNode(s: Seeder, o: ChainNodeOptions): Promise<void> {
   const node: RunningNode = {
-    opts: { name: o.name, chainID: o.chainID, app: GAIA, spec: { peers: o.peers ?? [] } },
+    opts: {
+      name: o.name,
+      chainID: o.chainID,
+      app: GAIA,
+      spec: { peers: o.peers ?? [], ...(o.validator ? { validator: { info: { moniker: o.name } } } : {}) },
+      validator: Boolean(o.validator),
+    },
     age: 120,
     podIP: o.podIP,
     profiling: 'absent',
-    stack: { status: { phase: o.phase ?? 'Running', latestHeight: 1, chainID: o.chainID } },
+    stack: {
+      status: {
+        phase: o.phase ?? 'Running',
+        latestHeight: 1,
+        chainID: o.chainID,
+        ...(o.validator
+          ? {
+              validator: true,
+              ...(o.validator.pubKey ? { pubKey: operatorPubKey(o.validator.pubKey) } : {}),
+              jailed: o.validator.jailed ?? false,
+              validatorStatus: o.validator.validatorStatus ?? 'bonded',
+            }
+          : {}),
+      },
+    },
   }
   await seedRunningNode(s, node)
   if (!s.io.serveLogFile) throw new Error('this cluster IO cannot serve log files')
