@@ -58,9 +58,12 @@ export async function runServe(input: ServeInput, session: Session): Promise<Exi
     log,
   })
   const { host, port } = await loop.start()
+  // Ours is the first listener: it ends the process before the port-forward cleanup's (exit 143) runs, and
+  // process.exit runs that cleanup anyway ('exit'), so a stop in the middle of a cycle leaves nothing behind.
   const stop = (signal: string) => {
     log(`${signal}: stopping`)
     loop.stop()
+    process.exit(ExitCode.Clean)
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))
