@@ -1,7 +1,8 @@
 /**
  * serve's cost on a fleet: requests per cycle, cycle time and memory for --fleet sizes (default 500 and 5000), and
- * memory over --cycles back-to-back cycles (default 1000) on the smallest fleet, to show it does not grow.
- *   node --expose-gc --import tsx bench/serve.ts [--fleet 500,5000] [--cycles 1000] [--dir .cluster] [--reuse]
+ * memory over --cycles back-to-back cycles (default 1000) on a fleet of --long-fleet nodes (default 50), to show it
+ * does not grow.
+ *   node --expose-gc --import tsx bench/serve.ts [--fleet 500,5000] [--cycles 1000] [--long-fleet 50] [--dir .cluster] [--reuse]
  * Runs the ServeLoop in this process (so a thousand cycles need no thousand-second wait: interval 0) against
  * the cluster in --dir (npm run cluster:up) or a throw-away one; fleets are seeded by bench/fleet.ts, 1 in 20
  * nodes broken, without live chains, so the cycles run with --no-probe (a probe is one port-forward per node).
@@ -16,7 +17,13 @@ import { seedFleet } from './fleet.js'
 import { refreshLiveness } from '../test/cluster/scenarios/index.js'
 
 const { values } = parseArgs({
-  options: { fleet: { type: 'string', default: '500,5000' }, cycles: { type: 'string', default: '1000' }, dir: { type: 'string' }, reuse: { type: 'boolean' } },
+  options: {
+    fleet: { type: 'string', default: '500,5000' },
+    cycles: { type: 'string', default: '1000' },
+    'long-fleet': { type: 'string', default: '50' },
+    dir: { type: 'string' },
+    reuse: { type: 'boolean' },
+  },
 })
 const { ctx, env, stop } = await benchCluster(values.dir)
 process.env.KUBECONFIG = env.KUBECONFIG
@@ -55,8 +62,10 @@ async function serveOver(namespace: string) {
   return { metric, untilCycles, stop: () => (loop.stop(), session.close()) }
 }
 
-const sizes = values.fleet.split(',').map(Number)
+const sizes = values.fleet.split(',').filter(Boolean).map(Number)
 const cycles = Number(values.cycles)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
 for (const size of sizes) {
   const ns = `bench-serve-${size}`
   if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
@@ -71,20 +80,25 @@ for (const size of sizes) {
     requests.push(await serve.metric('chainnode_run_api_requests'))
   }
   const after = memory()
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   console.log(
     `${size} nodes: cycle ${median(durations).toFixed(2)} s (median of 5; first ${durations[0].toFixed(2)} s), ` +
       `${median(requests)} API requests per cycle (first ${requests[0]}), RSS ${mb(after.rss)} (heap ${mb(after.heapUsed)}; before ${mb(before.rss)})`,
   )
-  if (size === Math.min(...sizes) && cycles > 0) {
-    const samples: string[] = []
-    for (let done = 100; done <= cycles; done += 100) {
-      await serve.untilCycles(done)
-      const { rss, heapUsed } = memory()
-      samples.push(`${done}: ${mb(rss)}/${mb(heapUsed)}`)
-    }
-    console.log(`${size} nodes over ${cycles} cycles, RSS/heap after each 100: ${samples.join(', ')}`)
+  serve.stop()
+}
+
+if (cycles > 0) {
+  const size = Number(values['long-fleet'])
+  const ns = `bench-serve-${size}`
+  if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
+  const serve = await serveOver(ns)
+  const samples: string[] = []
+  for (let done = 100; done <= cycles; done += 100) {
+    await serve.untilCycles(done)
+    const { rss, heapUsed } = memory()
+    samples.push(`${done}: ${mb(rss)}/${mb(heapUsed)}`)
   }
+  console.log(`${size} nodes over ${cycles} cycles (back to back), RSS/heap after each 100: ${samples.join(', ')}`)
   serve.stop()
 }
 await stop()
