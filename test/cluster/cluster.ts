@@ -26,6 +26,8 @@ import { promisify } from 'node:util'
 import yaml from 'js-yaml'
 import { Kube, KubeError, rawRequest, sleep, type ClusterState, type KubeObject } from './kube.js'
 import { newEcKey } from './pki.js'
+import { COSMOPILOT_CRDS } from './crds/cosmopilot.js'
+import { DEPENDENCY_CRDS } from './crds/dependencies.js'
 
 export type { ClusterState } from './kube.js'
 
@@ -39,10 +41,12 @@ export const KWOK_NODE_LABEL = 'chainnode.test/kwok'
 export const MANUAL_STATUS_LABEL = 'chainnode.test/manual-status'
 export const K8S_VERSION = 'v1.36.3'
 
-/** Where the cosmopilot CRDs are read from (override with $CHAINNODE_CRDS_DIR). */
-export function crdsDir(): string {
-  // CI clones the repo with shared/ beside it, exactly as on a developer machine.
-  return process.env.CHAINNODE_CRDS_DIR ?? join(REPO_ROOT, '..', 'shared', 'cosmopilot', 'crds')
+/**
+ * A folder of CRD manifests to install instead of the project's own (test/cluster/crds/), from
+ * $CHAINNODE_CRDS_DIR: e.g. the operator's helm/cosmopilot/crds, to run the suite against its real schemas.
+ */
+export function crdsDir(): string | undefined {
+  return process.env.CHAINNODE_CRDS_DIR || undefined
 }
 
 export interface ClusterHandle {
@@ -75,7 +79,10 @@ export interface StartOptions {
   binDir?: string
   /** Progress lines (default: none). */
   log?: (line: string) => void
-  /** Operator CRDs to install (default: crdsDir()); an empty directory gives a cluster without cosmopilot. */
+  /**
+   * A folder of CRD manifests to install instead of the project's own (default: crdsDir(), else
+   * test/cluster/crds/); an empty folder gives a cluster without cosmopilot.
+   */
   crdsDir?: string
 }
 
@@ -434,15 +441,20 @@ export function kwokStagesYaml(kwokManifestsDir: string): string {
 }
 
 const KWOK_CRDS = ['logs', 'clusterlogs', 'portforwards', 'clusterportforwards']
+/** The project's own model of the operator's API and of the APIs it uses (test/cluster/crds/). */
+const PROJECT_CRDS = [...COSMOPILOT_CRDS, ...DEPENDENCY_CRDS]
 
 async function installCrds(kube: Kube, kwokManifestsDir: string, dir = crdsDir()): Promise<string[]> {
   const docs: KubeObject[] = []
   for (const c of KWOK_CRDS) docs.push(...loadYamlDocs(join(kwokManifestsDir, 'crd', `kwok.x-k8s.io_${c}.yaml`)))
-  if (!existsSync(dir)) throw new Error(`CRD directory ${dir} not found (set CHAINNODE_CRDS_DIR)`)
-  for (const f of readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort())
-    docs.push(...loadYamlDocs(join(dir, f)))
+  if (dir === undefined) docs.push(...(PROJECT_CRDS as unknown as KubeObject[]))
+  else {
+    if (!existsSync(dir)) throw new Error(`CRD directory ${dir} not found (unset CHAINNODE_CRDS_DIR to install the project's own CRDs)`)
+    for (const f of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort())
+      docs.push(...loadYamlDocs(join(dir, f)))
+  }
   const crds = docs.filter((d) => d.kind === 'CustomResourceDefinition')
   // Server-side apply: the ChainNodeSet CRD is too large for client-side apply's annotation.
   await Promise.all(crds.map((crd) => kube.apply(crd)))

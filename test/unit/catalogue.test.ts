@@ -2,28 +2,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isRuleId, RULE_IDS, RULES } from '../../src/rules/index.js'
+import { SPEC_SYMPTOMS } from '../../src/rules/spec-symptoms.js'
 import { ROOT } from '../helpers/cli.js'
-
-const SPEC_RULES = [
-  'webhook-certificates',
-  'config-change-restart',
-  'image-pull',
-  'not-syncing',
-  'snapshot-verify-failing',
-  'restore-not-starting',
-  'pvc-not-growing',
-  'profiling-unavailable',
-  'signer-discovery-timeout',
-  'signer-pubkey',
-  'legacy-signing-refused',
-  'leader-election',
-]
+import { referenceFile } from '../helpers/reference.js'
 
 describe('rule catalogue', () => {
   it('has every rule id the spec symptom table requires, once', () => {
     const ids = RULES.map((r) => r.id)
     expect(new Set(ids).size).toBe(ids.length)
-    for (const id of SPEC_RULES) expect(ids).toContain(id)
+    for (const { rule } of SPEC_SYMPTOMS) expect(ids).toContain(rule)
   })
 
   it('registers each rule under its own id, in RULE_IDS order', () => {
@@ -55,14 +42,21 @@ describe('rule catalogue', () => {
     expect(rule.specRow.length).toBeGreaterThan(5)
   })
 
-  it('maps every row of the spec symptom table to a rule', () => {
-    const spec = readFileSync(path.join(ROOT, '..', 'shared', 'spec', 'operator-diagnostics.md'), 'utf8')
+  it('covers every symptom row the project lists, each by the rule named for it', () => {
+    expect(SPEC_SYMPTOMS.length).toBe(12)
+    expect(new Set(SPEC_SYMPTOMS.map((row) => row.symptom)).size).toBe(SPEC_SYMPTOMS.length)
+    for (const { symptom, rule } of SPEC_SYMPTOMS) expect({ symptom, rule: RULES.find((r) => r.specRow === symptom)?.id }).toEqual({ symptom, rule })
+  })
+
+  it('lists exactly the rows of the diagnostics reference symptom table', (ctx) => {
+    const reference = referenceFile('spec/operator-diagnostics.md')
+    if (!reference.path) return ctx.skip(reference.skipReason)
+    const spec = readFileSync(reference.path, 'utf8')
     const table = spec.slice(spec.indexOf('| Symptom |'), spec.indexOf('## 8. Limits'))
     const rows = table
       .split('\n')
-      .filter((line) => line.startsWith('| ') && !line.startsWith('| Symptom') && !line.startsWith('| Limit') && !line.startsWith('|---'))
-    const symptoms = rows.map((row) => row.split('|')[1].trim())
-    expect(symptoms.length).toBe(12)
-    for (const symptom of symptoms) expect(RULES.some((rule) => rule.specRow === symptom)).toBe(true)
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| Symptom') && !line.startsWith('|---'))
+      .map((row) => row.split('|')[1].trim())
+    expect(SPEC_SYMPTOMS.map((row) => row.symptom)).toEqual(rows)
   })
 })
