@@ -66,7 +66,23 @@ const sizes = values.fleet.split(',').filter(Boolean).map(Number)
 const cycles = Number(values.cycles)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-for (const size of sizes) {
+/** Memory over many cycles back to back (run after the first fleet: the largest takes longest to seed). */
+async function longRun() {
+  const size = Number(values['long-fleet'])
+  const ns = `bench-serve-${size}`
+  if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
+  const serve = await serveOver(ns)
+  const samples: string[] = []
+  for (let done = 100; done <= cycles; done += 100) {
+    await serve.untilCycles(done)
+    const { rss, heapUsed } = memory()
+    samples.push(`${done}: ${mb(rss)}/${mb(heapUsed)}`)
+  }
+  console.log(`${size} nodes over ${cycles} cycles (back to back), RSS/heap after each 100: ${samples.join(', ')}`)
+  serve.stop()
+}
+
+for (const [n, size] of sizes.entries()) {
   const ns = `bench-serve-${size}`
   if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
   await refreshLiveness(ctx)
@@ -85,20 +101,7 @@ for (const size of sizes) {
       `${median(requests)} API requests per cycle (first ${requests[0]}), RSS ${mb(after.rss)} (heap ${mb(after.heapUsed)}; before ${mb(before.rss)})`,
   )
   serve.stop()
+  if (n === 0 && cycles > 0) await longRun()
 }
 
-if (cycles > 0) {
-  const size = Number(values['long-fleet'])
-  const ns = `bench-serve-${size}`
-  if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
-  const serve = await serveOver(ns)
-  const samples: string[] = []
-  for (let done = 100; done <= cycles; done += 100) {
-    await serve.untilCycles(done)
-    const { rss, heapUsed } = memory()
-    samples.push(`${done}: ${mb(rss)}/${mb(heapUsed)}`)
-  }
-  console.log(`${size} nodes over ${cycles} cycles (back to back), RSS/heap after each 100: ${samples.join(', ')}`)
-  serve.stop()
-}
 await stop()
