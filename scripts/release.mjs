@@ -16,6 +16,7 @@ import { build } from 'esbuild'
 import * as tar from 'tar'
 import { RELEASE_NODE_VERSION as NODE_VERSION, releaseNodeDir } from './release-node.mjs'
 import { loadOnFirstUse } from './load-on-first-use.mjs'
+import { writeOciImage } from './oci-image.mjs'
 import { QUICK_COMMANDS } from '../dist/entry/quick-commands.js'
 
 // linux-x64-snapshot starts from a V8 startup snapshot of the entry point and every quick start. It is
@@ -160,6 +161,18 @@ for (const platform of PLATFORMS) {
   archives.push({ ...platform, archive, sha256 })
   log(`${path.relative(root, archive)} sha256 ${sha256}`)
 }
+
+// The container image (serve in the cluster: deploy/serve/), as an OCI image layout; no daemon needed.
+const image = await writeOciImage({
+  stage: path.join(out, 'linux-x64'),
+  out: path.join(out, 'oci'),
+  name: 'kubectl-chainnode',
+  version: pkg.version,
+  source: 'https://github.com/voluzi/kubectl-chainnode',
+})
+log(
+  `${path.relative(root, image.layout)}: OCI image, layer ${(image.layerBytes / 1e6).toFixed(1)} MB (${(image.uncompressedBytes / 1e6).toFixed(1)} MB unpacked)`,
+)
 
 // Where the archives are published; krew downloads from there unless given --archive.
 const releaseBase = process.env.CHAINNODE_RELEASE_BASE_URL ?? `https://github.com/voluzi/kubectl-chainnode/releases/download/v${pkg.version}`

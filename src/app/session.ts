@@ -52,6 +52,15 @@ export interface SnapshotReads {
   objects?: SnapshotRequest['objects']
 }
 
+/** The contexts a run reads: --context a,b names several clusters; none is the kubeconfig's current context. */
+export function contextNames(flags: Pick<KubeFlags, 'context'>): (string | undefined)[] {
+  const named = (flags.context ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+  return named.length ? named : [undefined]
+}
+
 /**
  * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
  * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
@@ -112,47 +121,42 @@ export class Session {
     return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
   }
 
-  private async readSnapshots(
-    flags: SnapshotFlags,
-    { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
-  ): Promise<Snapshot[]> {
-    const redact = !flags['no-redact']
-    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
-    const contexts = flags.context
-      ? flags.context
-          .split(',')
-          .map((c) => c.trim())
-          .filter(Boolean)
-      : [undefined]
+  private async readSnapshots(flags: SnapshotFlags, reads: SnapshotReads): Promise<Snapshot[]> {
+    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, reads.nameRequired ?? false, !flags['no-redact'])]
+    const contexts = contextNames(flags)
     const spinner = await progress('reading the cluster')
     try {
-      return await Promise.all(
-        contexts.map(async (contextName) => {
-          const connection = await this.connect(flags, contextName)
-          const scope = resolveScope(flags, connection.context.namespace, { nameRequired, namespaceByDefault })
-          const request = {
-            scope,
-            cliVersion: this.version,
-            redact,
-            tailLines: flags.tail ?? 500,
-            maxLogBytes: 2 * 1024 * 1024,
-            logs,
-            logSample: flags['log-sample'],
-            logRoles,
-            chainProbe,
-            objects,
-            operatorPods: lastOperatorPods(connection.client.server, scope),
-          }
-          const snapshot = await liveSnapshot(connection, request)
-          await rememberOperatorPods(snapshot, request.operatorPods)
-          this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
-          if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
-          return recordHistory(snapshot)
-        }),
-      )
+      return await Promise.all(contexts.map(async (contextName) => this.readLive(await this.connect(flags, contextName), flags, reads)))
     } finally {
       spinner.stop()
     }
+  }
+
+  /** One snapshot through a connection made earlier (serve reads through the same connection every cycle). */
+  async readLive(
+    connection: Connection,
+    flags: SnapshotFlags,
+    { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
+  ): Promise<Snapshot> {
+    const scope = resolveScope(flags, connection.context.namespace, { nameRequired, namespaceByDefault })
+    const request = {
+      scope,
+      cliVersion: this.version,
+      redact: !flags['no-redact'],
+      tailLines: flags.tail ?? 500,
+      maxLogBytes: 2 * 1024 * 1024,
+      logs,
+      logSample: flags['log-sample'],
+      logRoles,
+      chainProbe,
+      objects,
+      operatorPods: lastOperatorPods(connection.client.server, scope),
+    }
+    const snapshot = await liveSnapshot(connection, request)
+    await rememberOperatorPods(snapshot, request.operatorPods)
+    this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
+    if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
+    return recordHistory(snapshot)
   }
 
   close(): void {

@@ -13,6 +13,7 @@ import C_pprof_top from './oclif/commands/pprof/top.js'
 import C_pprof_trace from './oclif/commands/pprof/trace.js'
 import C_rules_explain from './oclif/commands/rules/explain.js'
 import C_rules from './oclif/commands/rules/index.js'
+import C_serve from './oclif/commands/serve.js'
 import C_signer from './oclif/commands/signer.js'
 import C_status from './oclif/commands/status.js'
 import C_timeline from './oclif/commands/timeline.js'
@@ -33,6 +34,7 @@ export const COMMANDS = {
   'pprof:trace': C_pprof_trace,
   'rules:explain': C_rules_explain,
   'rules': C_rules,
+  'serve': C_serve,
   'signer': C_signer,
   'status': C_status,
   'timeline': C_timeline,

@@ -17,6 +17,7 @@ export const QUICK_COMMANDS = {
   'rules explain': { module: 'rules', spec: 'RULES_EXPLAIN_COMMAND', run: 'runRulesExplain' },
   'config-hash': { module: 'config-hash', spec: 'CONFIG_HASH_COMMAND', run: 'runConfigHash' },
   'config-hash diff': { module: 'config-hash', spec: 'CONFIG_HASH_DIFF_COMMAND', run: 'runConfigHashDiff' },
+  serve: { module: 'serve', spec: 'SERVE_COMMAND', run: 'runServe' },
   version: { module: 'version', spec: 'VERSION_COMMAND', run: 'runVersion' },
   'pprof top': { module: 'pprof', spec: 'PPROF_TOP_COMMAND', run: 'runPprofTop' },
   'pprof heap': { module: 'pprof', spec: 'PPROF_HEAP_COMMAND', run: 'runPprofHeap' },

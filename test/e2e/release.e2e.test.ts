@@ -1,8 +1,10 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { extract } from 'tar'
 import { load } from 'js-yaml'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ROOT } from '../helpers/cli.js'
@@ -115,5 +117,75 @@ describe('release build: single-file executables, archives, krew', () => {
       expect(result.status, name).not.toBe(0)
       expect(result.stderr, name).toMatch(message)
     }
+  })
+})
+
+/**
+ * The OCI image `npm run release` writes (scripts/oci-image.mjs), after the build above: its blobs are what the
+ * index and manifest say, and its root, unpacked, starts the executable as the non-root user with chroot (no
+ * container runtime). Needs root for chroot.
+ */
+describe.skipIf(process.getuid?.() !== 0)('release build: the OCI image (skipped unless root: chroot needs it)', () => {
+  const layout = path.join(release, 'oci', `kubectl-chainnode-${pkg.version}-linux-x64`)
+  const readBlob = (digest: string) => readFileSync(path.join(layout, 'blobs', 'sha256', digest.replace(/^sha256:/, '')))
+  const sha = (buffer: Buffer) => `sha256:${createHash('sha256').update(buffer).digest('hex')}`
+  const rootfs = path.join(work, 'image-root')
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  let config: any
+
+  beforeAll(async () => {
+    const index = JSON.parse(readFileSync(path.join(layout, 'index.json'), 'utf8'))
+    const manifest = JSON.parse(readBlob(index.manifests[0].digest).toString('utf8'))
+    for (const described of [index.manifests[0], manifest.config, ...manifest.layers]) {
+      const content = readBlob(described.digest)
+      expect(sha(content), described.mediaType).toBe(described.digest)
+      expect(content.length).toBe(described.size)
+    }
+    config = JSON.parse(readBlob(manifest.config.digest).toString('utf8'))
+    const layer = gunzipSync(readBlob(manifest.layers[0].digest))
+    expect(sha(layer)).toBe(config.rootfs.diff_ids[0])
+    mkdirSync(rootfs)
+    writeFileSync(path.join(work, 'layer.tar'), layer)
+    await extract({ file: path.join(work, 'layer.tar'), cwd: rootfs, preserveOwner: true })
+  })
+
+  it('names its version and source, runs as the non-root user, and holds only the executable folder, its libraries and /etc, /tmp', () => {
+    expect(config.config.Labels).toMatchObject({
+      'org.opencontainers.image.version': pkg.version,
+      'org.opencontainers.image.source': expect.stringMatching(/^https:\/\//),
+    })
+    expect(config.config.User).toBe('65532:65532')
+    expect(config.config.Entrypoint).toEqual(['/app/kubectl-chainnode'])
+    expect(readdirSync(rootfs).sort()).toEqual(expect.arrayContaining(['app', 'etc', 'tmp']))
+    expect(readdirSync(rootfs).filter((top) => !['app', 'etc', 'tmp', 'lib', 'lib64', 'usr'].includes(top))).toEqual([])
+    expect(statSync(path.join(rootfs, 'tmp')).mode & 0o7777).toBe(0o1777)
+    expect(readFileSync(path.join(rootfs, 'etc', 'passwd'), 'utf8')).toMatch(/^nonroot:x:65532:65532:/m)
+  })
+
+  it('starts from its root as user 65532 (chroot): version, and serve answering /healthz until SIGTERM', async () => {
+    const asImage = (args: string[]) => ['--userspec=65532:65532', rootfs, '/app/kubectl-chainnode', ...args]
+    const env = { PATH: '/app', HOME: '/tmp', KUBECTL_CHAINNODE_STATE_DIR: '/tmp/chainnode', NO_COLOR: '1' }
+    const version = spawnSync('chroot', asImage(['version', '-o', 'json']), { encoding: 'utf8', env })
+    expect(version.status, version.stderr).toBe(0)
+    expect(JSON.parse(version.stdout)).toMatchObject({ version: pkg.version })
+    // serve against the test cluster, its kubeconfig inside the root as a user would mount it.
+    writeFileSync(path.join(rootfs, 'tmp', 'kubeconfig'), readFileSync(inject('kubeconfigPath')))
+    const child = spawn('chroot', asImage(['serve', 'node-0', '-n', 'sc-healthy-chain', '--listen', '127.0.0.1:0']), {
+      env: { ...env, KUBECONFIG: '/tmp/kubeconfig' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk
+        const match = /serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)
+        if (match) resolve(match[1])
+      })
+      child.on('exit', (code) => reject(new Error(`serve in the image exited ${code}: ${stderr}`)))
+    })
+    expect((await fetch(`${url}/healthz`)).status).toBe(200)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
   })
 })

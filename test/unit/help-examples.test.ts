@@ -12,8 +12,8 @@ interface ManifestCommand {
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, ManifestCommand> }
 const commands = Object.entries(manifest.commands).filter(([, command]) => !command.hidden)
 
-/** Commands that only make sense against a cluster: they read it (collect) or port-forward into a Pod (captures). */
-const LIVE_ONLY = new Set(['collect', 'pprof:heap', 'pprof:profile', 'pprof:trace'])
+/** Commands that only make sense against a cluster: they read it (collect, serve) or port-forward into a Pod (captures). */
+const LIVE_ONLY = new Set(['collect', 'serve', 'pprof:heap', 'pprof:profile', 'pprof:trace'])
 
 // A scratch directory stands in for the user's: the shipped examples are there, files an example writes land there.
 const scratch = mkdtempSync(path.join(tmpdir(), 'help-examples-'))

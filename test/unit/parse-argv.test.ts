@@ -11,6 +11,7 @@ import { parseArgv, parseCommandLine } from '../../src/entry/parse-argv.js'
 import { PPROF_HEAP_COMMAND, PPROF_PROFILE_COMMAND, PPROF_TOP_COMMAND, PPROF_TRACE_COMMAND } from '../../src/commands/pprof.js'
 import { QUICK_COMMANDS, quickCommandOf, type QuickCommandId } from '../../src/entry/quick-commands.js'
 import { RULES_COMMAND, RULES_EXPLAIN_COMMAND } from '../../src/commands/rules.js'
+import { SERVE_COMMAND } from '../../src/commands/serve.js'
 import { SIGNER_COMMAND } from '../../src/commands/signer.js'
 import { STATUS_COMMAND } from '../../src/commands/status.js'
 import { TIMELINE_COMMAND } from '../../src/commands/timeline.js'
@@ -28,6 +29,7 @@ import PprofTop from '../../src/entry/oclif/commands/pprof/top.js'
 import PprofTrace from '../../src/entry/oclif/commands/pprof/trace.js'
 import RulesExplain from '../../src/entry/oclif/commands/rules/explain.js'
 import Rules from '../../src/entry/oclif/commands/rules/index.js'
+import Serve from '../../src/entry/oclif/commands/serve.js'
 import Signer from '../../src/entry/oclif/commands/signer.js'
 import Status from '../../src/entry/oclif/commands/status.js'
 import Timeline from '../../src/entry/oclif/commands/timeline.js'
@@ -220,6 +222,16 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
     oclif: RulesExplain,
     lines: [['image-pull'], ['not-syncing', '--debug', '--no-color']],
     handedOver: [[], ['image-pull', 'extra'], ['image-pull', '-o', 'json'], ['--help']],
+  },
+  serve: {
+    spec: SERVE_COMMAND,
+    oclif: Serve,
+    lines: [
+      ['-A'],
+      ['-n', 'cosmos', '--listen', '127.0.0.1:9844', '--interval', '30s', '--no-probe'],
+      ['--set', 'hub', '--skip-rule', 'runs-as-root', '--phase-timeout', 'Starting=2h', '--tail', '50'],
+    ],
+    handedOver: [['--help']],
   },
   version: {
     spec: VERSION_COMMAND,

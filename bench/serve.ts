@@ -1,0 +1,107 @@
+/**
+ * serve's cost on a fleet: requests per cycle, cycle time and memory for --fleet sizes (default 500 and 5000), and
+ * memory over --cycles back-to-back cycles (default 1000) on a fleet of --long-fleet nodes (default 50), to show it
+ * does not grow.
+ *   node --expose-gc --import tsx bench/serve.ts [--fleet 500,5000] [--cycles 1000] [--long-fleet 50] [--dir .cluster] [--reuse]
+ * Runs the ServeLoop in this process (so a thousand cycles need no thousand-second wait: interval 0) against
+ * the cluster in --dir (npm run cluster:up) or a throw-away one; fleets are seeded by bench/fleet.ts, 1 in 20
+ * nodes broken, without live chains, so the cycles run with --no-probe (a probe is one port-forward per node).
+ * Memory is this process's RSS and V8 heap after a forced collection. Prints figures; never asserts.
+ */
+import { parseArgs } from 'node:util'
+import { Session } from '../src/app/session.js'
+import { ServeLoop } from '../src/app/serve.js'
+import { selectRules, logRolesOf } from '../src/app/doctor.js'
+import { benchCluster } from './cluster.js'
+import { seedFleet } from './fleet.js'
+import { refreshLiveness } from '../test/cluster/scenarios/index.js'
+
+const { values } = parseArgs({
+  options: {
+    fleet: { type: 'string', default: '500,5000' },
+    cycles: { type: 'string', default: '1000' },
+    'long-fleet': { type: 'string', default: '50' },
+    dir: { type: 'string' },
+    reuse: { type: 'boolean' },
+  },
+})
+const { ctx, env, stop } = await benchCluster(values.dir)
+process.env.KUBECONFIG = env.KUBECONFIG
+process.env.KUBECTL_CHAINNODE_STATE_DIR = env.KUBECTL_CHAINNODE_STATE_DIR
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+const memory = () => {
+  gc()
+  const { rss, heapUsed } = process.memoryUsage()
+  return { rss, heapUsed }
+}
+
+/** A ServeLoop over one namespace, cycling back to back; `metric` reads a sample from its /metrics. */
+async function serveOver(namespace: string) {
+  const session = new Session('bench', process.cwd())
+  const rules = selectRules({})
+  const loop = new ServeLoop(session, {
+    listen: { host: '127.0.0.1', port: 0 },
+    intervalMs: 0,
+    flags: { namespace, all: true, 'request-timeout': '30s', tail: 500, 'log-sample': 3 },
+    reads: { namespaceByDefault: true, logRoles: logRolesOf(rules) },
+    rules,
+    settings: {},
+    probed: false,
+    log: () => {},
+  })
+  const { port } = await loop.start()
+  const metric = async (name: string) => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1])
+  }
+  const untilCycles = async (n: number) => {
+    while ((await metric('chainnode_runs_total')) < n) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  void loop.run()
+  return { metric, untilCycles, stop: () => (loop.stop(), session.close()) }
+}
+
+const sizes = values.fleet.split(',').filter(Boolean).map(Number)
+const cycles = Number(values.cycles)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Memory over many cycles back to back (run after the first fleet: the largest takes longest to seed). */
+async function longRun() {
+  const size = Number(values['long-fleet'])
+  const ns = `bench-serve-${size}`
+  if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
+  const serve = await serveOver(ns)
+  const samples: string[] = []
+  for (let done = 100; done <= cycles; done += 100) {
+    await serve.untilCycles(done)
+    const { rss, heapUsed } = memory()
+    samples.push(`${done}: ${mb(rss)}/${mb(heapUsed)}`)
+  }
+  console.log(`${size} nodes over ${cycles} cycles (back to back), RSS/heap after each 100: ${samples.join(', ')}`)
+  serve.stop()
+}
+
+for (const [n, size] of sizes.entries()) {
+  const ns = `bench-serve-${size}`
+  if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
+  await refreshLiveness(ctx)
+  const before = memory()
+  const serve = await serveOver(ns)
+  const durations: number[] = []
+  const requests: number[] = []
+  for (let i = 1; i <= 5; i++) {
+    await serve.untilCycles(i)
+    durations.push(await serve.metric('chainnode_run_duration_seconds'))
+    requests.push(await serve.metric('chainnode_run_api_requests'))
+  }
+  const after = memory()
+  console.log(
+    `${size} nodes: cycle ${median(durations).toFixed(2)} s (median of 5; first ${durations[0].toFixed(2)} s), ` +
+      `${median(requests)} API requests per cycle (first ${requests[0]}), RSS ${mb(after.rss)} (heap ${mb(after.heapUsed)}; before ${mb(before.rss)})`,
+  )
+  serve.stop()
+  if (n === 0 && cycles > 0) await longRun()
+}
+
+await stop()

@@ -1,0 +1,135 @@
+import type { RuleSettings, Rule } from '../engine/define-rule.js'
+import { startHttpServer, type HttpAnswer, type ListenAddress, type RunningServer } from '../cluster/http-server.js'
+import { doctorJson } from '../render/doctor-json.js'
+import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../render/prometheus.js'
+import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metrics.js'
+import { diagnose } from './doctor.js'
+import { contextNames, type Connection, type Session, type SnapshotFlags, type SnapshotReads } from './session.js'
+import { narrowBySelector } from './snapshots.js'
+
+export interface ServeOptions {
+  listen: ListenAddress
+  intervalMs: number
+  flags: SnapshotFlags
+  reads: SnapshotReads
+  rules: readonly Rule[]
+  settings: RuleSettings
+  /** Whether the chain probe runs (chainnode_probe_success is written only then). */
+  probed: boolean
+  /** One line for the operator of the process (stderr). */
+  log: (line: string) => void
+}
+
+const text = (status: number, body: string): HttpAnswer => ({ status, contentType: 'text/plain; charset=utf-8', body })
+
+/**
+ * `chainnode serve`: diagnose the scope every interval and answer /metrics, /healthz, /readyz and /report
+ * from what the last cycle found. Cycles run one after another (a slow one delays the next, never overlaps
+ * it); one that cannot read the cluster keeps the last readings and says so (chainnode_last_run_success 0).
+ */
+export class ServeLoop {
+  private readonly status: ServeStatus
+  private report?: string
+  private server?: RunningServer
+  private connections: Connection[] = []
+  private stopping = false
+  private sleep?: NodeJS.Timeout
+  private finished?: () => void
+
+  constructor(
+    private readonly session: Session,
+    private readonly options: ServeOptions,
+  ) {
+    this.status = {
+      version: session.version,
+      nodeVersion: process.version,
+      nodes: [],
+      findings: [],
+      cycles: 0,
+      failedCycles: 0,
+      lastRunSuccess: false,
+      collectionErrors: 0,
+      apiRequestsTotal: 0,
+    }
+  }
+
+  /** Connect (a bad kubeconfig is an input error before anything listens), then listen; returns the address. */
+  async start(): Promise<{ host: string; port: number }> {
+    this.connections = await Promise.all(contextNames(this.options.flags).map((name) => this.session.connect(this.options.flags, name)))
+    this.server = await startHttpServer(this.options.listen, {
+      '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: renderExposition(serveMetrics(this.status)) }),
+      '/healthz': () => text(200, 'ok\n'),
+      '/readyz': () => (this.report ? text(200, 'ready\n') : text(503, 'the first diagnosis cycle has not finished\n')),
+      '/report': () =>
+        this.report
+          ? { status: 200, contentType: 'application/json', body: this.report }
+          : text(503, 'no report yet: the first diagnosis cycle has not finished\n'),
+    })
+    return { host: this.server.host, port: this.server.port }
+  }
+
+  /** Cycles until stop(); resolves once stopped, without waiting for a cycle under way. */
+  run(): Promise<void> {
+    return new Promise((resolve) => {
+      this.finished = resolve
+      void this.loop()
+    })
+  }
+
+  /** Stop at once: no new cycle, no new scrape (SIGTERM). */
+  stop(): void {
+    if (this.stopping) return
+    this.stopping = true
+    if (this.sleep) clearTimeout(this.sleep)
+    void (this.server?.close() ?? Promise.resolve()).then(() => this.finished?.())
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      const started = Date.now()
+      await this.cycle()
+      if (this.stopping) return
+      // One timer at a time, cleared by stop(): nothing piles up however many cycles run.
+      await new Promise<void>((resolve) => {
+        this.sleep = setTimeout(resolve, Math.max(0, this.options.intervalMs - (Date.now() - started)))
+      })
+    }
+  }
+
+  private requestCount(): number {
+    return this.connections.reduce((sum, c) => sum + c.client.requestCount, 0)
+  }
+
+  private async cycle(): Promise<void> {
+    const { flags, reads, rules, settings, probed, log } = this.options
+    const started = Date.now()
+    const requestsBefore = this.requestCount()
+    const status = this.status
+    try {
+      const read = await Promise.all(this.connections.map((connection) => this.session.readLive(connection, flags, reads)))
+      if (this.stopping) return
+      const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
+      const result = diagnose(snapshots, rules, undefined, settings)
+      const several = this.connections.length > 1
+      const readings = snapshots.map((snapshot, i) => readingsOf(snapshot, result.clusters[i], probed, several ? snapshot.source.context : undefined))
+      status.nodes = readings.flatMap((r) => r.nodes)
+      status.findings = readings.flatMap((r) => r.findings)
+      const reports = result.clusters.map((c) => c.report)
+      status.collectionErrors = reports.reduce((sum, r) => sum + r.collectionErrors.length, 0)
+      status.lastRunSuccess = status.collectionErrors === 0 && reports.every((r) => r.ruleErrors.length === 0)
+      if (status.lastRunSuccess) status.lastSuccessAtSeconds = Math.floor(Date.now() / 1000)
+      else log(`cycle ${status.cycles + 1}: ${status.collectionErrors} reads failed (see /report)`)
+      this.report = JSON.stringify(doctorJson(result, this.session.version))
+    } catch (error) {
+      status.failedCycles++
+      status.lastRunSuccess = false
+      status.collectionErrors = 0
+      log(`cycle ${status.cycles + 1} could not read the cluster, keeping the last readings: ${(error as Error).message}`)
+    } finally {
+      status.cycles++
+      status.lastRunDurationSeconds = (Date.now() - started) / 1000
+      status.lastRunApiRequests = this.requestCount() - requestsBefore
+      status.apiRequestsTotal = this.requestCount()
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { ExitCode, usageError } from '../util/errors.js'
+import { parseDuration } from '../util/duration.js'
+import { logRolesOf, selectRules } from '../app/doctor.js'
+import { ServeLoop } from '../app/serve.js'
+import type { Session } from '../app/session.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type FlagSpecs, type InputOf } from './flag-spec.js'
+import { activeProbes, DOCTOR_FLAGS, parsePhaseTimeouts } from './doctor.js'
+
+export const DEFAULT_LISTEN = ':9844'
+
+/** serve's own flags: doctor's scope and rule choice, where to listen and how often to look. */
+export const SERVE_FLAGS = {
+  ...SCOPE_FLAGS,
+  listen: { type: 'string', description: 'address for /metrics, /healthz, /readyz and /report: [HOST]:PORT (no HOST: every address)', default: DEFAULT_LISTEN },
+  interval: { type: 'string', description: 'time from the start of one diagnosis cycle to the start of the next (cycles never overlap)', default: '60s' },
+  tail: SNAPSHOT_FLAGS.tail,
+  rule: DOCTOR_FLAGS.rule,
+  'skip-rule': DOCTOR_FLAGS['skip-rule'],
+  'no-probe': DOCTOR_FLAGS['no-probe'],
+  'log-sample': DOCTOR_FLAGS['log-sample'],
+  ...PROBE_WINDOW_FLAG,
+  'gate-timeout': DOCTOR_FLAGS['gate-timeout'],
+  'phase-timeout': DOCTOR_FLAGS['phase-timeout'],
+} satisfies FlagSpecs
+
+export const SERVE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SERVE_FLAGS } })
+
+export type ServeInput = InputOf<typeof SERVE_COMMAND>
+
+/** `:9844`, `127.0.0.1:9844`, `[::1]:9844` as a host (undefined: every address) and a port. */
+export function parseListen(text: string): { host?: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim())
+  const port = Number(match?.[3])
+  if (!match || port > 65535) throw usageError(`--listen "${text}" is not [HOST]:PORT`, 'e.g. --listen :9844 or --listen 127.0.0.1:9844')
+  const host = match[1] ?? match[2]
+  return host ? { host, port } : { port }
+}
+
+/** Diagnose every interval and serve the findings and readings until SIGTERM or Ctrl-C. */
+export async function runServe(input: ServeInput, session: Session): Promise<ExitCode> {
+  await session.setupOutput(input)
+  const listen = parseListen(input.listen)
+  const intervalMs = parseDuration(input.interval, '--interval')
+  if (intervalMs < 1000) throw usageError(`--interval "${input.interval}" is shorter than a second`, 'e.g. --interval 60s')
+  const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
+  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
+  const { probe, chainProbe } = activeProbes(input)
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  const loop = new ServeLoop(session, {
+    listen,
+    intervalMs,
+    // Secrets stay masked: /report is served over the network.
+    flags: { ...input, 'no-redact': false },
+    reads: { namespaceByDefault: true, probe, chainProbe, logRoles: logRolesOf(rules) },
+    rules,
+    settings: { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) },
+    probed: !input['no-probe'],
+    log,
+  })
+  const { host, port } = await loop.start()
+  // Ours is the first listener: it ends the process before the port-forward cleanup's (exit 143) runs, and
+  // process.exit runs that cleanup anyway ('exit'), so a stop in the middle of a cycle leaves nothing behind.
+  const stop = (signal: string) => {
+    log(`${signal}: stopping`)
+    loop.stop()
+    process.exit(ExitCode.Clean)
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+  log(`serving http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics, a diagnosis every ${input.interval}`)
+  await loop.run()
+  return ExitCode.Clean
+}

@@ -1,0 +1,168 @@
+import { nodesOf } from '../engine/define-rule.js'
+import type { ClusterReport } from '../engine/doctor-result.js'
+import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import type { Snapshot } from '../snapshot/types.js'
+import type { Labels, MetricFamily, Sample } from './prometheus.js'
+
+/** What one cycle of `serve` read of one ChainNode, kept between cycles (the snapshot itself is not). */
+export interface NodeReading {
+  namespace: string
+  chainnode: string
+  /** Set only when the run reads several contexts (--context a,b): a label then tells the clusters apart. */
+  context?: string
+  /** Whether the chain probe answered; undefined when the run took none (--no-probe). */
+  probeSuccess?: boolean
+  height?: number
+  blockAgeSeconds?: number
+  peers?: number
+  catchingUp?: boolean
+  /** `.status.jailed` as the operator wrote it; undefined for a node that is no validator. */
+  jailed?: boolean
+}
+
+export interface ActiveFinding {
+  namespace: string
+  chainnode: string
+  context?: string
+  rule: string
+  severity: string
+}
+
+/** The readings and findings of one cluster, from its snapshot and report. */
+export function readingsOf(snapshot: Snapshot, cluster: ClusterReport, probed: boolean, context?: string): { nodes: NodeReading[]; findings: ActiveFinding[] } {
+  const index = new SnapshotIndex(snapshot)
+  const nodes = index.chainNodes().map((node): NodeReading => {
+    const probe = probed ? chainProbeOf(snapshot, index.podOf(node)) : undefined
+    const facts = probe?.chain
+    const latest = facts?.resample ?? facts?.status
+    const age = facts ? blockAgeMs(facts) : undefined
+    const jailed = node.status?.jailed
+    return {
+      namespace: node.metadata.namespace ?? '',
+      chainnode: node.metadata.name,
+      ...(context !== undefined ? { context } : {}),
+      ...(probed ? { probeSuccess: Boolean(probe?.ok) } : {}),
+      ...(latest ? { height: latest.height, catchingUp: latest.catchingUp } : {}),
+      ...(age !== undefined ? { blockAgeSeconds: age / 1000 } : {}),
+      ...(facts?.peers ? { peers: facts.peers.total } : {}),
+      ...(typeof jailed === 'boolean' ? { jailed } : {}),
+    }
+  })
+  const findings = cluster.report.findings.flatMap((finding) =>
+    nodesOf(finding).map((node) => ({
+      namespace: node.namespace ?? '',
+      chainnode: node.name,
+      ...(context !== undefined ? { context } : {}),
+      rule: finding.ruleId,
+      severity: finding.severity,
+    })),
+  )
+  return { nodes, findings }
+}
+
+/** Where the process stands, across cycles. */
+export interface ServeStatus {
+  version: string
+  nodeVersion: string
+  /** Readings of the last cycle that read the cluster; kept when a later one could not. */
+  nodes: readonly NodeReading[]
+  findings: readonly ActiveFinding[]
+  cycles: number
+  failedCycles: number
+  /** Whether the last cycle read everything it meant to (no collection error, no failure). */
+  lastRunSuccess: boolean
+  lastRunDurationSeconds?: number
+  lastRunApiRequests?: number
+  lastSuccessAtSeconds?: number
+  /** What could not be read in the last cycle (forbidden, unreachable, timed out). */
+  collectionErrors: number
+  apiRequestsTotal: number
+}
+
+const nodeLabels = (n: { namespace: string; chainnode: string; context?: string }): Labels =>
+  n.context !== undefined ? { context: n.context, namespace: n.namespace, chainnode: n.chainnode } : { namespace: n.namespace, chainnode: n.chainnode }
+
+function perNode(nodes: readonly NodeReading[], value: (n: NodeReading) => number | boolean | undefined): Sample[] {
+  const samples: Sample[] = []
+  for (const node of nodes) {
+    const v = value(node)
+    if (v !== undefined) samples.push({ labels: nodeLabels(node), value: Number(v) })
+  }
+  return samples
+}
+
+const gauge = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, help, type: 'gauge', samples })
+const single = (value: number | undefined): Sample[] => (value === undefined ? [] : [{ value }])
+
+/** Every family `serve` exposes on /metrics, in a fixed order. */
+export function serveMetrics(status: ServeStatus): MetricFamily[] {
+  const { nodes } = status
+  return [
+    gauge(
+      'chainnode_finding',
+      'An active doctor finding: 1 per node, rule and severity; the series ends when the finding clears. Docs: docs/rules/<rule>.md',
+      status.findings.map((f) => ({ labels: { ...nodeLabels(f), rule: f.rule, severity: f.severity }, value: 1 })),
+    ),
+    gauge(
+      'chainnode_height',
+      'Latest block height the node reports on its RPC (/status).',
+      perNode(nodes, (n) => n.height),
+    ),
+    gauge(
+      'chainnode_block_age_seconds',
+      'Age of the latest block when the probe read it.',
+      perNode(nodes, (n) => n.blockAgeSeconds),
+    ),
+    gauge(
+      'chainnode_peers',
+      'Peers the node is connected to (/net_info).',
+      perNode(nodes, (n) => n.peers),
+    ),
+    gauge(
+      'chainnode_catching_up',
+      '1 while the node says it is catching up (block sync or state sync).',
+      perNode(nodes, (n) => n.catchingUp),
+    ),
+    gauge(
+      'chainnode_probe_success',
+      '1 when the chain probe read the node through a port-forward, 0 when it could not.',
+      perNode(nodes, (n) => n.probeSuccess),
+    ),
+    gauge(
+      'chainnode_validator_jailed',
+      '1 when the validator is jailed (.status.jailed of the ChainNode).',
+      perNode(nodes, (n) => n.jailed),
+    ),
+    gauge('chainnode_nodes', 'ChainNodes in scope at the last cycle that read the cluster.', [{ value: nodes.length }]),
+    gauge('chainnode_run_duration_seconds', 'Duration of the last diagnosis cycle.', single(status.lastRunDurationSeconds)),
+    gauge('chainnode_run_api_requests', 'API server requests of the last diagnosis cycle.', single(status.lastRunApiRequests)),
+    gauge(
+      'chainnode_last_run_success',
+      '1 when the last cycle read everything in scope; 0 when it could not (the readings above are then from the last cycle that could).',
+      [{ value: status.lastRunSuccess ? 1 : 0 }],
+    ),
+    gauge(
+      'chainnode_last_run_success_timestamp_seconds',
+      'Unix time of the end of the last cycle that read everything in scope.',
+      single(status.lastSuccessAtSeconds),
+    ),
+    gauge('chainnode_collection_errors', 'Reads that failed in the last cycle (forbidden, unreachable, timed out).', [{ value: status.collectionErrors }]),
+    { name: 'chainnode_runs_total', help: 'Diagnosis cycles run.', type: 'counter', samples: [{ value: status.cycles }] },
+    {
+      name: 'chainnode_run_failures_total',
+      help: 'Diagnosis cycles that could not read the cluster at all.',
+      type: 'counter',
+      samples: [{ value: status.failedCycles }],
+    },
+    {
+      name: 'chainnode_api_requests_total',
+      help: 'Requests made to the API server since the start.',
+      type: 'counter',
+      samples: [{ value: status.apiRequestsTotal }],
+    },
+    gauge('chainnode_build_info', 'Version of kubectl-chainnode and of Node.js serving these metrics.', [
+      { labels: { version: status.version, nodejs: status.nodeVersion }, value: 1 },
+    ]),
+  ]
+}
