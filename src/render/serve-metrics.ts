@@ -19,6 +19,9 @@ export interface NodeReading {
   catchingUp?: boolean
   /** `.status.jailed` as the operator wrote it; undefined for a node that is no validator. */
   jailed?: boolean
+  /** Blocks of the signing window the validator did not sign, and how many were counted; undefined when none was. */
+  missedBlocks?: number
+  signingWindowCounted?: number
 }
 
 export interface ActiveFinding {
@@ -47,6 +50,7 @@ export function readingsOf(snapshot: Snapshot, cluster: ClusterReport, probed: b
       ...(age !== undefined ? { blockAgeSeconds: age / 1000 } : {}),
       ...(facts?.peers ? { peers: facts.peers.total } : {}),
       ...(typeof jailed === 'boolean' ? { jailed } : {}),
+      ...(facts?.signing && facts.signing.counted > 0 ? { missedBlocks: facts.signing.missed, signingWindowCounted: facts.signing.counted } : {}),
     }
   })
   const findings = cluster.report.findings.flatMap((finding) =>
@@ -133,6 +137,16 @@ export function serveMetrics(status: ServeStatus): MetricFamily[] {
       'chainnode_validator_jailed',
       '1 when the validator is jailed (.status.jailed of the ChainNode).',
       perNode(nodes, (n) => n.jailed),
+    ),
+    gauge(
+      'chainnode_validator_missed_blocks',
+      'Blocks of the signing window (the last --signing-window commits) the validator did not sign.',
+      perNode(nodes, (n) => n.missedBlocks),
+    ),
+    gauge(
+      'chainnode_validator_signing_window_blocks',
+      'Commits counted for chainnode_validator_missed_blocks (fewer than the window on a young or pruned chain).',
+      perNode(nodes, (n) => n.signingWindowCounted),
     ),
     gauge('chainnode_nodes', 'ChainNodes in scope at the last cycle that read the cluster.', [{ value: nodes.length }]),
     gauge('chainnode_run_duration_seconds', 'Duration of the last diagnosis cycle.', single(status.lastRunDurationSeconds)),

@@ -96,6 +96,50 @@ describe('serve metrics', () => {
     expect(seriesOf(renderExposition(serveMetrics(status({ nodes: healthy.nodes }))), 'chainnode_validator_jailed')).toEqual([])
   })
 
+  it('writes chainnode_validator_missed_blocks from the signing reading of the chain probe, only where commits were counted', async () => {
+    const at = '2026-11-20T10:00:10.000Z'
+    const signing = (counted: number, missed: number) => ({
+      at,
+      address: 'A1B2',
+      addressFrom: 'pubKey' as const,
+      source: 'own RPC',
+      window: 100,
+      counted,
+      signed: counted - missed,
+      missed,
+      missedHeights: [],
+      requests: counted + 1,
+      problems: [],
+    })
+    const { nodes } = await readingsFrom('healthy', (snapshot) => {
+      for (const [name, reading] of [
+        ['fullnode-0', signing(99, 7)],
+        ['fullnode-1', signing(0, 0)],
+      ] as const) {
+        const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === name)
+        if (!pod) continue
+        snapshot.probes.push({
+          kind: 'chain',
+          namespace: pod.metadata.namespace!,
+          pod: name,
+          target: 'rpc :26657',
+          ok: true,
+          detail: 'moving',
+          at,
+          chain: { signing: reading, problems: [] },
+        })
+      }
+    })
+    const text = renderExposition(serveMetrics(status({ nodes })))
+    const namespace = nodes.find((n) => n.chainnode === 'fullnode-0')!.namespace
+    expect(seriesOf(text, 'chainnode_validator_missed_blocks')).toEqual([
+      `chainnode_validator_missed_blocks{namespace="${namespace}",chainnode="fullnode-0"} 7`,
+    ])
+    expect(seriesOf(text, 'chainnode_validator_signing_window_blocks')).toEqual([
+      `chainnode_validator_signing_window_blocks{namespace="${namespace}",chainnode="fullnode-0"} 99`,
+    ])
+  })
+
   it('says when the last cycle failed, and keeps the time of the last one that read everything', () => {
     const text = renderExposition(serveMetrics(status({ lastRunSuccess: false, lastSuccessAtSeconds: 1_700_000_000, failedCycles: 2, cycles: 5 })))
     expect(seriesOf(text, 'chainnode_last_run_success')).toEqual(['chainnode_last_run_success 0'])
