@@ -114,10 +114,9 @@ describe('serve metrics', () => {
     const { nodes } = await readingsFrom('healthy', (snapshot) => {
       for (const [name, reading] of [
         ['fullnode-0', signing(99, 7)],
-        ['fullnode-1', signing(0, 0)],
+        ['hub-fullnodes-0', signing(0, 0)],
       ] as const) {
-        const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === name)
-        if (!pod) continue
+        const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === name)!
         snapshot.probes.push({
           kind: 'chain',
           namespace: pod.metadata.namespace!,
