@@ -2,6 +2,7 @@ import { humanAge } from '../util/duration.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { visible } from './visible.js'
 import { cut } from './width.js'
+import { describeLogLine, logLineSummary } from '../snapshot/log-format.js'
 
 /** Evidence as a reader sees it: repeats folded into one line with a count, the way kubectl folds Events. */
 export interface EvidenceLine {
@@ -34,7 +35,7 @@ export function shapeOf(text: string): string {
 /** Fold repeats (same source, same shape), showing the latest; then order: what has no time (state) first, the rest oldest first. */
 export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   const groups = new Map<string, Evidence[]>()
-  for (const item of evidence) {
+  for (const item of evidence.map(readable)) {
     const key = `${item.source}\u0000${shapeOf(item.text)}`
     // Pushed in place: copying the list for each item is quadratic when a fleet folds thousands of lines.
     const group = groups.get(key)
@@ -63,6 +64,16 @@ export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   })
   // A stable sort keeps the rule's own order among lines with no time.
   return lines.sort((a, b) => a.sortKey - b.sortKey).map(({ sortKey: _sortKey, ...line }) => line)
+}
+
+/**
+ * A log line as a reader needs it: level, message and the fields that matter, not the JSON or the klog
+ * header it was written in (which would fill the line before the message). Its time is the line's own when
+ * the log was read without one.
+ */
+function readable(item: Evidence): Evidence {
+  if (item.kind !== 'log') return item
+  return { ...item, text: logLineSummary(item.text), at: item.at ?? describeLogLine(item.text).time }
 }
 
 /** "(x5 over 2m)" for folded repeats, "" for a single line. */

@@ -24,7 +24,7 @@ export default defineRule<{
     if (!pod) return []
     const terminated = gate?.state?.terminated ?? gate?.lastState?.terminated
     const failed = (terminated && terminated.exitCode !== 0) || gate?.state?.waiting?.reason === 'CrashLoopBackOff'
-    const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6)
+    const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6, { anyLevel: true })
     const signer = signerOf(index, node, pod)
     // The active gate check (chainnode signer / doctor) stands in for the gate when the Pod has not run it yet.
     const failedProbes = signer
