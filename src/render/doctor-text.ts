@@ -25,6 +25,12 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
+    const unread = cluster.report.nodes.length === 0 ? cluster.report.collectionErrors[0] : undefined
+    if (result.clusters.length > 1 && unread) {
+      // A cluster that could not be read at all: one line, and the other clusters' reports follow.
+      out.push(palette.paint('warning', `Cluster ${visible(cluster.context)}: not read (${visible(unread.reason)}): ${visible(unread.message)}`), '')
+      continue
+    }
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
     if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, options.leadUps, options.width))
     else out.push(...details(cluster, palette, options.leadUps, options.width))
