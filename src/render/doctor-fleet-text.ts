@@ -95,7 +95,8 @@ export function fleetFindings(
   const out: string[] = []
   const order = (s: Severity) => SEVERITIES.indexOf(s)
   const ledUp = new Set<string>()
-  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity))
+  // Worst first, then the cause that touches most nodes: an operator that lost its leader (12 nodes) before one image pull.
+  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity) || b.nodes.length - a.nodes.length)
   // A node alone in a group: consecutive groups of the same node share its heading and lead-up.
   const loneNode = (group: FindingGroup | undefined) => (group?.nodes.length === 1 ? nameOf(group.nodes[0]) : undefined)
   sorted.forEach((group, i) => {
