@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { runCli } from '../test/helpers/cli.js'
-import { GOLDEN_DIR, goldenCases } from '../test/helpers/golden.js'
+import { GOLDEN_DIR, goldenCases, goldenEnv } from '../test/helpers/golden.js'
 
 const cases = goldenCases()
 const failures: string[] = []
@@ -12,8 +12,8 @@ let next = 0
 await Promise.all(
   [0, 1].map(async () => {
     while (next < cases.length) {
-      const { file, args } = cases[next++]
-      const { code, stdout, stderr } = await runCli(args)
+      const { file, args, columns } = cases[next++]
+      const { code, stdout, stderr } = await runCli(args, { env: goldenEnv({ columns }) })
       if (code > 1 || stderr) failures.push(`${args.join(' ')}: exit ${code} ${stderr.trim()}`)
       mkdirSync(path.dirname(path.join(GOLDEN_DIR, file)), { recursive: true })
       writeFileSync(path.join(GOLDEN_DIR, file), stdout)

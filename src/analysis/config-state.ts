@@ -4,6 +4,9 @@ import { operatorLogsAbout } from './operator-logs.js'
 import { annotation, eventTime, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
 
+/** The operator logs a config change, a deferred recreation and a spec change at info level: routine lines are the story here. */
+const ROUTINE = { anyLevel: true }
+
 export type ConfigVerdict = 'in-sync' | 'pending' | 'deferred' | 'restarted-config' | 'restarted-spec' | 'restarted-unexpected'
 
 export interface ConfigState {
@@ -38,7 +41,7 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
   const podGeneration = pod?.metadata.annotations?.[annotation('chainnode-generation')]
   const base = { podHash, configMapHash, generation: node.metadata.generation, podGeneration }
   if (pod && podHash && configMapHash && podHash !== configMapHash) {
-    const deferred = operatorLogsAbout(index, node, /delaying pod recreation/)
+    const deferred = operatorLogsAbout(index, node, /delaying pod recreation/, 5, 50, ROUTINE)
     return { ...base, verdict: deferred.length ? 'deferred' : 'pending', evidence: deferred }
   }
   if (!pod) return { ...base, verdict: 'in-sync', evidence: [] }
@@ -59,15 +62,15 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
     return { ...base, verdict: lagging ? 'pending' : 'in-sync', evidence: [] }
   }
   const around = (at: string | undefined) => at !== undefined && restartedAt !== undefined && Math.abs(Date.parse(at) - Date.parse(restartedAt)) <= AROUND_MS
-  const configLogs = operatorLogsAbout(index, node, /config changed|configuration changed/i, 10).filter((l) => !restartedAt || around(l.at))
-  const specLogs = operatorLogsAbout(index, node, /pod spec changed/i, 10).filter((l) => !restartedAt || around(l.at))
+  const configLogs = operatorLogsAbout(index, node, /config changed|configuration changed/i, 10, 50, ROUTINE).filter((l) => !restartedAt || around(l.at))
+  const specLogs = operatorLogsAbout(index, node, /pod spec changed/i, 10, 50, ROUTINE).filter((l) => !restartedAt || around(l.at))
   let verdict: ConfigVerdict
   if (before) verdict = before.podHash !== podHash ? 'restarted-config' : specLogs.length ? 'restarted-spec' : 'restarted-unexpected'
   else verdict = configLogs.length ? 'restarted-config' : specLogs.length ? 'restarted-spec' : 'restarted-unexpected'
   const context =
     verdict === 'restarted-unexpected'
       ? [
-          ...operatorLogsAbout(index, node, /./, 50)
+          ...operatorLogsAbout(index, node, /./, 50, 50, ROUTINE)
             .filter((l) => around(l.at))
             .slice(-8),
           ...[...index.eventsFor(node), ...index.eventsFor(pod)].filter((e) => around(eventTime(e))).map(eventEvidence),

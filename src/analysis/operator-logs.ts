@@ -5,15 +5,18 @@ import { grepLogs } from '../engine/rule-helpers.js'
 import { compareText } from '../util/compare.js'
 import { escapeRegExp } from '../util/regexp.js'
 
+/** Error and warning lines only, unless the caller reads routine lines on purpose (see grepLogs). */
+type LogLevels = { anyLevel?: boolean }
+
 /** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
-export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50): Evidence[] {
+export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50, levels: LogLevels = {}): Evidence[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const { name, namespace } = node.metadata
   const aboutNode = namePattern(name)
   return index
     .operatorPods(operator)
-    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica))
+    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica, levels))
     .filter((line) => aboutNode.test(line.text) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
@@ -24,17 +27,17 @@ export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, patter
  * than by "any line" turns only this node's lines into evidence, not the whole tail of the log.
  */
 export function allOperatorLogsAbout(index: SnapshotIndex, node: KubeObject, limit: number): Evidence[] {
-  return operatorLogsAbout(index, node, namePattern(node.metadata.name), limit, limit)
+  return operatorLogsAbout(index, node, namePattern(node.metadata.name), limit, limit, { anyLevel: true })
 }
 
 /** The name as a word of its own: fullnode-0 is not a mention of fullnode-01. */
 const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escapeRegExp(name)}([^\\w-]|$)`)
 
 /** Manager log lines of every replica of an operator release matching a pattern. */
-export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5): Evidence[] {
+export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5, levels: LogLevels = {}): Evidence[] {
   return index
     .operatorPods(operator)
-    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, limit))
+    .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, limit, levels))
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }

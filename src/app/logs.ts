@@ -13,6 +13,8 @@ export interface LogSource {
   pod: string
   container: string
   label: string
+  /** The Pod as the snapshot saw it: its container states word a log that cannot be read. */
+  podObject?: KubeObject
 }
 
 /** Map the user's -c choice to real containers: `app` is the chain binary whatever its name on this operator line. */
@@ -26,7 +28,9 @@ export function logSources(index: SnapshotIndex, node: KubeObject, choice: strin
         'no operator release found for this node',
         'is the cosmopilot operator installed (Deployment labelled app.kubernetes.io/name=cosmopilot)?',
       )
-    return index.operatorPods(operator).map((p) => ({ namespace: p.metadata.namespace!, pod: p.metadata.name, container: 'manager', label: p.metadata.name }))
+    return index
+      .operatorPods(operator)
+      .map((p) => ({ namespace: p.metadata.namespace!, pod: p.metadata.name, container: 'manager', label: p.metadata.name, podObject: p }))
   }
   if (!pod) throw usageError(`chainnode "${node.metadata.name}" has no Pod`, `see chainnode describe ${node.metadata.name}`)
   const present = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: { name: string }) => c.name)
@@ -36,7 +40,7 @@ export function logSources(index: SnapshotIndex, node: KubeObject, choice: strin
     if (!container || !present.includes(container)) {
       throw usageError(`Pod ${pod.metadata.name} has no container "${choice === 'gate' ? DISCOVERY_GATE : choice}"`, `its containers: ${present.join(', ')}`)
     }
-    return { namespace: ns, pod: pod.metadata.name, container, label: container }
+    return { namespace: ns, pod: pod.metadata.name, container, label: container, podObject: pod }
   })
 }
 
@@ -103,6 +107,33 @@ export async function readLive(client: KubeClient, source: LogSource, query: Log
     if (query.previous && error instanceof ApiError && error.status === 400) throw noPreviousError(source)
     throw error
   }
+}
+
+interface ContainerState {
+  waiting?: { reason?: string; message?: string }
+  terminated?: { reason?: string; exitCode?: number }
+}
+
+/**
+ * Why a container's log could not be read, in one line: kubectl's words where the Pod's state explains it
+ * (a container waiting to start has no log yet), else what the API server said. The run goes on with the
+ * other containers.
+ */
+export function unreadableLogLine(source: LogSource, error: unknown, previous: boolean): string {
+  const where = `container "${source.container}" in pod "${source.pod}"`
+  const statuses = [...(source.podObject?.status?.initContainerStatuses ?? []), ...(source.podObject?.status?.containerStatuses ?? [])] as {
+    name: string
+    state?: ContainerState
+    lastState?: ContainerState
+  }[]
+  const status = statuses.find((s) => s.name === source.container)
+  const reason = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error)
+  if (error instanceof ApiError && error.reason === 'not-found' && /pods? "[^"]*" not found/.test(reason))
+    return `pod "${source.pod}" was deleted while its logs were read (namespace ${source.namespace})`
+  if (!previous && status?.state?.waiting && !status.lastState?.terminated)
+    return `${where} is waiting to start: ${status.state.waiting.reason ?? 'no reason given'}${status.state.waiting.message ? ` (${status.state.waiting.message})` : ''}`
+  if (previous && !status?.lastState?.terminated) return `previous terminated ${where} not found`
+  return `cannot read the log of ${where}: ${reason}`
 }
 
 export function followLive(client: KubeClient, source: LogSource, query: LogQuery, write: (line: string) => void, signal: AbortSignal): Promise<void> {

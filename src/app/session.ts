@@ -2,7 +2,7 @@ import { install as installInterruptHandler } from '../util/cleanup.js'
 import { credentialsFor } from '../cluster/auth.js'
 import type { Connection } from '../cluster/connection.js'
 import type { LogMode } from '../cluster/collect.js'
-import { KubeClient } from '../cluster/kube-client.js'
+import { ApiError, KubeClient } from '../cluster/kube-client.js'
 import { resolveContext } from '../cluster/kubeconfig.js'
 import { parseDuration } from '../util/duration.js'
 import { recordHistory } from './history-store.js'
@@ -11,7 +11,8 @@ import { colorWanted, makePalette, plainPalette, type Palette } from '../render/
 import { bundleSnapshot, liveSnapshot, narrowBySelector, type SnapshotRequest } from './snapshots.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
 import type { LogRole } from '../snapshot/node-layout.js'
-import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type ProbeRecord, type Snapshot } from '../snapshot/types.js'
+import { ExitCode, UserError } from '../util/errors.js'
 import { progress } from '../render/progress.js'
 import { resolveScope, type ScopeInput } from '../snapshot/scope.js'
 
@@ -126,7 +127,20 @@ export class Session {
     const contexts = contextNames(flags)
     const spinner = await progress('reading the cluster')
     try {
-      return await Promise.all(contexts.map(async (contextName) => this.readLive(await this.connect(flags, contextName), flags, reads)))
+      const servers = new Map<string | undefined, string>()
+      const read = await Promise.allSettled(
+        contexts.map(async (contextName) => {
+          const connection = await this.connect(flags, contextName)
+          servers.set(contextName, connection.client.server)
+          return this.readLive(connection, flags, reads)
+        }),
+      )
+      // Several clusters: one that cannot be read (unreachable, forbidden) is a line of the report, not the end of it.
+      // An input error (a context the kubeconfig lacks) still stops the run, and so does every cluster failing.
+      const failures = read.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+      const inputError = failures.find((e) => e instanceof UserError && e.exitCode === ExitCode.Usage)
+      if (inputError || failures.length === read.length) throw inputError ?? failures[0]
+      return read.map((r, i) => (r.status === 'fulfilled' ? r.value : unreadCluster(contexts[i] ?? '', servers.get(contexts[i]) ?? '', r.reason, this.version)))
     } finally {
       spinner.stop()
     }
@@ -178,5 +192,37 @@ export class Session {
     } finally {
       spinner.stop()
     }
+  }
+}
+
+/** A cluster that could not be read at all: no objects, and the one error that says why (exit code 3). */
+function unreadCluster(context: string, server: string, error: unknown, cliVersion: string): Snapshot {
+  const message = error instanceof Error ? error.message : String(error)
+  // The reads word their failures for the user (a UserError): the reason is read back from those words.
+  const reason: FailureReason =
+    error instanceof ApiError
+      ? error.reason
+      : /cannot reach/i.test(message)
+        ? 'unreachable'
+        : /forbidden|not allowed/i.test(message)
+          ? 'forbidden'
+          : /unauthori[sz]ed/i.test(message)
+            ? 'unauthorized'
+            : /timed out|deadline/i.test(message)
+              ? 'timeout'
+              : 'error'
+  return {
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    collectedAt: new Date().toISOString(),
+    cliVersion,
+    source: { context, server },
+    scope: { kind: 'all' },
+    objects: [],
+    chainNodeRows: [],
+    logs: [],
+    probes: [],
+    collectionErrors: [{ what: `the cluster of context ${context}`, reason, message }],
+    stats: { requests: 0, durationMs: 0 },
+    redactions: 0,
   }
 }

@@ -61,7 +61,11 @@ async function probeHttp(connection: Connection, namespace: string, pod: string,
 /** A bare TCP connection does not pass the gate: at least one byte must arrive in time. */
 async function probeGate(connection: Connection, namespace: string, pod: string, timeoutMs: number): Promise<ProbeRecord> {
   const base = { kind: 'signer-gate' as const, namespace, pod, target: `pod/${pod}:${SIGNER_PORT}`, at: new Date().toISOString() }
-  return { ...base, ...gateVerdict(await firstBytesThroughForward(connection, namespace, pod, SIGNER_PORT, timeoutMs), timeoutMs) }
+  try {
+    return { ...base, ...gateVerdict(await firstBytesThroughForward(connection, namespace, pod, SIGNER_PORT, timeoutMs), timeoutMs) }
+  } catch (error) {
+    return { ...base, ok: false, couldNotRun: true, detail: `the check could not run: ${error instanceof Error ? error.message : String(error)}` }
+  }
 }
 
 export function httpVerdict(answer: HttpAnswer): { ok: boolean; detail: string } {
@@ -69,10 +73,12 @@ export function httpVerdict(answer: HttpAnswer): { ok: boolean; detail: string }
   return { ok: answer.status === 200, detail: `HTTP ${answer.status}${answer.firstLine ? `: ${answer.firstLine}` : ''}` }
 }
 
-export function gateVerdict(answer: FirstBytes, timeoutMs: number): { ok: boolean; detail: string } {
+export function gateVerdict(answer: FirstBytes, timeoutMs: number): { ok: boolean; detail: string; couldNotRun?: boolean } {
   if ('bytes' in answer) return { ok: true, detail: `${answer.bytes} byte(s) after ${answer.afterMs} ms` }
   if ('timedOut' in answer)
     return { ok: false, detail: `connected, but no data arrived within ${timeoutMs / 1000}s (a bare connection does not pass the gate)` }
+  // Refused is the signer's answer (nothing listens on the port); any other port-forward error is the check failing to run.
+  if (answer.error && !/connection refused/i.test(answer.error)) return { ok: false, couldNotRun: true, detail: `the check could not run: ${answer.error}` }
   return { ok: false, detail: answer.error ?? 'the connection closed before any data arrived' }
 }
 

@@ -1,3 +1,4 @@
+import { tableWidth } from '../render/width.js'
 import { exitCodeFor, FAIL_ON } from '../engine/exit-code.js'
 import { usageError, type ExitCode } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
@@ -101,7 +102,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on']
   const rendered = {
-    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(indexes, result) }),
+    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(indexes, result), width: tableWidth() }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),

@@ -1,8 +1,18 @@
 import { onInterrupt } from '../util/cleanup.js'
 import { parseDuration } from '../util/duration.js'
-import { usageError } from '../util/errors.js'
+import { ExitCode, UserError, usageError } from '../util/errors.js'
 import { visible } from '../render/visible.js'
-import { CONTAINER_CHOICES, bundleLines, followLive, logSources, noPreviousError, readLive, type LogQuery } from '../app/logs.js'
+import {
+  CONTAINER_CHOICES,
+  bundleLines,
+  followLive,
+  logSources,
+  noPreviousError,
+  readLive,
+  unreadableLogLine,
+  type LogQuery,
+  type LogSource,
+} from '../app/logs.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
@@ -21,7 +31,7 @@ export const LOGS_COMMAND = defineCommand({
   },
 })
 
-export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Session): Promise<void> {
+export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (input.follow && input.bundle) throw usageError('--follow needs a live cluster', 'drop --bundle or --follow')
   const query: LogQuery = {
@@ -43,28 +53,64 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
     // -c all --previous shows the containers that did restart; an error only when none did.
     const missing = found.find((f) => f.lines === undefined)
     if (query.previous && missing && (sources.length === 1 || found.every((f) => f.lines === undefined))) throw noPreviousError(missing.source)
+    let unread = 0
     for (const { source, lines } of found) {
-      if (lines === undefined || query.tailLines === 0) continue
+      if (lines === undefined) {
+        const error = index.logsFor(source.namespace, source.pod, source.container, query.previous)?.error
+        // -c all --previous skips the containers that never restarted, as it does live.
+        if (!query.previous) unread += unreadable(unreadableLogLine(source, new Error(error ?? 'not in the bundle'), false))
+        continue
+      }
+      if (query.tailLines === 0) continue
       session.print(
         lines.map(visible).join('\n') ||
           `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle${query.sinceSeconds ? ` since ${input.since}` : ''})`,
       )
     }
-    return
+    return unread ? ExitCode.Incomplete : ExitCode.Clean
   }
   const { client } = await session.connect(input)
+  // Each container on its own: one that cannot be read (waiting, deleted, refused) is one line on stderr.
+  // -p on a container that never restarted is kubectl's usage error when it is the only one (or none did).
+  const failed = (error: unknown, source: LogSource) =>
+    error instanceof UserError ? (query.previous ? 0 : unreadable(error.message)) : unreadable(unreadableLogLine(source, error, query.previous))
   if (!input.follow) {
-    for (const lines of await Promise.all(sources.map((source) => readLive(client, source, query))))
-      if (lines.length) session.print(lines.map(visible).join('\n'))
-    return
+    const reads = await Promise.all(
+      sources.map((source) =>
+        readLive(client, source, query).then(
+          (lines) => ({ source, lines }),
+          (error: unknown) => ({ source, error }),
+        ),
+      ),
+    )
+    const noPrevious = reads.filter((r) => 'error' in r && r.error instanceof UserError)
+    if (noPrevious.length === reads.length) throw (noPrevious[0] as { error: UserError }).error
+    let unread = 0
+    for (const read of reads) {
+      if ('error' in read) unread += failed(read.error, read.source)
+      else if (read.lines.length) session.print(read.lines.map(visible).join('\n'))
+    }
+    return unread ? ExitCode.Incomplete : ExitCode.Clean
   }
   const abort = new AbortController()
   const release = onInterrupt(() => abort.abort())
   try {
-    await Promise.all(sources.map((source) => followLive(client, source, query, (line) => session.print(visible(line)), abort.signal)))
+    const streams = sources.map((source) =>
+      followLive(client, source, query, (line) => session.print(visible(line)), abort.signal).then(
+        () => 0,
+        (error: unknown) => failed(error, source),
+      ),
+    )
+    return (await Promise.all(streams)).some(Boolean) ? ExitCode.Incomplete : ExitCode.Clean
   } finally {
     release()
   }
+}
+
+/** One line on stderr for a container whose log is out of reach; counts 1. */
+function unreadable(line: string): number {
+  process.stderr.write(`error: ${visible(line)}\n`)
+  return 1
 }
 
 function compile(pattern: string): RegExp {

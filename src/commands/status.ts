@@ -30,6 +30,8 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet'], operator: true }
   const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
+  // -o wide is asked for its every column: never cut, as kubectl's.
+  const width = input.output === 'wide' ? undefined : tableWidth()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
     renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders })
   if (input.output === 'json' || input.output === 'yaml') {
@@ -40,7 +42,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
       const rows = statusRows(new SnapshotIndex(snapshot))
-      session.print(rows.length ? fitWidth(text(snapshot, rows), tableWidth()) : noneFound(snapshot))
+      session.print(rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot))
     }
   }
   if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
@@ -54,7 +56,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
           key: `${snapshot.source.context}/${r.namespace}/${r.name}`,
           version: JSON.stringify({ ...r, server: { ...r.server, Age: '' } }),
         }))
-        return [...keyedRows(keys, fitWidth(text(snapshot, rows, true), tableWidth()))]
+        return [...keyedRows(keys, fitWidth(text(snapshot, rows, true), width))]
       }),
     )
   await watchRows(

@@ -1,6 +1,7 @@
 import { eventCount, eventTime, refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, LogRecord, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
+import { isRoutineLine } from '../snapshot/log-format.js'
 
 export interface LogLine {
   at?: string
@@ -28,20 +29,24 @@ export function logLines(index: SnapshotIndex, pod: KubeObject | undefined, cont
 }
 const splitLogs = new WeakMap<LogRecord, LogLine[]>()
 
-/** Matching log lines, previous run and current (or the current run only), newest last, at most `limit` of them. */
+/**
+ * Matching log lines, previous run and current (or the current run only), newest last, at most `limit` of them.
+ * Only error and warning lines (and lines that name no level) count as evidence of trouble; a rule that reads
+ * routine lines on purpose (a height, a gate waiting, a lease changing hands) says so with `anyLevel`.
+ */
 export function grepLogs(
   index: SnapshotIndex,
   pod: KubeObject | undefined,
   container: string | undefined,
   pattern: RegExp,
   limit = 5,
-  { currentRunOnly = false }: { currentRunOnly?: boolean } = {},
+  { currentRunOnly = false, anyLevel = false }: { currentRunOnly?: boolean; anyLevel?: boolean } = {},
 ): Evidence[] {
   if (!pod || !container) return []
   const hits: Evidence[] = []
   for (const previous of currentRunOnly ? [false] : [true, false]) {
     const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
-    if (record?.text) for (const hit of matchingLines(index, pod, record, pattern)) hits.push(hit)
+    if (record?.text) for (const hit of matchingLines(index, pod, record, pattern)) if (anyLevel || !isRoutineLine(hit.text)) hits.push(hit)
   }
   return hits.slice(-limit)
 }

@@ -8,7 +8,7 @@ import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { visible } from './visible.js'
-import { TEXT_WIDTH, cut, wrap } from './width.js'
+import { proseWidth, wrap } from './width.js'
 
 /** Names shown in a one-line node list; the JSON output lists every node. */
 export const NODES_LISTED = 8
@@ -27,7 +27,7 @@ export function nodeList(nodes: ObjectRef[], shown = NODES_LISTED): string {
  * The head of a fleet report: one line per severity (how many nodes, which causes), then the healthy
  * nodes on one line, so 5,000 nodes read in a handful of lines.
  */
-export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], palette: Palette): string[] {
+export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], palette: Palette, width?: number): string[] {
   const out: string[] = []
   for (const severity of SEVERITIES) {
     const mine = groups.filter((g) => g.severity === severity)
@@ -41,8 +41,10 @@ export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], pal
       nodesByRule.set(g.ruleId, names)
     }
     const causes = [...nodesByRule].map(([ruleId, names]) => `${ruleId} (${names.size.toLocaleString('en-US')})`).join(', ')
-    const label = palette.paint(severity, `${severity.toUpperCase()}:`.padEnd(9))
-    out.push(cut(`${label}${plural(nodes, 'node')}, ${plural(mine.length, 'cause')}: ${visible(causes)}`, TEXT_WIDTH + (label.length - 9)))
+    // Wrapped, never cut: the causes are the first thing an on-call engineer reads.
+    const lines = wrap(`${plural(nodes, 'node')}, ${plural(mine.length, 'cause')}: ${visible(causes)}`, proseWidth(width), ' '.repeat(9))
+    lines[0] = `${palette.paint(severity, `${severity.toUpperCase()}:`.padEnd(9))}${lines[0].slice(9)}`
+    out.push(...lines)
   }
   const healthy = cluster.report.nodes.filter((n) => worstSeverity(cluster.report, n.node.namespace, n.node.name) === 'ok').map((n) => n.node)
   const label = palette.paint('ok', 'HEALTHY:'.padEnd(9))
@@ -51,8 +53,14 @@ export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], pal
 }
 
 /** A group of look-alike findings as one block: the cause once, with how many nodes, which chain and since when. */
-export function renderGroup(group: FindingGroup, palette: Palette, renderFinding: (f: FindingGroup['example'], palette: Palette) => string[]): string[] {
-  if (group.nodes.length === 1) return renderFinding(group.example, palette)
+export function renderGroup(
+  group: FindingGroup,
+  palette: Palette,
+  renderFinding: (f: FindingGroup['example'], palette: Palette, width?: number) => string[],
+  width?: number,
+): string[] {
+  if (group.nodes.length === 1) return renderFinding(group.example, palette, width)
+  const prose = proseWidth(width)
   const f = group.example
   const where = [
     plural(group.nodes.length, 'node'),
@@ -62,16 +70,16 @@ export function renderGroup(group: FindingGroup, palette: Palette, renderFinding
     .filter(Boolean)
     .join(', ')
   const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${where}: `
-  const headline = wrap(visible(f.summary), TEXT_WIDTH, visible(plainPrefix), '    ')
+  const headline = wrap(visible(f.summary), prose, visible(plainPrefix), '    ')
   headline[0] = `  ${palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))} ${palette.paint('rule', f.ruleId)}  ${visible(where)}: ${headline[0].slice(visible(plainPrefix).length)}`
   return [
     ...headline,
-    ...wrap(nodeList(group.nodes), TEXT_WIDTH, '    Nodes:    ', ' '.repeat(14)),
-    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
-    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    ...wrap(nodeList(group.nodes), prose, '    Nodes:    ', ' '.repeat(14)),
+    ...wrap(visible(f.cause), prose, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), prose, '    Action:   ', ' '.repeat(14)),
     `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? [`    Evidence (from ${visible(nameOf(f.node))}, one of ${group.nodes.length.toLocaleString('en-US')}):`] : []),
-    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, (s) => palette.paint('muted', s))),
   ]
 }
 
@@ -80,33 +88,35 @@ export function fleetFindings(
   cluster: ClusterReport,
   groups: FindingGroup[],
   palette: Palette,
-  renderFinding: (f: FindingGroup['example'], palette: Palette) => string[],
+  renderFinding: (f: FindingGroup['example'], palette: Palette, width?: number) => string[],
   leadUps?: ReadonlyMap<string, TimelineEntry[]>,
+  width?: number,
 ): string[] {
   const out: string[] = []
   const order = (s: Severity) => SEVERITIES.indexOf(s)
   const ledUp = new Set<string>()
-  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity))
+  // Worst first, then the cause that touches most nodes: an operator that lost its leader (12 nodes) before one image pull.
+  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity) || b.nodes.length - a.nodes.length)
   // A node alone in a group: consecutive groups of the same node share its heading and lead-up.
   const loneNode = (group: FindingGroup | undefined) => (group?.nodes.length === 1 ? nameOf(group.nodes[0]) : undefined)
   sorted.forEach((group, i) => {
     const lone = loneNode(group)
     const sameAsBefore = lone !== undefined && lone === loneNode(sorted[i - 1])
     const heading = lone !== undefined ? `ChainNode ${visible(lone)}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
-    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding), '')
+    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding, width), '')
     if (lone !== undefined && lone === loneNode(sorted[i + 1])) return
     // A node stands for several groups at once (a halt and its operator): its lead-up is told once.
     const key = nameOf(group.example.node)
-    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
+    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, width))
     ledUp.add(key)
   })
   return out
 }
 
 /** When the logs of look-alike nodes were read for a sample of them: say so, since their evidence comes from that sample. */
-export function sampleNote(cluster: ClusterReport, palette: Palette): string[] {
+export function sampleNote(cluster: ClusterReport, palette: Palette, width?: number): string[] {
   const sample = cluster.logSample
   if (!sample || sample.skipped === 0) return []
   const text = `Logs of ${plural(sample.skipped, 'node')} were not read: they look like ${plural(sample.read, 'sampled node')} whose logs stand for theirs (--log-sample ${sample.perGroup}).`
-  return wrap(text, TEXT_WIDTH, '').map((line) => palette.paint('muted', line))
+  return wrap(text, proseWidth(width), '').map((line) => palette.paint('muted', line))
 }

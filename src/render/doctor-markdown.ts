@@ -3,7 +3,6 @@ import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
 import { docsPath } from '../engine/rule-docs.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
-import { TEXT_WIDTH } from './width.js'
 
 const cell = (text: string) => visible(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
@@ -40,7 +39,7 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
       )
       if (f.evidence.length) {
         out.push('<details><summary>Evidence</summary>', '', '```text')
-        for (const line of presentEvidence(f.evidence)) out.push(evidenceText(line, '', TEXT_WIDTH))
+        for (const line of presentEvidence(f.evidence)) out.push(evidenceText(line, '', undefined))
         out.push('```', '', '</details>', '')
       }
     }

@@ -6,7 +6,7 @@ import type { Palette } from './palette.js'
 import { visible } from './visible.js'
 import { foldProblem } from '../snapshot/signing.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
-import { TEXT_WIDTH, wrap } from './width.js'
+import { proseWidth, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
 import { groupFindings } from '../engine/group-findings.js'
@@ -17,6 +17,8 @@ export interface DoctorTextOptions {
   debug?: boolean
   /** Per node (namespace/name), the timeline entries leading up to its worst finding. */
   leadUps?: ReadonlyMap<string, TimelineEntry[]>
+  /** The terminal's width; undefined when piped: prose then wraps at 120 and nothing is cut. */
+  width?: number
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -25,9 +27,15 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
   for (const cluster of result.clusters) {
+    const unread = cluster.report.nodes.length === 0 ? cluster.report.collectionErrors[0] : undefined
+    if (result.clusters.length > 1 && unread) {
+      // A cluster that could not be read at all: one line, and the other clusters' reports follow.
+      out.push(palette.paint('warning', `Cluster ${visible(cluster.context)}: not read (${visible(unread.reason)}): ${visible(unread.message)}`), '')
+      continue
+    }
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, options.leadUps))
-    else out.push(...details(cluster, palette, options.leadUps))
+    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, options.leadUps, options.width))
+    else out.push(...details(cluster, palette, options.leadUps, options.width))
     out.push(...readProblems(cluster, palette))
   }
   const measured = measuredLines(result, palette)
@@ -42,10 +50,16 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   )
   // Offline, "now" is when the bundle was collected: say when that was.
   for (const cluster of result.clusters.filter((c) => c.bundle))
-    out.push(palette.paint('muted', `Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`))
+    out.push(
+      ...wrap(`Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`, proseWidth(options.width), '').map((l) =>
+        palette.paint('muted', l),
+      ),
+    )
   if (options.debug)
     out.push(
-      ...wrap(`Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`, TEXT_WIDTH, '').map((l) => palette.paint('muted', l)),
+      ...wrap(`Checked ${plural(result.rulesChecked.length, 'rule')}: ${result.rulesChecked.join(', ')}`, proseWidth(options.width), '').map((l) =>
+        palette.paint('muted', l),
+      ),
     )
   return out.join('\n')
 }
@@ -67,7 +81,7 @@ function signingText(signing: NonNullable<NodeResult['chain']>['signing']): stri
   return `; signed ${signing.signed} of ${signing.counted} blocks${signing.inActiveSet === false ? ', not in the active set' : ''}`
 }
 
-function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
+function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>, width?: number): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
   for (const finding of cluster.report.findings) {
@@ -76,16 +90,21 @@ function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap
   }
   for (const [key, findings] of byNode) {
     out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
-    for (const f of findings) out.push(...renderFinding(f, palette), '')
-    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette))
+    for (const f of findings) out.push(...renderFinding(f, palette, width), '')
+    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, width))
   }
   return out
 }
 
 /** A fleet reads as causes, not nodes: a summary line per severity, then one block per group of look-alike findings. */
-function renderFleetCluster(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
+function renderFleetCluster(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>, width?: number): string[] {
   const groups = groupFindings(cluster.report)
-  return [...fleetSummary(cluster, groups, palette), ...sampleNote(cluster, palette), '', ...fleetFindings(cluster, groups, palette, renderFinding, leadUps)]
+  return [
+    ...fleetSummary(cluster, groups, palette, width),
+    ...sampleNote(cluster, palette, width),
+    '',
+    ...fleetFindings(cluster, groups, palette, renderFinding, leadUps, width),
+  ]
 }
 
 /** Rule failures and reads that failed: what makes a report incomplete. */
@@ -104,19 +123,20 @@ function readProblems(cluster: ClusterReport, palette: Palette): string[] {
   return out
 }
 
-export function renderFinding(f: Finding, palette: Palette): string[] {
+export function renderFinding(f: Finding, palette: Palette, width?: number): string[] {
+  const prose = proseWidth(width)
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
   const subject = visible(`${f.subject.kind}/${f.subject.name}`)
   const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
-  const headline = wrap(visible(f.summary), TEXT_WIDTH, plainPrefix, '    ')
+  const headline = wrap(visible(f.summary), prose, plainPrefix, '    ')
   // Painted after wrapping so escape codes do not count towards the width.
   headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
   return [
     ...headline,
-    ...wrap(visible(f.cause), TEXT_WIDTH, '    Cause:    ', ' '.repeat(14)),
-    ...wrap(visible(f.action), TEXT_WIDTH, '    Action:   ', ' '.repeat(14)),
+    ...wrap(visible(f.cause), prose, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(f.action), prose, '    Action:   ', ' '.repeat(14)),
     `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', TEXT_WIDTH, (s) => palette.paint('muted', s))),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, (s) => palette.paint('muted', s))),
   ]
 }

@@ -1,7 +1,8 @@
 import { humanAge } from '../util/duration.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { visible } from './visible.js'
-import { cut } from './width.js'
+import { wrap } from './width.js'
+import { describeLogLine, logLineSummary } from '../snapshot/log-format.js'
 
 /** Evidence as a reader sees it: repeats folded into one line with a count, the way kubectl folds Events. */
 export interface EvidenceLine {
@@ -34,7 +35,7 @@ export function shapeOf(text: string): string {
 /** Fold repeats (same source, same shape), showing the latest; then order: what has no time (state) first, the rest oldest first. */
 export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   const groups = new Map<string, Evidence[]>()
-  for (const item of evidence) {
+  for (const item of evidence.map(readable)) {
     const key = `${item.source}\u0000${shapeOf(item.text)}`
     // Pushed in place: copying the list for each item is quadratic when a fleet folds thousands of lines.
     const group = groups.get(key)
@@ -65,17 +66,29 @@ export function presentEvidence(evidence: Evidence[]): EvidenceLine[] {
   return lines.sort((a, b) => a.sortKey - b.sortKey).map(({ sortKey: _sortKey, ...line }) => line)
 }
 
+/**
+ * A log line as a reader needs it: level, message and the fields that matter, not the JSON or the klog
+ * header it was written in (which would fill the line before the message). Its time is the line's own when
+ * the log was read without one.
+ */
+function readable(item: Evidence): Evidence {
+  if (item.kind !== 'log') return item
+  return { ...item, text: logLineSummary(item.text), at: item.at ?? describeLogLine(item.text).time }
+}
+
 /** "(x5 over 2m)" for folded repeats, "" for a single line. */
 export const repeatSuffix = (line: EvidenceLine) => (line.count > 1 ? ` (x${line.count}${line.over ? ` over ${line.over}` : ''})` : '')
 
-/** One evidence line, cut to `width` while keeping the repeat count visible. */
-export function evidenceText(line: EvidenceLine, indent: string, width: number, paintSource = (s: string) => s): string {
+/**
+ * One evidence line, never cut: the message is what the reader came for, and two lines cut at the same
+ * place would look identical. Within `width` it wraps under itself; with no width (piped, markdown) it stays one line.
+ */
+export function evidenceText(line: EvidenceLine, indent: string, width: number | undefined, paintSource = (s: string) => s): string {
   const head = `${indent}${line.at ? `${visible(line.at)}  ` : ''}`
-  const suffix = repeatSuffix(line)
   const source = visible(line.source)
-  // Cut as plain text (a long source can take the room too), then paint the source if it is still whole.
-  const fitted = cut(`${head}${source}: ${visible(line.text)}`, width - suffix.length)
-  const sourceEnd = head.length + source.length
-  const painted = fitted.length > sourceEnd ? `${head}${paintSource(source)}${fitted.slice(sourceEnd)}` : fitted
-  return `${painted}${suffix}`
+  const body = `${source}: ${visible(line.text)}${repeatSuffix(line)}`
+  const lines = width === undefined || head.length + body.length <= width ? [head + body] : wrap(body, width, head, `${indent}    `)
+  // Painted after wrapping, so escape codes do not count towards the width; only a source left whole is painted.
+  if (lines[0].startsWith(`${head}${source}:`)) lines[0] = `${head}${paintSource(source)}${lines[0].slice(head.length + source.length)}`
+  return lines.join('\n')
 }

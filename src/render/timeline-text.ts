@@ -3,12 +3,12 @@ import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
 import { columns } from './columns.js'
 import { absoluteTime, lastSeen, oneLine } from './timeline-time.js'
-import { cut } from './width.js'
+import { cut, proseWidth, wrap } from './width.js'
 
 const object = (entry: TimelineEntry) => oneLine(`${entry.subject.kind.toLowerCase()}/${entry.subject.name}`)
 
 /** kubectl-style table per node: absolute time of the first occurrence, age and repeats, source, object, message. */
-/** width: cut each line to it (a terminal's 120 columns); undefined leaves lines whole, as for a pipe. */
+/** width: cut each table line to it (the terminal's width); undefined leaves lines whole, as for a pipe. */
 export function renderTimelineText(clusters: ClusterTimelines[], palette: Palette, utc: boolean, width?: number): string {
   const out: string[] = []
   for (const cluster of clusters) {
@@ -24,7 +24,12 @@ function renderNode(timeline: NodeTimeline, palette: Palette, utc: boolean, widt
   const time = (iso: string) => absoluteTime(iso, utc)
   const header = [
     palette.paint('subject', `ChainNode ${oneLine(`${timeline.node.namespace}/${timeline.node.name}`)}`),
-    palette.paint('muted', `  from ${time(timeline.window.since)} to ${time(timeline.window.until)} (now = collected ${time(timeline.now)})`),
+    ...wrap(
+      `from ${time(timeline.window.since)} to ${time(timeline.window.until)} (now = collected ${time(timeline.now)})`,
+      proseWidth(width),
+      '  ',
+      '    ',
+    ).map((line) => palette.paint('muted', line)),
   ]
   if (timeline.outsideWindow > 0) header.push(palette.paint('muted', `  ${timeline.outsideWindow} more entries outside this window (widen it with --since)`))
   if (timeline.entries.length === 0) return [...header, '  Nothing happened in this window.']

@@ -1,10 +1,22 @@
-/** Text output stays within this many columns on a terminal; JSON always carries the full values. */
+/** Prose (doctor's causes and actions) wraps at this many columns when there is no terminal to measure. */
 export const TEXT_WIDTH = 120
 
-/** The width tables are cut to: 120 columns on a terminal, none when piped (a pipe gets the full values, as kubectl's). */
-export function tableWidth(stream: { isTTY?: boolean } = process.stdout): number | undefined {
-  return stream.isTTY ? TEXT_WIDTH : undefined
+/** No terminal is taken to be narrower than this: below it, tables and reports would be unreadable anyway. */
+export const MIN_WIDTH = 80
+
+/**
+ * The terminal's width (never less than 80), or undefined when output is not a terminal: a pipe gets the
+ * full values, as kubectl's does. KUBECTL_CHAINNODE_COLUMNS stands for a terminal that wide (the goldens'
+ * width matrix, a terminal that does not report its size).
+ */
+export function tableWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
+  const forced = Number(process.env.KUBECTL_CHAINNODE_COLUMNS)
+  if (Number.isInteger(forced) && forced > 0) return Math.max(MIN_WIDTH, forced)
+  return stream.isTTY ? Math.max(MIN_WIDTH, stream.columns || TEXT_WIDTH) : undefined
 }
+
+/** Where prose wraps: the terminal's width, or TEXT_WIDTH when piped (wrapping loses nothing). */
+export const proseWidth = (width: number | undefined) => width ?? TEXT_WIDTH
 
 /** Cut a line to `width` characters, marking the cut with an ellipsis. */
 export function cut(text: string, width: number): string {

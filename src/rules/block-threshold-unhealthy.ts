@@ -24,7 +24,7 @@ export default defineRule<{ blockThreshold: string }>({
     if (!pod || !blockThreshold || blockThreshold === '0s' || podReady(pod) || node.spec?.config?.ignoreSyncing) return []
     // Only 417 is node-utils refusing readiness; a 500 or `error getting latest block` is an unreachable node.
     const probes = readinessRefusals(index, pod, now)
-    const newestAge = grepLogs(index, pod, NODE_UTILS, /got latest block/, 1).filter((e) => olderThanThreshold(e.text, blockThreshold))
+    const newestAge = grepLogs(index, pod, NODE_UTILS, /got latest block/, 1, { anyLevel: true }).filter((e) => olderThanThreshold(e.text, blockThreshold))
     if (probes.length === 0 && newestAge.length === 0) return []
     return [
       {

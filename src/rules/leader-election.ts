@@ -42,7 +42,8 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
       lease ? field(lease, '.spec.holderIdentity', holder) : { kind: 'missing', source: `Lease ${operator.metadata.namespace}/${name}`, text: 'no such Lease' },
       ...(lease ? [field(lease, '.spec.renewTime', renewed)] : []),
       ...pods.map((pod) => field(pod, 'Ready', podReady(pod))),
-      ...operatorLogs(index, operator, /leader|lease/i, 6),
+      // Routine lines count here: who acquired or failed to acquire the lease is the story.
+      ...operatorLogs(index, operator, /leader|lease/i, 6, { anyLevel: true }),
     ]
     return [
       {

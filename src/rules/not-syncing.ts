@@ -52,7 +52,7 @@ export default defineRule<NotSyncing>({
       if (signals.progressing) return []
       const probeFailures = readinessRefusals(index, pod, now)
       // node-utils logs syncing=true on every readiness check while a node catches up: context, not a stall.
-      const syncingLogs = grepLogs(index, pod, 'node-utils', /syncing=true|latest block .*age=/)
+      const syncingLogs = grepLogs(index, pod, 'node-utils', /syncing=true|latest block .*age=/, 5, { anyLevel: true })
       const fromLogs = [signals.zeroPeers, signals.nothingToDial, signals.seedsUnreachable, signals.consensusStuck].filter((e) => e !== undefined)
       const stalled = probeFailures.length > 0 || fromLogs.length > 0
       if (!stalled) return []

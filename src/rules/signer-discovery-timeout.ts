@@ -13,6 +13,8 @@ export default defineRule<{
   signerPods: number
   dnsTrouble: boolean
   oldNodeUtils: boolean
+  node: string
+  namespace: string
 }>({
   id: 'signer-discovery-timeout',
   title: 'wait-cosmosigner-discovery times out',
@@ -24,14 +26,23 @@ export default defineRule<{
     if (!pod) return []
     const terminated = gate?.state?.terminated ?? gate?.lastState?.terminated
     const failed = (terminated && terminated.exitCode !== 0) || gate?.state?.waiting?.reason === 'CrashLoopBackOff'
-    const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6)
+    const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6, { anyLevel: true })
     const signer = signerOf(index, node, pod)
-    // The active gate check (chainnode signer / doctor) stands in for the gate when the Pod has not run it yet.
-    const failedProbes = signer
-      ? index.snapshot.probes.filter(
-          (p) => p.kind === 'signer-gate' && !p.ok && p.namespace === node.metadata.namespace && signerTargets(index, node, signer.name).includes(p.pod),
-        )
-      : []
+    // The active gate check (chainnode signer / doctor) stands in for the gate when the Pod has not run it yet; a gate
+    // that exited 0 has passed whatever a later check says, and a check that could not run (the port-forward failed)
+    // measured nothing: neither is a gate timeout.
+    const gatePassed = terminated?.exitCode === 0 && !failed
+    const failedProbes =
+      signer && !gatePassed
+        ? index.snapshot.probes.filter(
+            (p) =>
+              p.kind === 'signer-gate' &&
+              !p.ok &&
+              !p.couldNotRun &&
+              p.namespace === node.metadata.namespace &&
+              signerTargets(index, node, signer.name).includes(p.pod),
+          )
+        : []
     if (!failed && failedProbes.length === 0) return []
     const blocked = policiesBlockingSigner(index, pod, signer?.pods ?? [])
     // signer-unhealthy gives way to this rule, so a signer that runs but is not Ready must be told here.
@@ -75,6 +86,8 @@ export default defineRule<{
           signerPods: signer?.pods.length ?? 0,
           dnsTrouble: /NXDOMAIN|no such host|pod-local DNS: (?!ok)/i.test(text),
           oldNodeUtils: /unknown subcommand|configuration file does not exist/i.test(text),
+          node: node.metadata.name,
+          namespace: node.metadata.namespace ?? '',
         },
         evidence,
       },
@@ -83,14 +96,17 @@ export default defineRule<{
   summary: (d) => `the signer discovery gate timed out${d.signer ? ` waiting for ${d.signer}` : ''}`,
   cause: (d) =>
     [
+      // The most basic fault first: with no ready signer Pod, the Service's missing endpoints follow from it.
+      d.signer && d.signerPodsReady === 0 ? `no signer Pod of ${d.signer} is ready (${d.signerPodsRunning} of ${d.signerPods} running)` : '',
       d.oldNodeUtils ? 'the node-utils image does not know the gate command (too old for this operator line)' : '',
       d.noEndpoints ? `the discovery Service ${d.signer}-privval has no endpoints` : '',
-      d.signer && d.signerPodsReady === 0 ? `no signer Pod of ${d.signer} is ready (${d.signerPodsRunning} of ${d.signerPods} running)` : '',
       d.blockedBy.length ? `NetworkPolicy ${d.blockedBy.join(', ')} blocks TCP 26659 between the signer and the node` : '',
       d.dnsTrouble ? 'the gate logs report DNS problems' : '',
     ]
       .filter(Boolean)
       .join('; ') || 'no signer connected to the node within 25 seconds',
-  action: () =>
-    'Inspect the gate logs for DNS diagnostics (kubectl chainnode logs NAME -c gate), the discovery Service endpoints, the signer leader logs, and NetworkPolicy enforcement on TCP 26659.',
+  action: (d) =>
+    `Inspect the gate logs for DNS diagnostics (kubectl chainnode logs ${d.node} -n ${d.namespace} -c gate), the discovery Service endpoints${
+      d.signer ? ` (kubectl get endpoints ${d.signer}-privval -n ${d.namespace})` : ''
+    }, the signer leader logs, and NetworkPolicy enforcement on TCP 26659.`,
 })

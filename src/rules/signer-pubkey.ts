@@ -1,5 +1,14 @@
 import { refOf } from '../snapshot/index.js'
-import { DISCOVERY_GATE, NODE_UTILS, containerImage, containerStatus, detectOperatorLine, imageTag, mainContainerName } from '../snapshot/node-layout.js'
+import {
+  DISCOVERY_GATE,
+  NODE_UTILS,
+  containerImage,
+  containerStatus,
+  detectOperatorLine,
+  imageTag,
+  mainContainerName,
+  podReady,
+} from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { byReason, eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
 import { signerOf } from '../analysis/signer-context.js'
@@ -14,6 +23,12 @@ export default defineRule<{
   nodeUtilsOk: boolean | 'unknown'
   nodeUtilsMinimum: string
   noEndpoints: boolean
+  signer?: string
+  signerPodsReady: number
+  signerPodsRunning: number
+  signerPods: number
+  node: string
+  namespace: string
 }>({
   id: 'signer-pubkey',
   title: "Node exits repeatedly with can't get pubkey",
@@ -41,6 +56,9 @@ export default defineRule<{
       ...restarts.map(eventEvidence),
       ...(signerImage ? [{ kind: 'field' as const, source: `signer ${signer?.name}`, text: `image ${signerImage}` }] : []),
       ...(nodeUtilsImage ? [field(pod, 'container node-utils image', nodeUtilsImage)] : []),
+      ...(signer?.statefulSet
+        ? [field(signer.statefulSet, '.status.readyReplicas', `${signer.statefulSet.status?.readyReplicas ?? 0}/${signer.statefulSet.spec?.replicas ?? 0}`)]
+        : []),
     ]
     return [
       {
@@ -54,6 +72,13 @@ export default defineRule<{
           nodeUtilsOk: versionAtLeast(imageTag(nodeUtilsImage), minimum.nodeUtils),
           nodeUtilsMinimum: minimum.nodeUtils,
           noEndpoints: Boolean(signer) && signer!.endpointAddresses === 0,
+          signer: signer?.name,
+          signerPodsReady: signer?.pods.filter(podReady).length ?? 0,
+          signerPodsRunning: signer?.pods.filter((p) => p.status?.phase === 'Running').length ?? 0,
+          // The StatefulSet's wanted replicas count too: a signer scaled to 3 with no Pod left is not "0 of 0".
+          signerPods: Math.max(signer?.pods.length ?? 0, signer?.statefulSet?.spec?.replicas ?? 0),
+          node: node.metadata.name,
+          namespace: node.metadata.namespace ?? '',
         },
         evidence,
       },
@@ -62,12 +87,29 @@ export default defineRule<{
   summary: (d) => `the node exits with "can't get pubkey" (${d.occurrences} occurrences)`,
   cause: (d) =>
     [
+      // The most basic fault first: a signer with no ready Pod cannot answer, whatever its version.
+      signerDown(d) ? `no signer Pod of ${d.signer} is ready (${d.signerPodsRunning} of ${d.signerPods} running)` : '',
       d.signerOk === false ? `remote signer image ${d.signerImage} is older than ${d.signerMinimum}` : '',
       d.nodeUtilsOk === false ? `node-utils image ${d.nodeUtilsImage} is older than ${d.nodeUtilsMinimum}` : '',
-      d.noEndpoints ? 'the signer discovery Service has no endpoints' : '',
+      d.noEndpoints && !signerDown(d) ? 'the signer discovery Service has no endpoints' : '',
     ]
       .filter(Boolean)
       .join('; ') || 'no signer completed the private-validator handshake in time; needs investigation',
-  action: (d) =>
-    `Verify the remote signer is version ${d.signerMinimum} or newer and node-utils ${d.nodeUtilsMinimum} or newer, including image overrides; then read the signer leader logs.`,
+  action: (d) => {
+    // Only what the evidence does not already show as met: versions read as new enough are not advised again.
+    const versions = [
+      d.signerOk === true ? '' : `the remote signer is version ${d.signerMinimum} or newer`,
+      d.nodeUtilsOk === true ? '' : `node-utils is ${d.nodeUtilsMinimum} or newer`,
+    ].filter(Boolean)
+    const steps = [
+      signerDown(d)
+        ? `Bring the signer up first: see why its Pods are not ready (kubectl chainnode signer ${d.node} -n ${d.namespace}, kubectl describe statefulset ${d.signer} -n ${d.namespace})`
+        : '',
+      versions.length ? `Verify ${versions.join(' and ')}, including image overrides` : '',
+      'read the signer leader logs',
+    ].filter(Boolean)
+    return `${steps.join('; then ')}.`.replace(/^./, (c) => c.toUpperCase())
+  },
 })
+
+const signerDown = (d: { signer?: string; signerPodsReady: number; signerPods: number }) => Boolean(d.signer) && d.signerPods > 0 && d.signerPodsReady === 0

@@ -40,7 +40,7 @@ export default defineRule<{ corrupted: number; checks: number; oomKilled: boolea
     const oomKilled = checkPods.some((pod) =>
       allContainerStatuses(pod).some((s) => [s.state?.terminated?.reason, s.lastState?.terminated?.reason].includes('OOMKilled')),
     )
-    const corruptedLogged = operatorLogsAbout(index, node, CORRUPTED, 10)
+    const corruptedLogged = operatorLogsAbout(index, node, CORRUPTED, 10, 50, { anyLevel: true })
     const failures = Math.max(corrupted.length, corruptedLogged.length)
     // SnapshotDeleted only reports retention; a corrupted snapshot goes without an Event, so it proves nothing here.
     if (failures === 0 && failedPods.length === 0) return []

@@ -142,6 +142,7 @@ export const SHAPES = {
       detail: string,
       at: string,
       'chain?': chainFacts,
+      'couldNotRun?': boolean,
     }),
   ),
   errors: list(collectionError),

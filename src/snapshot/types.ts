@@ -71,6 +71,8 @@ export interface ProbeRecord {
   at: string
   /** What the node itself said (kind 'chain' only). */
   chain?: ChainFacts
+  /** The check itself could not run (the port-forward failed): not ok, and not an answer of the target either. */
+  couldNotRun?: boolean
 }
 
 /** One reading of CometBFT's /status. */

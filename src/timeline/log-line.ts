@@ -1,3 +1,4 @@
+import { LEVEL_WORDS } from '../snapshot/log-format.js'
 import type { TimelineLevel } from './types.js'
 
 export interface ParsedLine {
@@ -6,18 +7,6 @@ export interface ParsedLine {
   text: string
 }
 
-const LEVEL_WORDS: Record<string, TimelineLevel> = {
-  error: 'error',
-  err: 'error',
-  fatal: 'error',
-  panic: 'error',
-  dpanic: 'error',
-  crit: 'error',
-  critical: 'error',
-  warn: 'warning',
-  warning: 'warning',
-  wrn: 'warning',
-}
 const levelOf = (word: unknown): TimelineLevel => LEVEL_WORDS[String(word ?? '').toLowerCase()] ?? 'normal'
 const DETAIL_KEYS = ['error', 'err', 'reason']
 

@@ -11,6 +11,23 @@ export interface GoldenCase {
   file: string
   /** The command line, run as written from the repository root on the shipped bundle. */
   args: string[]
+  /** A terminal this many columns wide (KUBECTL_CHAINNODE_COLUMNS); absent: piped. */
+  columns?: number
+}
+
+/** The widths a reader's terminal has: the narrowest we support, the old default, a wide screen; and piped (the cases above). */
+export const WIDTHS = [80, 120, 200] as const
+
+/** doctor, status and timeline as they look on terminals of each width (test/golden/width/). */
+function widthCases(): GoldenCase[] {
+  const doctor = 'examples/bundles/signer-discovery-timeout.tgz'
+  const fleet = 'examples/bundles/healthy.tgz'
+  return WIDTHS.flatMap((columns) => [
+    { file: `width/doctor.signer-discovery-timeout.${columns}.txt`, args: ['doctor', '--bundle', doctor, '--no-color'], columns },
+    { file: `width/status.healthy.${columns}.txt`, args: ['status', '--bundle', fleet], columns },
+    { file: `width/status-wide.healthy.${columns}.txt`, args: ['status', '--bundle', fleet, '-o', 'wide'], columns },
+    { file: `width/timeline.signer-discovery-timeout.${columns}.txt`, args: ['timeline', '--all', '--utc', '--bundle', doctor], columns },
+  ])
 }
 
 /**
@@ -18,6 +35,13 @@ export interface GoldenCase {
  * every age and time is counted from the bundle's collection time, so the outputs do not move with the clock.
  */
 export function goldenCases(): GoldenCase[] {
+  return [...bundleCases(), ...widthCases()]
+}
+
+/** The environment a case runs in: a terminal width, or none (piped). */
+export const goldenEnv = (c: Pick<GoldenCase, 'columns'>) => ({ KUBECTL_CHAINNODE_COLUMNS: c.columns === undefined ? '' : String(c.columns) })
+
+function bundleCases(): GoldenCase[] {
   return exampleBundleNames().flatMap((name) => {
     const bundle = `examples/bundles/${name}.tgz`
     const manifest = JSON.parse(readFileSync(path.join(fixtureBundle(name), 'manifest.json'), 'utf8')) as { collected: { chainNodes: string[] } }

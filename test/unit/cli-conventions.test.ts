@@ -122,8 +122,8 @@ describe('config-hash diff', () => {
 })
 
 /** Run the CLI on a pseudo-terminal (util-linux `script`), 200 columns wide; what the terminal shows comes back. */
-function onTerminal(args: string[], redirect: string): string {
-  const line = `stty cols 200 rows 50; ${CLI} ${args.join(' ')} ${redirect}`
+function onTerminal(args: string[], redirect: string, columns = 200): string {
+  const line = `stty cols ${columns} rows 50; ${CLI} ${args.join(' ')} ${redirect}`
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', KUBECONFIG: '' }
   delete env.CI
   return execFileSync('script', ['-qec', line, '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 })
@@ -140,12 +140,28 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(piped.stderr).toBe('')
   })
 
-  it('tables stay within 120 columns, cut with an ellipsis; a pipe gets the whole lines', async () => {
-    const shown = onTerminal(['events', '--bundle', bundle('image-pull')], '2>/dev/null')
-    const lines = shown.split(/\r?\n/).filter(Boolean)
-    expect(lines.some((l) => l.endsWith('…'))).toBe(true)
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120)
+  it("tables use the terminal's width (never less than 80), cut with an ellipsis; a pipe gets the whole lines", async () => {
+    const wide = onTerminal(['events', '--bundle', bundle('image-pull')], '2>/dev/null', 220)
+      .split(/\r?\n/)
+      .filter(Boolean)
+    for (const l of wide) expect(l.length).toBeLessThanOrEqual(220)
+    expect(Math.max(...wide.map((l) => l.length))).toBeGreaterThan(120)
+    const narrow = onTerminal(['events', '--bundle', bundle('image-pull')], '2>/dev/null', 60)
+      .split(/\r?\n/)
+      .filter(Boolean)
+    expect(narrow.some((l) => l.endsWith('…'))).toBe(true)
+    for (const l of narrow) expect(l.length).toBeLessThanOrEqual(80)
     const piped = await runCli(['events', '--bundle', bundle('image-pull')])
     expect(Math.max(...piped.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(120)
+  })
+
+  it('doctor wraps at an 80-column terminal; status -o wide is never cut, as kubectl get -o wide', () => {
+    const doctor = onTerminal(['doctor', '--bundle', bundle('signer-discovery-timeout'), '--fail-on', 'never'], '2>/dev/null', 80)
+    for (const l of doctor.split(/\r?\n/)) expect(l.length, l).toBeLessThanOrEqual(80)
+    expect(doctor).toMatch(/ERROR\s+remote signer discovery was not confirmed/)
+    const wide = onTerminal(['status', '--bundle', bundle('healthy'), '-o', 'wide'], '2>/dev/null', 80).split(/\r?\n/)
+    expect(wide.some((l) => l.length > 80)).toBe(true)
+    expect(wide.some((l) => l.endsWith('…'))).toBe(false)
+    expect(wide[0]).toMatch(/CATCHING UP\s+AGE$/)
   })
 })

@@ -50,9 +50,10 @@ describe('doctor text report', () => {
     expect(debug.stdout).toMatch(new RegExp(`Checked ${RULES.length} rules: `))
   })
 
-  it('folds repeated evidence like Events, in time order, one time format, within 120 columns', async () => {
-    const { stdout } = await runCli(['doctor', '--bundle', bundle('snapshot-verify')])
-    expect(stdout).toMatch(/IntegrityCheckStart on ChainNode\/snap-0: .*\(x8 over 12h\)$/m)
+  it('folds repeated evidence like Events, in time order, one time format, within a 120-column terminal', async () => {
+    const { stdout } = await runCli(['doctor', '--bundle', bundle('snapshot-verify')], { env: { KUBECTL_CHAINNODE_COLUMNS: '120' } })
+    // Wrapped under itself at the terminal's width, the repeat count ends the evidence line.
+    expect(stdout).toMatch(/IntegrityCheckStart on ChainNode\/snap-0: .*\n {10}.*\(x8 over 12h\)$/m)
     expect(stdout.match(/Event Normal IntegrityCheckStart/g)).toHaveLength(1)
     const times = [...stdout.matchAll(/^ {6}(\d{4}-\S+) {2}/gm)].map((m) => m[1])
     expect(times.length).toBeGreaterThan(1)

@@ -13,6 +13,15 @@ describe('signer probe answers', () => {
     expect(gateVerdict({ timedOut: true }, 25_000).ok).toBe(false)
     expect(gateVerdict({ timedOut: true }, 25_000).detail).toMatch(/no data arrived within 25s/)
     expect(gateVerdict({ closed: true }, 25_000)).toEqual({ ok: false, detail: 'the connection closed before any data arrived' })
-    expect(gateVerdict({ closed: true, error: 'pod not found' }, 25_000)).toEqual({ ok: false, detail: 'pod not found' })
+    // Refused is the signer's answer; any other port-forward error means the check could not run.
+    expect(gateVerdict({ closed: true, error: 'dial tcp 10.0.0.5:26659: connect: connection refused' }, 25_000)).toEqual({
+      ok: false,
+      detail: 'dial tcp 10.0.0.5:26659: connect: connection refused',
+    })
+    expect(gateVerdict({ closed: true, error: 'pod not found' }, 25_000)).toEqual({
+      ok: false,
+      couldNotRun: true,
+      detail: 'the check could not run: pod not found',
+    })
   })
 })

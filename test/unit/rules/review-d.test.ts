@@ -2,6 +2,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { planSignerProbes } from '../../../src/app/signer-probes.js'
 import { signerReport } from '../../../src/analysis/signer-report.js'
+import { signerTargets } from '../../../src/analysis/signer-context.js'
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
@@ -92,10 +93,14 @@ describe('signer-unhealthy on the 3.x line', () => {
 })
 
 describe('signer-pubkey advice follows the operator line', () => {
-  it('asks for the 3.x minimums on a 3.x node', () => {
-    const [finding] = only(onThreeLine(load('signer-pubkey')), 'signer-pubkey')
-    expect(finding.action).toMatch(/remote signer is version 0\.2\.0 or newer and node-utils 2\.10\.0 or newer/)
-    expect(finding.action).not.toMatch(/3\.1\.0|4\.0\.0/)
+  it('asks for the 3.x minimums on a 3.x node, only for what is not already met', () => {
+    const three = onThreeLine(load('signer-pubkey'))
+    const [met] = only(three, 'signer-pubkey')
+    // cosmosigner 0.2.1 and node-utils 2.10.0 meet the 3.x minimums: nothing to advise about versions.
+    expect(met.action).not.toMatch(/or newer/)
+    expect(met.action).not.toMatch(/3\.1\.0|4\.0\.0/)
+    for (const c of find(three, 'StatefulSet', 'val-1-signer').spec.template.spec.containers) c.image = 'ghcr.io/voluzi/cosmosigner:0.1.9'
+    expect(only(three, 'signer-pubkey')[0].action).toMatch(/remote signer is version 0\.2\.0 or newer, including image overrides/)
   })
 
   it('names the missed minimum when a 3.x signer is too old', () => {
@@ -104,9 +109,21 @@ describe('signer-pubkey advice follows the operator line', () => {
     expect(only(three, 'signer-pubkey')[0].cause).toContain('remote signer image ghcr.io/voluzi/cosmosigner:0.1.9 is older than 0.2.0')
   })
 
-  it('asks for the 5.x minimums on a 5.x node', () => {
+  it('asks for the 5.x minimums on a 5.x node: the signer 3.0.2 is too old, node-utils 4.1.0 is not', () => {
     const [finding] = only(load('signer-pubkey'), 'signer-pubkey')
-    expect(finding.action).toMatch(/remote signer is version 3\.1\.0 or newer and node-utils 4\.0\.0 or newer/)
+    expect(finding.action).toMatch(/remote signer is version 3\.1\.0 or newer, including image overrides/)
+    expect(finding.action).not.toMatch(/node-utils/)
+  })
+
+  it('names a signer with no ready Pod first, before versions and endpoints, and says to bring it up', () => {
+    const s = load('signer-pubkey')
+    for (const pod of s.objects.filter((o) => o.kind === 'Pod' && /^val-1-signer-/.test(o.metadata.name))) {
+      pod.status.phase = 'Pending'
+      for (const c of pod.status.conditions ?? []) if (c.type === 'Ready') c.status = 'False'
+    }
+    const [finding] = only(s, 'signer-pubkey')
+    expect(finding.cause).toMatch(/^no signer Pod of val-1-signer is ready \(0 of \d running\)/)
+    expect(finding.action).toMatch(/^Bring the signer up first: .*kubectl chainnode signer val-1 -n sc-signer-pubkey/)
   })
 })
 
@@ -131,10 +148,37 @@ describe('signer-discovery-timeout counts Ready signer Pods', () => {
     expect(finding.cause).not.toMatch(/no signer Pod/)
   })
 
-  it('says how many run when none is', () => {
+  it('says how many run when none is, before the Service endpoints that follow from it', () => {
     const s = load('signer-discovery-timeout')
     find(s, 'Pod', 'val-signer-0').status.phase = 'Pending'
-    expect(only(s, 'signer-discovery-timeout')[0].cause).toContain('no signer Pod of val-signer is ready (0 of 1 running)')
+    expect(only(s, 'signer-discovery-timeout')[0].cause).toMatch(/^no signer Pod of val-signer is ready \(0 of 1 running\); .*has no endpoints/)
+  })
+
+  it('a gate that exited 0 is not a timeout, whatever a later check says; a check that could not run is no timeout either', () => {
+    // signer-pubkey: val-1's gate passed (exit 0) and its signer has endpoints, so the gate check targets a real Pod.
+    const s = load('signer-pubkey')
+    const index = new SnapshotIndex(s)
+    const node = index.chainNodes().find((n) => n.metadata.name === 'val-1')!
+    const [target] = signerTargets(index, node, 'val-1-signer')
+    expect(target).toBeDefined()
+    const gate = find(s, 'Pod', 'val-1').status.initContainerStatuses.find((c: { name: string }) => c.name === 'wait-cosmosigner-discovery')
+    expect(gate.state.terminated.exitCode).toBe(0)
+    const failedCheck = {
+      kind: 'signer-gate' as const,
+      namespace: 'sc-signer-pubkey',
+      pod: target,
+      target: `pod/${target}:26659`,
+      at: s.collectedAt,
+      ok: false,
+    }
+    s.probes.push({ ...failedCheck, detail: 'connected, but no data arrived within 25s' })
+    expect(only(s, 'signer-discovery-timeout')).toEqual([])
+    // The gate has not run yet: a check that ran and failed stands in for it; one that could not run does not.
+    gate.state = { waiting: { reason: 'PodInitializing' } }
+    gate.lastState = {}
+    expect(only(s, 'signer-discovery-timeout')).toHaveLength(1)
+    s.probes = s.probes.map((p) => (p.kind === 'signer-gate' ? { ...p, couldNotRun: true, detail: 'the check could not run: error forwarding port' } : p))
+    expect(only(s, 'signer-discovery-timeout')).toEqual([])
   })
 })
 

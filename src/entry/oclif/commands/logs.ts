@@ -18,6 +18,6 @@ export default class Logs extends SnapshotCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Logs)
-    await runLogs({ ...flags, ...args }, this.session)
+    process.exitCode = await runLogs({ ...flags, ...args }, this.session)
   }
 }
