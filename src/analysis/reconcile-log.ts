@@ -139,7 +139,8 @@ const MAX_NAMESPACE_FILTER = 8
 /** The namespaces whose reconcile lines can be asked for (those of the snapshot's ChainNodes), or undefined for all. */
 function namespacesAsked(index: SnapshotIndex): string[] | undefined {
   if (asked.has(index)) return asked.get(index)
-  const namespaces = [...new Set(index.list('ChainNode').map((node) => node.metadata.namespace ?? ''))].sort()
+  // A ChainNodeSet with no ChainNode yet is asked about too.
+  const namespaces = [...new Set([...index.list('ChainNode'), ...index.list('ChainNodeSet')].map((obj) => obj.metadata.namespace ?? ''))].sort()
   const filter = namespaces.length > 0 && namespaces.length <= MAX_NAMESPACE_FILTER && !namespaces.includes('') ? namespaces : undefined
   asked.set(index, filter)
   return filter
@@ -179,6 +180,12 @@ export function reconcileHistory(index: SnapshotIndex, node: KubeObject): Reconc
     failingCount: failing.length,
     onlyConflicts: failing.length > 0 && failing.every((line) => isConflict(line.error)),
   }
+}
+
+/** The failures of one object's (a ChainNode's or a ChainNodeSet's) own reconciles since the last that went through, oldest first. */
+export function failingRunOf(index: SnapshotIndex, obj: KubeObject): ReconcileLine[] {
+  const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
+  return failingRun(reconcileLines(index, obj, kind, obj.metadata.name))
 }
 
 /**
