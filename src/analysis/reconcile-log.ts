@@ -94,7 +94,9 @@ export function parseReconcileLine(text: string, criTime: string | undefined, so
   const name = typeof ref.name === 'string' ? ref.name : fields.name
   const namespace = typeof ref.namespace === 'string' ? ref.namespace : fields.namespace
   if (typeof name !== 'string' || typeof namespace !== 'string') return undefined
-  const at = zapTime(fields.ts) ?? zapTime(consoleParts?.[0]) ?? criTime
+  const zapAt = zapTime(fields.ts) ?? zapTime(consoleParts?.[0])
+  // RFC 3339 `ts` has whole seconds: the kubelet's time of the same line keeps the order of a retry burst.
+  const at = zapAt && criTime && Math.abs(Date.parse(criTime) - Date.parse(zapAt)) < 1000 ? criTime : (zapAt ?? criTime)
   if (!at) return undefined
   const msg = typeof fields.msg === 'string' ? fields.msg : (consoleParts?.[2] ?? '')
   const level = typeof fields.level === 'string' ? fields.level : consoleParts?.[1]?.toLowerCase()
