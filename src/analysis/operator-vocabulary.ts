@@ -910,9 +910,10 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     id: 'set/reconcile-error/genesis',
     kind: 'ChainNodeSet',
     channel: 'reconcile-error',
+    // The set returns its genesis source's error bare: an HTTP client error (Get "<url>": …) is the download.
     pattern:
-      /genesis could not be retri[ev]+d using any of the available methods|failed to extract chainID|retrieve genesis|download genesis|genesis from ConfigMap|ConfigMap "[^"]+" not found|configmaps "[^"]+" not found/,
-    template: 'genesis could not be retrived using any of the available methods | <the source error>',
+      /genesis could not be retri[ev]+d using any of the available methods|failed to extract chainID|retrieve genesis|download genesis|genesis from ConfigMap|ConfigMap "[^"]+" not found|configmaps "[^"]+" not found|^Get "[^"]+": /,
+    template: 'genesis could not be retrived using any of the available methods | Get "<url>": <error> | <the source error>',
     rule: 'genesis-unavailable',
     severity: 'error',
     cause: 'the set cannot obtain its genesis: it creates no ChainNode until it does',

@@ -135,7 +135,7 @@ const SAMPLES: Record<string, Sample> = {
   'set/event/GenesisError': { set: true, text: 'Failed to download genesis from URL: dial tcp: lookup example.invalid: no such host' },
   'set/reconcile-error/genesis': {
     set: true,
-    text: 'Get "https://example.invalid/genesis.json": dial tcp: lookup example.invalid on 10.96.0.10:53: no such host; failed to download genesis',
+    text: 'Get "https://example.invalid/genesis.json": dial tcp: lookup example.invalid on 10.96.0.10:53: no such host',
   },
   'set/status/phase-Initializing': { set: true, text: '', status: (o) => (o.status = { phase: 'Initializing' }) },
   'set/event/CosmosignerMigrationPending': {
