@@ -49,6 +49,30 @@ const operatorLog = 'kubectl logs -n {operatorNamespace} deploy/{operatorName} -
 const editNode = 'kubectl edit {kind} {object} -n {namespace}'
 const GENESIS_CLEARED = ['GenesisImported', 'GenesisCreated']
 
+/** With webhooks disabled both controllers validate in Reconcile: an Invalid Event, then an error line, then the bare error returned. */
+function invalidSpec(kind: VocabularyEntry['kind'], prefix: string, blocked: string): VocabularyEntry[] {
+  const common = { kind, rule: 'spec-invalid', severity: 'error', action: `Fix the spec as the error says: ${editNode}` } as const
+  return [
+    {
+      ...common,
+      id: `${prefix}event/Invalid`,
+      channel: 'event',
+      reason: 'Invalid',
+      pattern: /^spec is invalid: (?<error>.*)/,
+      template: 'spec is invalid: <error>',
+      cause: `the operator validates the spec itself (webhooks disabled) and refuses it: ${blocked}`,
+    },
+    {
+      ...common,
+      id: `${prefix}error-log/spec-invalid`,
+      channel: 'error-log',
+      pattern: /^spec is invalid$/,
+      template: 'spec is invalid (error: <error>); the Reconciler error that follows carries the bare <error>',
+      cause: 'the operator validates the spec itself (webhooks disabled) and refuses it',
+    },
+  ]
+}
+
 /** Every entry, ChainNode first, then ChainNodeSet; the order docs/operator-vocabulary.md lists them in. */
 export const VOCABULARY: readonly VocabularyEntry[] = [
   // ---- validator (validator.go) ----
@@ -785,29 +809,7 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
       "Follow the error's instruction (restore the previous signer configuration or status for one reconcile); do not delete the signer's StatefulSet or PVCs.",
   },
   // ---- spec and ownership (controller.go, ownership.go, resource_cleanup.go) ----
-  {
-    id: 'event/Invalid',
-    kind: 'ChainNode',
-    channel: 'event',
-    reason: 'Invalid',
-    pattern: /^spec is invalid: (?<error>.*)/,
-    template: 'spec is invalid: <error>',
-    rule: 'spec-invalid',
-    severity: 'error',
-    cause: 'the operator validates the spec itself (webhooks disabled) and refuses it: nothing of the node is reconciled until it is fixed',
-    action: `Fix the spec as the error says: ${editNode}`,
-  },
-  {
-    id: 'error-log/spec-invalid',
-    kind: 'ChainNode',
-    channel: 'error-log',
-    pattern: /^spec is invalid$/,
-    template: 'spec is invalid (error: <error>); the Reconciler error that follows carries the bare <error>',
-    rule: 'spec-invalid',
-    severity: 'error',
-    cause: 'the operator validates the spec itself (webhooks disabled) and refuses it',
-    action: `Fix the spec as the error says: ${editNode}`,
-  },
+  ...invalidSpec('ChainNode', '', 'nothing of the node is reconciled until it is fixed'),
   {
     id: 'error-log/validation-warnings',
     kind: 'ChainNode',
@@ -858,29 +860,7 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
       'kubectl get consensuskeyreservations -o yaml | grep -B3 -A10 {object}; fix or remove the stale reservation only once no other signer uses the key.',
   },
   // ---- ChainNodeSet (chainnodeset/*.go) ----
-  {
-    id: 'set/event/Invalid',
-    kind: 'ChainNodeSet',
-    channel: 'event',
-    reason: 'Invalid',
-    pattern: /^spec is invalid: (?<error>.*)/,
-    template: 'spec is invalid: <error>',
-    rule: 'spec-invalid',
-    severity: 'error',
-    cause: 'the operator validates the set itself (webhooks disabled) and refuses it: none of its nodes is created or updated until it is fixed',
-    action: `Fix the spec as the error says: ${editNode}`,
-  },
-  {
-    id: 'set/error-log/spec-invalid',
-    kind: 'ChainNodeSet',
-    channel: 'error-log',
-    pattern: /^spec is invalid$/,
-    template: 'spec is invalid (error: <error>)',
-    rule: 'spec-invalid',
-    severity: 'error',
-    cause: 'the operator validates the set itself (webhooks disabled) and refuses it',
-    action: `Fix the spec as the error says: ${editNode}`,
-  },
+  ...invalidSpec('ChainNodeSet', 'set/', 'none of its nodes is created or updated until it is fixed'),
   {
     id: 'set/reconcile-error/webhooks-disabled',
     kind: 'ChainNodeSet',
