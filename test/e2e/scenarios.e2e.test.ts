@@ -92,8 +92,8 @@ describe('seeded scenarios (checked with kubectl)', () => {
   })
 
   it('lists 21 scenarios, one namespace each, every ChainNode present', async () => {
-    expect(SCENARIOS).toHaveLength(21)
-    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(21)
+    expect(SCENARIOS).toHaveLength(22)
+    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(22)
     const nodes = (await getJson(['get', 'chainnodes', '-A'])).items as Obj[]
     for (const s of SCENARIOS) {
       expect(s.namespace).toBe(s.name)

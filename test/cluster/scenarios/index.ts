@@ -34,6 +34,7 @@ import scChainRpcDead from './sc-chain-rpc-dead.js'
 import scReconcileFailing from './sc-reconcile-failing.js'
 import scPhaseStuck from './sc-phase-stuck.js'
 import scHealthyNoLeaderElection from './sc-healthy-no-leader-election.js'
+import scOperatorVocabulary from './sc-operator-vocabulary.js'
 
 export type { ScenarioCtx, ScenarioInfo } from './types.js'
 
@@ -59,6 +60,7 @@ const ALL: Scenario[] = [
   scReconcileFailing,
   scPhaseStuck,
   scHealthyNoLeaderElection,
+  scOperatorVocabulary,
 ]
 
 export const SCENARIOS: ScenarioInfo[] = ALL.map((s) => s.info)
