@@ -22,6 +22,8 @@ export interface CauseMatch {
   cause: ReconcileCause
   /** The object the error names (PriorityClass, quota, Secret, kind), when it names one. */
   object?: string
+  /** For a quota: the resources the refused object asked for beyond it (`requests.storage`, `services.loadbalancers`). */
+  resources?: string[]
 }
 
 const PATTERNS: [ReconcileCause, RegExp][] = [
@@ -45,19 +47,39 @@ const PATTERNS: [ReconcileCause, RegExp][] = [
 export function classifyReconcileError(error: string): CauseMatch {
   for (const [cause, pattern] of PATTERNS) {
     const match = pattern.exec(error)
-    if (match) return { cause, object: match[1] }
+    if (!match) continue
+    if (cause === 'quota') return { cause, object: match[1], resources: quotaResources(error) }
+    return { cause, object: match[1] }
   }
   return { cause: 'unknown' }
 }
 
+/** `exceeded quota: q, requested: requests.storage=100Gi,count/services=1, used: …`: the resources asked for. */
+function quotaResources(error: string): string[] {
+  const requested = /requested: (.*?)(?:, used:|$)/.exec(error)?.[1] ?? ''
+  return requested
+    .split(',')
+    .map((pair) => pair.split('=')[0].trim())
+    .filter(Boolean)
+}
+
+/** What the node can lower to fit a quota, by the resource the quota refused. */
+function quotaRemedy(resources: string[] | undefined, node: string): string {
+  const has = (test: RegExp) => (resources ?? []).some((resource) => test.test(resource))
+  if (has(/storage|persistentvolumeclaims/)) return `lower the size of the volume it creates (.spec.persistence.size or additionalVolumes of ${node})`
+  if (has(/services|nodeports|loadbalancers/)) return `expose fewer Services (.spec.expose of ${node})`
+  if (has(/cpu|memory|^pods$|count\/pods/)) return "lower the node's resource requests (.spec.resources)"
+  return 'lower what the refused object asks for (the error names the resource)'
+}
+
 /** What to do about each cause; {object} is the object the error names, {namespace} the node's. */
-export function causeAction(match: CauseMatch, ctx: { namespace: string; operator: string; node: string }): string {
+export function causeAction(match: CauseMatch, ctx: { namespace: string; operator: string; node: string; genesisSource?: boolean }): string {
   const object = match.object ?? ''
   switch (match.cause) {
     case 'priority-class':
       return `Create PriorityClass ${object}, or set RELEASE_NAME on the operator's manager to the Helm release name (the chart creates <release>-nodes).`
     case 'quota':
-      return `Raise ResourceQuota ${object} in ${ctx.namespace} (kubectl describe resourcequota ${object} -n ${ctx.namespace}) or lower the node's resource requests.`
+      return `Raise ResourceQuota ${object} in ${ctx.namespace} (kubectl describe resourcequota ${object} -n ${ctx.namespace}), or ${quotaRemedy(match.resources, ctx.node)}.`
     case 'pod-security':
       return `Label namespace ${ctx.namespace} for the Pod Security level the node needs, or change the node's security context to meet "${object}".`
     case 'admission-denied':
@@ -73,7 +95,9 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
     case 'snapshot-missing':
       return `Create VolumeSnapshot ${object} in ${ctx.namespace}, or point .spec.persistence.restoreFromSnapshot at one that exists.`
     case 'genesis':
-      return "Check the genesis source in .spec.genesis (URL reachable from the cluster, checksum, ConfigMap) and the operator's egress."
+      return ctx.genesisSource === false
+        ? `The node has no .spec.genesis: it creates a new genesis (.spec.validator.init). Read the genesis Pod: kubectl logs -n ${ctx.namespace} ${ctx.node}-genesis-init --all-containers`
+        : "Check the genesis source in .spec.genesis (URL reachable from the cluster, checksum, ConfigMap) and the operator's egress."
     case 'crd-missing':
       return `Install the CRD for ${object || 'the missing kind'} (e.g. the CSI snapshotter for VolumeSnapshot) or turn off the feature that needs it.`
     case 'invalid-spec':

@@ -94,7 +94,9 @@ export function parseReconcileLine(text: string, criTime: string | undefined, so
   const name = typeof ref.name === 'string' ? ref.name : fields.name
   const namespace = typeof ref.namespace === 'string' ? ref.namespace : fields.namespace
   if (typeof name !== 'string' || typeof namespace !== 'string') return undefined
-  const at = zapTime(fields.ts) ?? zapTime(consoleParts?.[0]) ?? criTime
+  const zapAt = zapTime(fields.ts) ?? zapTime(consoleParts?.[0])
+  // RFC 3339 `ts` has whole seconds: the kubelet's time of the same line keeps the order of a retry burst.
+  const at = zapAt && criTime && Math.abs(Date.parse(criTime) - Date.parse(zapAt)) < 1000 ? criTime : (zapAt ?? criTime)
   if (!at) return undefined
   const msg = typeof fields.msg === 'string' ? fields.msg : (consoleParts?.[2] ?? '')
   const level = typeof fields.level === 'string' ? fields.level : consoleParts?.[1]?.toLowerCase()
@@ -139,7 +141,8 @@ const MAX_NAMESPACE_FILTER = 8
 /** The namespaces whose reconcile lines can be asked for (those of the snapshot's ChainNodes), or undefined for all. */
 function namespacesAsked(index: SnapshotIndex): string[] | undefined {
   if (asked.has(index)) return asked.get(index)
-  const namespaces = [...new Set(index.list('ChainNode').map((node) => node.metadata.namespace ?? ''))].sort()
+  // A ChainNodeSet with no ChainNode yet is asked about too.
+  const namespaces = [...new Set([...index.list('ChainNode'), ...index.list('ChainNodeSet')].map((obj) => obj.metadata.namespace ?? ''))].sort()
   const filter = namespaces.length > 0 && namespaces.length <= MAX_NAMESPACE_FILTER && !namespaces.includes('') ? namespaces : undefined
   asked.set(index, filter)
   return filter
@@ -179,6 +182,12 @@ export function reconcileHistory(index: SnapshotIndex, node: KubeObject): Reconc
     failingCount: failing.length,
     onlyConflicts: failing.length > 0 && failing.every((line) => isConflict(line.error)),
   }
+}
+
+/** The failures of one object's (a ChainNode's or a ChainNodeSet's) own reconciles since the last that went through, oldest first. */
+export function failingRunOf(index: SnapshotIndex, obj: KubeObject): ReconcileLine[] {
+  const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
+  return failingRun(reconcileLines(index, obj, kind, obj.metadata.name))
 }
 
 /**

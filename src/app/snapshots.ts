@@ -76,7 +76,9 @@ export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest
   const snapshot = await readBundle(file, undefined, onProgress)
   const narrowed = narrowToScope(snapshot, request.scope)
   const { scope } = request
-  if ((scope.kind === 'node' || scope.kind === 'set') && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
+  // A set with no ChainNode yet (its genesis cannot be obtained) is still there to diagnose.
+  const setItself = scope.kind === 'set' && narrowed.objects.some((o) => o.kind === 'ChainNodeSet' && o.metadata.name === scope.name)
+  if ((scope.kind === 'node' || scope.kind === 'set') && !setItself && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
     // Listed from the whole bundle, before narrowing: what the user could have asked for instead.
     const held = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
     throw notFound(scope, { bundle: file, namespace: scope.namespace, held })

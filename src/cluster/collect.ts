@@ -109,7 +109,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
       : Promise.all([clusterWide.of('Deployment'), clusterWide.of('Pod')]).then(([deployments, pods]) =>
           collectOperator(client, read, {
             clusterWide: [...deployments, ...pods],
-            nodes,
+            // A set with no ChainNode yet names its operator release too (worker-name), and its failures are in that log.
+            nodes: [...nodes, ...sets],
             nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
             logs: logOptions,
             errors,

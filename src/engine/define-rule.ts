@@ -58,6 +58,11 @@ export interface Rule<Data extends object = object> {
    * when one of them fires, this rule's finding is left out so the root cause stands alone.
    */
   suppressedBy?: readonly RuleId[]
+  /**
+   * The rule also checks a ChainNodeSet that has no ChainNode yet (ctx.node is then the set, ctx.pod
+   * undefined): a set whose genesis cannot be obtained never gets a node to report on.
+   */
+  sets?: boolean
   /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
   logs?: readonly LogRole[]
   check(ctx: RuleContext): RuleHit<Data>[]

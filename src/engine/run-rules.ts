@@ -58,10 +58,12 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
-  for (const node of index.chainNodes()) {
-    const pod = index.podOf(node)
+  for (const node of subjectsOf(index)) {
+    const isSet = node.kind === 'ChainNodeSet'
+    const pod = isSet ? undefined : index.podOf(node)
     const nodeRef = refOf(node)
     for (const rule of rules) {
+      if (isSet && !rule.sets) continue
       try {
         for (const hit of rule.check({ index, node, pod, now, settings })) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
@@ -101,12 +103,23 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
       node: nodeRef,
       phase: node.status?.phase,
       ...(chainId ? { chainId } : {}),
-      rulesChecked: rules.map((rule) => rule.id),
+      rulesChecked: rules.filter((rule) => !isSet || rule.sets).map((rule) => rule.id),
       ...(chain ? { chain } : {}),
     })
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules)
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
+}
+
+/** Every ChainNode, then every ChainNodeSet that has none yet (its troubles have no node to be reported on). */
+function subjectsOf(index: SnapshotIndex) {
+  const nodes = index.chainNodes()
+  const owners = new Set(nodes.map((node) => index.ownerSetOf(node)).filter((set) => set !== undefined))
+  const childless = index
+    .list('ChainNodeSet')
+    .filter((set) => !owners.has(set))
+    .sort((a, b) => compareText(`${a.metadata.namespace}/${a.metadata.name}`, `${b.metadata.namespace}/${b.metadata.name}`))
+  return [...nodes, ...childless]
 }
 
 function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {

@@ -2,8 +2,19 @@ import { refOf } from '../snapshot/index.js'
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
 import { defineRule } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
+import { reconcileHistory } from '../analysis/reconcile-log.js'
 
-export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?: string; configMapHash?: string; before?: string }>({
+interface Data {
+  verdict: Exclude<ConfigVerdict, 'in-sync'>
+  podHash?: string
+  configMapHash?: string
+  before?: string
+  /** Pending on the generation alone (the hashes agree): the generation the Pod was built for, and the node's. */
+  podGeneration?: string
+  generation?: number
+}
+
+export default defineRule<Data>({
   id: 'config-change-restart',
   title: 'Pod restarted (or will restart) because the configuration changed',
   severity: 'info',
@@ -13,6 +24,13 @@ export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?
   check({ index, node, pod, now }) {
     const state = configState(index, node, now)
     if (state.verdict === 'in-sync') return []
+    const sameHash = state.podHash === state.configMapHash
+    // A spec edit the operator refuses (or cannot get to) bumps the generation but no restart is coming: the
+    // failing reconcile is the finding, reported by its own rule.
+    if (state.verdict === 'pending' && sameHash) {
+      const history = reconcileHistory(index, node)
+      if (history.latestFailed && !history.onlyConflicts) return []
+    }
     const hashes = [
       ...(pod ? [field(pod, 'annotations["cosmopilot.voluzi.com/config-hash"]', state.podHash)] : []),
       ...(index.configMapOf(node) ? [field(index.configMapOf(node)!, 'annotations["cosmopilot.voluzi.com/config-hash"]', state.configMapHash)] : []),
@@ -21,7 +39,13 @@ export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?
       {
         subject: refOf(node),
         severity: state.verdict === 'deferred' || state.verdict === 'restarted-unexpected' ? 'warning' : 'info',
-        data: { verdict: state.verdict, podHash: state.podHash, configMapHash: state.configMapHash, before: state.before?.podHash },
+        data: {
+          verdict: state.verdict,
+          podHash: state.podHash,
+          configMapHash: state.configMapHash,
+          before: state.before?.podHash,
+          ...(state.verdict === 'pending' && sameHash ? { podGeneration: state.podGeneration, generation: state.generation } : {}),
+        },
         evidence: [...hashes, ...state.evidence],
       },
     ]
@@ -35,11 +59,13 @@ export default defineRule<{ verdict: Exclude<ConfigVerdict, 'in-sync'>; podHash?
       'restarted-unexpected': 'Pod was restarted with the same configuration hash (unexpected)',
     })[d.verdict],
   cause: (d) =>
-    d.verdict === 'pending' || d.verdict === 'deferred'
-      ? `the ConfigMap's config-hash ${d.configMapHash ?? '<none>'} differs from the Pod's ${d.podHash ?? '<none>'} (or the Pod lags the ChainNode generation)`
-      : d.verdict === 'restarted-unexpected'
-        ? `the config-hash is the same before and after (${d.podHash ?? '<none>'}) and the operator logged no config or spec change: the node process may have exited or the Pod failed`
-        : `the config-hash changed${d.before ? ` from ${d.before}` : ''} to ${d.podHash ?? '<none>'}: the operator applies configuration changes by recreating the Pod on purpose`,
+    d.verdict === 'pending' && d.podGeneration !== undefined
+      ? `the Pod was built for generation ${d.podGeneration} of the ChainNode, which is now at ${d.generation ?? '<none>'} (the config-hash ${d.podHash ?? '<none>'} is unchanged): the operator applies the spec change next`
+      : d.verdict === 'pending' || d.verdict === 'deferred'
+        ? `the ConfigMap's config-hash ${d.configMapHash ?? '<none>'} differs from the Pod's ${d.podHash ?? '<none>'}`
+        : d.verdict === 'restarted-unexpected'
+          ? `the config-hash is the same before and after (${d.podHash ?? '<none>'}) and the operator logged no config or spec change: the node process may have exited or the Pod failed`
+          : `the config-hash changed${d.before ? ` from ${d.before}` : ''} to ${d.podHash ?? '<none>'}: the operator applies configuration changes by recreating the Pod on purpose`,
   action: (d) =>
     d.verdict === 'restarted-unexpected'
       ? 'Compare the config-hash before and after (chainnode config-hash NAME), read the operator logs around the restart for the reconcile that triggered it, and the previous app logs.'

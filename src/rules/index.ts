@@ -26,6 +26,20 @@ import snapshotVerifyFailing from './snapshot-verify-failing.js'
 import upgradeNeeded from './upgrade-needed.js'
 import validatorMissedBlocks from './validator-missed-blocks.js'
 import webhookCertificates from './webhook-certificates.js'
+import validatorJailed from './validator-jailed.js'
+import validatorSetupFailing from './validator-setup-failing.js'
+import dataVolumeFull from './data-volume-full.js'
+import dataInitFailing from './data-init-failing.js'
+import stateSyncBlocked from './state-sync-blocked.js'
+import upgradeBlocked from './upgrade-blocked.js'
+import genesisUnavailable from './genesis-unavailable.js'
+import operatorNodeUnreachable from './operator-node-unreachable.js'
+import snapshotExportFailing from './snapshot-export-failing.js'
+import oomRecovery from './oom-recovery.js'
+import signingKeyBlocked from './signing-key-blocked.js'
+import specInvalid from './spec-invalid.js'
+import ownershipConflict from './ownership-conflict.js'
+import setRolloutBlocked from './set-rollout-blocked.js'
 import { RULE_IDS, type RuleId } from './ids.js'
 
 export { RULE_IDS, isRuleId, type RuleId } from './ids.js'
@@ -53,6 +67,20 @@ const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
   'priority-class-missing': priorityClassMissing,
   'signer-unhealthy': signerUnhealthy,
   'operator-missing': operatorMissing,
+  'validator-jailed': validatorJailed,
+  'validator-setup-failing': validatorSetupFailing,
+  'data-volume-full': dataVolumeFull,
+  'data-init-failing': dataInitFailing,
+  'state-sync-blocked': stateSyncBlocked,
+  'upgrade-blocked': upgradeBlocked,
+  'genesis-unavailable': genesisUnavailable,
+  'operator-node-unreachable': operatorNodeUnreachable,
+  'snapshot-export-failing': snapshotExportFailing,
+  'oom-recovery': oomRecovery,
+  'signing-key-blocked': signingKeyBlocked,
+  'spec-invalid': specInvalid,
+  'ownership-conflict': ownershipConflict,
+  'set-rollout-blocked': setRolloutBlocked,
   'reconcile-failing': reconcileFailing,
   'phase-stuck': phaseStuck,
   'rpc-unreachable': rpcUnreachable,

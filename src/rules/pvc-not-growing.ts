@@ -12,7 +12,17 @@ export function quantityBytes(quantity: string | undefined): number | undefined 
   return match ? Number(match[1]) * UNITS[match[2] ?? ''] : undefined
 }
 
-export default defineRule<{ pvc: string; storageClass?: string; requested?: string; capacity?: string; usage?: string; waiting: boolean; refused: boolean }>({
+export default defineRule<{
+  pvc: string
+  storageClass?: string
+  requested?: string
+  capacity?: string
+  usage?: string
+  waiting: boolean
+  refused: boolean
+  /** The class allows expansion: the refusal has another reason (a statically provisioned volume, a quota). */
+  expandable?: boolean
+}>({
   id: 'pvc-not-growing',
   title: 'Data volume does not grow',
   severity: 'error',
@@ -22,14 +32,15 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
     const pvc = index.dataPvcOf(node)
     if (!pvc || node.spec?.persistence?.autoResize === false) return []
     const storageClass = index.storageClassOf(pvc)
-    if (storageClass?.allowVolumeExpansion === true) return []
+    const expandable = storageClass?.allowVolumeExpansion === true
+    const refusals = reconcileErrorEvidence(index, node, RESIZE_REFUSED)
+    if (expandable && refusals.length === 0) return []
     const requested: string | undefined = pvc.spec?.resources?.requests?.storage
     const capacity: string | undefined = pvc.status?.capacity?.storage
     const waiting = (quantityBytes(requested) ?? 0) > (quantityBytes(capacity) ?? Number.POSITIVE_INFINITY)
     const usage: string | undefined = node.status?.dataUsage
     const threshold = node.spec?.persistence?.autoResizeThreshold ?? 80
     const nearFull = usage !== undefined && Number.parseInt(usage, 10) > threshold
-    const refusals = reconcileErrorEvidence(index, node, RESIZE_REFUSED)
     const refused = refusals.length > 0
     if (!waiting && !nearFull && !refused) return []
     const evidence: Evidence[] = [
@@ -47,7 +58,16 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
       {
         subject: refOf(pvc),
         severity: waiting || refused ? 'error' : 'warning',
-        data: { pvc: pvc.metadata.name, storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName, requested, capacity, usage, waiting, refused },
+        data: {
+          pvc: pvc.metadata.name,
+          storageClass: storageClass?.metadata.name ?? pvc.spec?.storageClassName,
+          requested,
+          capacity,
+          usage,
+          waiting,
+          refused,
+          ...(expandable ? { expandable } : {}),
+        },
         evidence,
       },
     ]
@@ -58,7 +78,12 @@ export default defineRule<{ pvc: string; storageClass?: string; requested?: stri
       : d.refused
         ? `the API server refuses to resize PVC ${d.pvc}${d.usage ? ` (${d.usage} full)` : ''}`
         : `PVC ${d.pvc} is ${d.usage} full and cannot be expanded`,
-  cause: (d) => `storage class ${d.storageClass ?? '(default)'} lacks allowVolumeExpansion: true`,
+  cause: (d) =>
+    d.expandable
+      ? `the API server refuses the resize although storage class ${d.storageClass} allows expansion: the volume is not dynamically provisioned by it, or a quota refuses the size (the error says which)`
+      : `storage class ${d.storageClass ?? '(default)'} lacks allowVolumeExpansion: true`,
   action: (d) =>
-    `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,
+    d.expandable
+      ? `Read the refusal and the PVC (kubectl describe pvc ${d.pvc}); for a static volume, grow the PersistentVolume by hand; for a quota, raise it.`
+      : `Use a storage class with allowVolumeExpansion: true (or set it on ${d.storageClass ?? 'the storage class'} if its driver supports expansion).`,
 })

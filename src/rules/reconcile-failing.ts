@@ -4,6 +4,10 @@ import { defineRule, type Evidence, type Severity } from '../engine/define-rule.
 import { field } from '../engine/rule-helpers.js'
 import { causeAction, classifyReconcileError, type ReconcileCause } from '../analysis/reconcile-causes.js'
 import { groupErrors, reconcileHistory } from '../analysis/reconcile-log.js'
+import { operatorSaid } from '../analysis/operator-said.js'
+import { eventEvidence } from '../engine/rule-helpers.js'
+import type { KubeObject } from '../snapshot/types.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000
@@ -21,6 +25,25 @@ interface Data {
   failingForMs: number
   cause: ReconcileCause
   causeObject?: string
+  causeResources?: string[]
+  /** The Warning Event the operator recorded with the same failure, if any (reason). */
+  eventReason?: string
+  /** Whether the node names a genesis source (.spec.genesis), or creates a new genesis. */
+  genesisSource: boolean
+}
+
+/** The operator's Event text keeps only the last part of a long error chain: match on that tail. */
+function sameFailure(message: string, error: string): boolean {
+  const tail = error.split(':').at(-1)!.trim()
+  return message.includes(error) || (tail.length >= 8 && message.includes(tail))
+}
+
+/** A Warning Event on the node or its set that carries this error. */
+function eventFor(index: SnapshotIndex, objects: KubeObject[], error: string): KubeObject | undefined {
+  return objects
+    .flatMap((obj) => index.eventsFor(obj))
+    .filter((event) => event.type === 'Warning' && sameFailure(String(event.message ?? event.note ?? ''), error))
+    .at(-1)
 }
 
 export default defineRule<Data>({
@@ -48,7 +71,15 @@ export default defineRule<Data>({
     const keepsFailing = history.failingCount >= 2 && failingForMs >= KEEPS_FAILING_MS && now - Date.parse(latest.at) <= STILL_FAILING_MS
     const severity: Severity = keepsFailing ? 'error' : 'warning'
     const error = latest.error ?? '(no error text)'
+    const set = index.ownerSetOf(node)
+    const objects = set ? [node, set] : [node]
+    // What the catalogue knows is reported by its own rule (spec-invalid, genesis-unavailable…), with its cause.
+    const knownElsewhere = objects
+      .flatMap((obj) => operatorSaid(index, obj, now))
+      .some((hit) => hit.entry.rule !== 'reconcile-failing' && (hit.entry.channel === 'reconcile-error' ? hit.text === error : sameFailure(hit.text, error)))
+    if (knownElsewhere) return []
     const match = classifyReconcileError(error)
+    const event = eventFor(index, objects, error)
     const evidence: Evidence[] = [
       field(node, '.status.phase', node.status?.phase),
       ...groupErrors(history.failing).map((group) => ({
@@ -57,6 +88,7 @@ export default defineRule<Data>({
         text: `${group.error}${group.count > 1 ? ` (x${group.count} over ${humanAge(Date.parse(group.last) - Date.parse(group.first))})` : ''}`,
         at: group.last,
       })),
+      ...(event ? [eventEvidence(event)] : []),
     ]
     return [
       {
@@ -72,6 +104,9 @@ export default defineRule<Data>({
           failingForMs,
           cause: match.cause,
           causeObject: match.object,
+          ...(match.resources ? { causeResources: match.resources } : {}),
+          ...(event ? { eventReason: event.reason } : {}),
+          genesisSource: node.spec?.genesis !== undefined && node.spec?.genesis !== null,
         },
         evidence,
         // Each evidence line is dated by its last repeat; the run of failures began earlier.
@@ -82,10 +117,21 @@ export default defineRule<Data>({
   summary: (d) => `reconcile of ${d.object} fails${d.count > 1 ? ` (x${d.count} over ${humanAge(d.failingForMs)})` : ''}: ${d.error}`,
   cause: (d) =>
     d.cause === 'unknown'
-      ? `the operator ${d.operator} returns this error from every reconcile and records no Event for it`
-      : `the operator ${d.operator} cannot reconcile the node: ${CAUSES[d.cause]}`,
-  action: (d) => causeAction({ cause: d.cause, object: d.causeObject }, { namespace: d.namespace, operator: d.operator, node: d.node }),
+      ? `the operator ${d.operator} returns this error from every reconcile${d.eventReason ? ` (and records it as Warning Event ${d.eventReason})` : ' and records no Event for it'}`
+      : `the operator ${d.operator} cannot reconcile the node: ${d.cause === 'genesis' && !d.genesisSource ? 'it cannot create the new genesis' : d.cause === 'quota' ? quotaCause(d.causeResources) : CAUSES[d.cause]}`,
+  action: (d) =>
+    causeAction(
+      { cause: d.cause, object: d.causeObject, resources: d.causeResources },
+      { namespace: d.namespace, operator: d.operator, node: d.node, genesisSource: d.genesisSource },
+    ),
 })
+
+/** What the quota refused, by the resources the refused object asked for. */
+function quotaCause(resources: string[] | undefined): string {
+  const asked = (resources ?? []).join(' ')
+  const what = /storage|persistentvolumeclaims/.test(asked) ? 'the volumes' : /services|nodeports|loadbalancers/.test(asked) ? 'the Services' : 'the Pods'
+  return `a ResourceQuota of the namespace refuses ${what} it creates`
+}
 
 const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   'priority-class': 'a Pod it creates names a PriorityClass that does not exist',

@@ -91,9 +91,9 @@ describe('seeded scenarios (checked with kubectl)', () => {
     await refreshLiveness(ctx())
   })
 
-  it('lists 22 scenarios, one namespace each, every ChainNode present', async () => {
-    expect(SCENARIOS).toHaveLength(22)
-    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(22)
+  it('lists 23 scenarios, one namespace each, every ChainNode present', async () => {
+    expect(SCENARIOS).toHaveLength(23)
+    expect(new Set(SCENARIOS.map((s) => s.namespace)).size).toBe(23)
     const nodes = (await getJson(['get', 'chainnodes', '-A'])).items as Obj[]
     for (const s of SCENARIOS) {
       expect(s.namespace).toBe(s.name)

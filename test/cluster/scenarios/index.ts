@@ -35,6 +35,7 @@ import scValidators from './sc-validators.js'
 import scReconcileFailing from './sc-reconcile-failing.js'
 import scPhaseStuck from './sc-phase-stuck.js'
 import scHealthyNoLeaderElection from './sc-healthy-no-leader-election.js'
+import scOperatorVocabulary from './sc-operator-vocabulary.js'
 
 export type { ScenarioCtx, ScenarioInfo } from './types.js'
 
@@ -61,6 +62,7 @@ const ALL: Scenario[] = [
   scReconcileFailing,
   scPhaseStuck,
   scHealthyNoLeaderElection,
+  scOperatorVocabulary,
 ]
 
 export const SCENARIOS: ScenarioInfo[] = ALL.map((s) => s.info)

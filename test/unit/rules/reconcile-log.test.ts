@@ -211,6 +211,7 @@ describe('classifyReconcileError', () => {
     ['timeout waiting for container gaiad to start in pod n-0: context deadline exceeded', 'start-timeout', 'gaiad'],
     ['validator not found', 'unknown', undefined],
   ])('%s -> %s', (error, cause, object) => {
-    expect(classifyReconcileError(error)).toEqual({ cause, object })
+    const { cause: got, object: named } = classifyReconcileError(error)
+    expect({ cause: got, object: named }).toEqual({ cause, object })
   })
 })

@@ -48,10 +48,12 @@ export function comet(at: Date, level: string, module: string, msg: string, fiel
 export type ZapTime = 'epoch' | 'rfc3339'
 
 /** controller-runtime production zap: JSON lines. */
-export function zapJson(at: Date, level: string, logger: string | undefined, msg: string, fields: Fields = {}, time: ZapTime = 'epoch'): LogLine {
+export function zapJson(at: Date, level: string, logger: string | undefined, msg: string, fields: Fields = {}, time: ZapTime = 'rfc3339'): LogLine {
   const ts = time === 'epoch' ? at.getTime() / 1000 + 0.0003217 : at.toISOString().replace(/\.\d{3}Z$/, 'Z')
   const obj: Fields = { level, ts, ...(logger ? { logger } : {}), msg }
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) obj[k] = v
+  // The production encoder adds a stacktrace at error level (controller-runtime's StacktraceLevel).
+  if (level === 'error' && obj.stacktrace === undefined) obj.stacktrace = OPERATOR_STACK
   return { at, text: JSON.stringify(obj) }
 }
 
@@ -67,6 +69,12 @@ export function reconcileFields(kind: 'ChainNode' | 'ChainNodeSet', ns: string, 
     reconcileID,
   }
 }
+
+/** Where the operator's own logger.Error lines come from (its Reconcile). */
+const OPERATOR_STACK = [
+  'github.com/voluzi/cosmopilot/v3/internal/controllers/chainnode.(*Reconciler).Reconcile',
+  '\t/workspace/internal/controllers/chainnode/controller.go:260',
+].join('\n')
 
 /** Where controller-runtime v0.24 logs a reconcile that returned an error (zap adds it at error level). */
 const RECONCILE_STACK = [
@@ -86,7 +94,7 @@ export function reconcilerError(
   name: string,
   reconcileID: string,
   error: string,
-  time: ZapTime = 'epoch',
+  time: ZapTime = 'rfc3339',
 ): LogLine {
   return zapJson(at, 'error', undefined, 'Reconciler error', { ...reconcileFields(kind, ns, name, reconcileID), error, stacktrace: RECONCILE_STACK }, time)
 }

@@ -1,0 +1,117 @@
+import { eventTime } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
+import type { Evidence } from '../engine/define-rule.js'
+import { eventEvidence, field } from '../engine/rule-helpers.js'
+import type { RuleId } from '../rules/ids.js'
+import { compareText } from '../util/compare.js'
+import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
+import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'
+
+/** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
+const ERROR_LOG_FRESH_MS = 20 * 60_000
+
+/** One thing the operator said about an object that the vocabulary knows. */
+export interface VocabularyHit {
+  entry: VocabularyEntry
+  /** The pattern's named groups. */
+  groups: Record<string, string>
+  /** The operator's own text. */
+  text: string
+  evidence: Evidence
+  at?: string
+}
+
+/**
+ * Everything the operator says about a ChainNode or ChainNodeSet (its Events, the errors its reconciles
+ * return now, the error lines they log, its status) that the vocabulary knows, for one rule or all.
+ */
+export function operatorSaid(index: SnapshotIndex, obj: KubeObject, now: number, rule?: RuleId): VocabularyHit[] {
+  const entries = VOCABULARY.filter((entry) => entry.kind === obj.kind && (!rule || entry.rule === rule))
+  if (entries.length === 0) return []
+  return [...fromEvents(index, obj, entries), ...fromReconciles(index, obj, entries, now), ...fromStatus(obj, entries)]
+}
+
+function match(entry: VocabularyEntry, text: string): Record<string, string> | undefined {
+  const found = entry.pattern.exec(text)
+  if (!found) return undefined
+  const groups: Record<string, string> = {}
+  for (const [name, value] of Object.entries(found.groups ?? {})) if (value !== undefined) groups[name] = value
+  return groups
+}
+
+function fromEvents(index: SnapshotIndex, obj: KubeObject, entries: VocabularyEntry[]): VocabularyHit[] {
+  const events = index.eventsFor(obj)
+  const hits: VocabularyHit[] = []
+  for (const event of events) {
+    const text = String(event.message ?? event.note ?? '')
+    const entry = entries.find((e) => e.channel === 'event' && e.reason === event.reason && e.pattern.test(text))
+    if (!entry) continue
+    const at = eventTime(event)
+    // A later Event that says the trouble is over (GenesisImported after GenesisError) clears it.
+    const cleared = events.some((later) => entry.clearedBy?.includes(later.reason) && compareText(eventTime(later), at) > 0)
+    if (cleared) continue
+    hits.push({ entry, groups: match(entry, text)!, text, evidence: eventEvidence(event), at })
+  }
+  return hits
+}
+
+function fromReconciles(index: SnapshotIndex, obj: KubeObject, entries: VocabularyEntry[], now: number): VocabularyHit[] {
+  const hits: VocabularyHit[] = []
+  const errors = entries.filter((e) => e.channel === 'reconcile-error')
+  if (errors.length > 0)
+    for (const group of groupErrors(failingRunOf(index, obj))) {
+      const entry = errors.find((e) => e.pattern.test(group.error))
+      if (!entry) continue
+      hits.push({
+        entry,
+        groups: match(entry, group.error)!,
+        text: group.error,
+        evidence: {
+          kind: 'log',
+          source: `Reconciler error on ${group.kind}/${group.name}`,
+          text: `${group.error}${group.count > 1 ? ` (x${group.count} since ${group.first})` : ''}`,
+          at: group.last,
+        },
+        at: group.last,
+      })
+    }
+  const logged = entries.filter((e) => e.channel === 'error-log')
+  if (logged.length === 0) return hits
+  const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
+  const seen = new Map<string, VocabularyHit>()
+  for (const line of reconcileLines(index, obj, kind, obj.metadata.name)) {
+    if (line.level !== 'error' || line.msg === 'Reconciler error' || now - Date.parse(line.at) > ERROR_LOG_FRESH_MS) continue
+    const entry = logged.find((e) => e.pattern.test(line.msg))
+    if (!entry) continue
+    const text = line.error ? `${line.msg}: ${line.error}` : line.msg
+    // The newest of each entry stands for its repeats.
+    seen.set(entry.id, { entry, groups: match(entry, line.msg)!, text, evidence: { kind: 'log', source: line.source, text, at: line.at }, at: line.at })
+  }
+  return [...hits, ...seen.values()]
+}
+
+/** The status facts the vocabulary reads, as `field = value` lines. */
+function statusFacts(obj: KubeObject): [string, unknown][] {
+  const status = obj.status ?? {}
+  const facts: [string, unknown][] = [
+    ['.status.phase', status.phase],
+    ['.status.jailed', status.jailed],
+    ['.status.validatorStatus', status.validatorStatus],
+    ['.status.dataUsage', status.dataUsage],
+  ]
+  for (const condition of Array.isArray(status.conditions) ? status.conditions : [])
+    if (condition && typeof condition.type === 'string') facts.push([`.status.conditions[${condition.type}]`, condition.status])
+  return facts.filter(([, value]) => value !== undefined)
+}
+
+function fromStatus(obj: KubeObject, entries: VocabularyEntry[]): VocabularyHit[] {
+  const hits: VocabularyHit[] = []
+  const status = entries.filter((e) => e.channel === 'status')
+  for (const [path, value] of statusFacts(obj)) {
+    const text = `${path} = ${JSON.stringify(value)}`
+    const entry = status.find((e) => e.pattern.test(text))
+    if (entry) hits.push({ entry, groups: match(entry, text)!, text, evidence: field(obj, path, value) })
+  }
+  return hits
+}

@@ -1,0 +1,8 @@
+import { vocabularyRule } from '../analysis/vocabulary-rule.js'
+
+export default vocabularyRule({
+  id: 'data-volume-full',
+  title: 'Data volume full or at its maximum size',
+  severity: 'error',
+  specRow: 'Operator vocabulary: PvcMaxSizeReached, .status.dataUsage at 95% or more',
+})

@@ -1,0 +1,58 @@
+/**
+ * What only the operator's own words name, through the real CLI against the test cluster
+ * (scenario sc-operator-vocabulary): a jailed validator, a data volume at its maximum size, and a
+ * ChainNodeSet with no ChainNode yet whose genesis cannot be downloaded.
+ */
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { schemaErrors } from '../helpers/schema.js'
+import { refreshScenarios } from './scenario-setup.js'
+
+const NS = 'sc-operator-vocabulary'
+const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const doctorJson = async (args: string[]): Promise<{ code: number; findings: any[]; nodes: any[] }> => {
+  const result = await runCli(['doctor', ...args, '-n', NS, '--no-probe', '-o', 'json'], { env: env() })
+  expect(result.stderr).toBe('')
+  const report = JSON.parse(result.stdout)
+  expect(schemaErrors('doctor-report.schema.json', report)).toEqual([])
+  return { code: result.code, findings: report.clusters[0].findings, nodes: report.clusters[0].nodes }
+}
+
+describe("the operator's vocabulary, live", () => {
+  beforeAll(async () => {
+    await refreshScenarios()
+  })
+
+  it('a jailed validator: the cause, what to check first and the unjail command with its chain', async () => {
+    const { code, findings } = await doctorJson(['val-jailed'])
+    expect(code).toBe(1)
+    const jailed = findings.find((f) => f.ruleId === 'validator-jailed')
+    expect(jailed).toMatchObject({ severity: 'error', data: { state: 'jailed', bondStatus: 'unbonding', readFrom: 'status' } })
+    expect(jailed.action).toMatch(/^First fix why it stopped signing/)
+    expect(jailed.action).toMatch(/gaiad tx slashing unjail --from <validator account> --chain-id cosmoshub-4/)
+    expect(jailed.evidence.some((e: any) => e.source.startsWith('Event Warning ValidatorJailed'))).toBe(true)
+  })
+
+  it('a data volume at its maximum size: data-volume-full with the patch to raise autoResizeMaxSize', async () => {
+    const { code, findings } = await doctorJson(['full-disk'])
+    expect(code).toBe(1)
+    const full = findings.find((f) => f.ruleId === 'data-volume-full')
+    expect(full).toMatchObject({ severity: 'error', data: { entry: 'event/PvcMaxSizeReached' } })
+    expect(full.data.entries).toEqual(expect.arrayContaining(['event/PvcMaxSizeReached', 'status/dataUsage']))
+    expect(full.action).toMatch(/kubectl patch chainnode full-disk -n sc-operator-vocabulary --type merge/)
+  })
+
+  it('doctor --set on a set with no ChainNode yet reports why: its genesis cannot be downloaded', async () => {
+    const text = await runCli(['doctor', '--set', 'no-genesis', '-n', NS, '--no-probe'], { env: env() })
+    expect(text.stderr).toBe('')
+    expect(text.code).toBe(1)
+    expect(text.stdout).not.toMatch(/No problems found/)
+    const { findings, nodes } = await doctorJson(['--set', 'no-genesis'])
+    expect(nodes.map((n: any) => n.name)).toEqual(['no-genesis'])
+    const genesis = findings.find((f) => f.ruleId === 'genesis-unavailable')
+    expect(genesis).toMatchObject({ severity: 'error', subject: { kind: 'ChainNodeSet', name: 'no-genesis' } })
+    expect(genesis.summary).toMatch(/Failed to download genesis from URL/)
+    expect(genesis.evidence.some((e: any) => e.source === 'Reconciler error on ChainNodeSet/no-genesis')).toBe(true)
+  })
+})
