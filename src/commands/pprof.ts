@@ -2,7 +2,7 @@ import { usageError } from '../util/errors.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
 import { topReport } from '../app/pprof-report.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
 /** The longest capture we accept: the request timeout follows it, and a forgotten run must end. */
@@ -33,6 +33,10 @@ export const PPROF_TOP_COMMAND = defineCommand({
     'sample-index': { type: 'string', description: 'sample type to show (heap: inuse_space by default; CPU: cpu)' },
     'node-fraction': { type: 'string', description: 'hide nodes below this fraction of the total (pprof -nodefraction)', default: '0.005' },
     cum: { type: 'boolean', description: 'sort by cumulative value' },
+    base: { type: 'string', description: 'an older profile to subtract: show what grew or shrank since (pprof -diff_base)' },
+    focus: { type: 'string', description: 'only samples through a function, file or binary matching this regexp (pprof -focus)' },
+    ignore: { type: 'string', description: 'drop samples through a function, file or binary matching this regexp (pprof -ignore)' },
+    output: outputSpec(['text', 'json']),
   },
 })
 
@@ -50,6 +54,11 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
       sampleIndex: input['sample-index'],
       nodeFraction,
       cum: input.cum,
+      base: input.base,
+      focus: input.focus,
+      ignore: input.ignore,
+      format: input.output,
+      onWarning: (text) => process.stderr.write(`warning: ${text}\n`),
       onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
     }),
   )
