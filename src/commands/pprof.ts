@@ -1,4 +1,5 @@
 import { usageError } from '../util/errors.js'
+import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
 import { topReport } from '../app/pprof-report.js'
@@ -16,7 +17,26 @@ const CAPTURE_FLAGS = {
   top: { type: 'integer', description: 'rows of the top table printed after a heap or CPU capture', default: 10, min: 1 },
 } satisfies FlagSpecs
 
-export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: CAPTURE_FLAGS })
+const GROWTH_FLAG = {
+  growth: { type: 'string', description: 'take a second capture this long after the first (e.g. 60s) and show what grew between them' },
+} satisfies FlagSpecs
+
+export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_GOROUTINE_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: {
+    ...CAPTURE_FLAGS,
+    ...GROWTH_FLAG,
+    text: {
+      type: 'string',
+      description: "Go's text form instead of protobuf: 1 counts goroutines per stack, 2 lists every goroutine with its state",
+      options: ['1', '2'],
+    },
+  },
+})
+export const PPROF_ALLOCS_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_BLOCK_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_MUTEX_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
 export const PPROF_PROFILE_COMMAND = defineCommand({
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'CPU sampling duration', default: 30 } },
@@ -40,7 +60,10 @@ export const PPROF_TOP_COMMAND = defineCommand({
   },
 })
 
-type CaptureInput = InputOf<typeof PPROF_HEAP_COMMAND> & { seconds?: number }
+type CaptureInput = Omit<InputOf<typeof PPROF_TRACE_COMMAND>, 'seconds'> & { seconds?: number; growth?: string; text?: '1' | '2' }
+
+/** The longest --growth interval: a forgotten run must end. */
+export const MAX_GROWTH_MS = 3_600_000
 
 export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
@@ -64,8 +87,12 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
   )
 }
 
-/** pprof heap|profile|trace: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
+/** pprof heap|profile|trace|goroutine|allocs|block|mutex: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
 export const runPprofHeap = (input: InputOf<typeof PPROF_HEAP_COMMAND>, session: Session) => capture('heap', input, session)
+export const runPprofGoroutine = (input: InputOf<typeof PPROF_GOROUTINE_COMMAND>, session: Session) => capture('goroutine', input, session)
+export const runPprofAllocs = (input: InputOf<typeof PPROF_ALLOCS_COMMAND>, session: Session) => capture('allocs', input, session)
+export const runPprofBlock = (input: InputOf<typeof PPROF_BLOCK_COMMAND>, session: Session) => capture('block', input, session)
+export const runPprofMutex = (input: InputOf<typeof PPROF_MUTEX_COMMAND>, session: Session) => capture('mutex', input, session)
 export const runPprofProfile = (input: InputOf<typeof PPROF_PROFILE_COMMAND>, session: Session) => capture('profile', input, session)
 export const runPprofTrace = (input: InputOf<typeof PPROF_TRACE_COMMAND>, session: Session) => capture('trace', input, session)
 
@@ -74,5 +101,17 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
   if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
     throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
   }
-  await captureFromNode(session, input, { kind, name: input.name, seconds: input.seconds, file: input.output, localPort: input['local-port'], top: input.top })
+  const growthMs = input.growth === undefined ? undefined : parseDuration(input.growth, '--growth')
+  if (growthMs !== undefined && (growthMs < 1000 || growthMs > MAX_GROWTH_MS))
+    throw usageError(`--growth ${input.growth} is out of range`, 'give 1s to 1h, e.g. --growth 60s')
+  await captureFromNode(session, input, {
+    kind,
+    name: input.name,
+    seconds: input.seconds,
+    file: input.output,
+    localPort: input['local-port'],
+    top: input.top,
+    textForm: input.text === undefined ? undefined : (Number(input.text) as 1 | 2),
+    growthMs,
+  })
 }

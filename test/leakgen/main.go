@@ -68,6 +68,7 @@ func main() {
 	every := flag.Duration("every", 100*time.Millisecond, "how often to leak")
 	leakKB := flag.Int("leak-kb", 64, "KiB kept forever per tick")
 	goroutines := flag.Int("goroutines", 2, "goroutines parked forever per tick")
+	ticks := flag.Int("ticks", 0, "stop leaking after this many ticks (0: never), so later captures agree")
 	flag.Parse()
 
 	// Sample every allocation so small test runs give exact, stable heap profiles.
@@ -96,6 +97,7 @@ func main() {
 
 	never := make(chan struct{})
 	ticker := time.NewTicker(*every)
+	done := 0
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	for {
@@ -103,6 +105,10 @@ func main() {
 		case <-stop:
 			return
 		case <-ticker.C:
+			if *ticks > 0 && done >= *ticks {
+				continue
+			}
+			done++
 			cache.store(*leakKB << 10)
 			for i := 0; i < *goroutines; i++ {
 				go parkForever(never)
