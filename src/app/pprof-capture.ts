@@ -10,7 +10,8 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { countdown } from '../render/progress.js'
 import { diagnose, selectRules } from './doctor.js'
-import { SENSITIVE_NOTICE, topReport } from './pprof-report.js'
+import { topReport } from './pprof-report.js'
+import { profilingEndpoint, sensitiveNotice, type ProfileTarget, type ProfilingEndpoint } from './pprof-target.js'
 import { liveSnapshot } from './snapshots.js'
 
 export interface CaptureRequest {
@@ -25,6 +26,8 @@ export interface CaptureRequest {
   textForm?: 1 | 2
   /** Take two captures this far apart and show what grew. */
   growthMs?: number
+  /** node-utils (Pod port 6666) or the chain process (rpc.pprof_laddr); node-utils by default. */
+  target?: ProfileTarget
 }
 
 /** pprof heap|profile|goroutine|...: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
@@ -32,9 +35,10 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
   const { kind } = request
   const connection = await session.connect(flags)
   const namespace = connection.context.namespace
-  const pod = await nodePod(session, connection, request.name)
-  process.stderr.write(`${SENSITIVE_NOTICE}\n`)
-  const target = { connection, namespace, pod }
+  const targetName = request.target ?? 'node-utils'
+  const { pod, endpoint } = await nodePod(session, connection, request.name, targetName)
+  process.stderr.write(`${sensitiveNotice(targetName)}\n`)
+  const target = { connection, namespace, pod, ...endpoint }
   const timed = PROFILE_KINDS[kind].timed
   const timer = timed ? await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0) : undefined
   try {
@@ -49,7 +53,7 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
   } catch (error) {
     timer?.stop()
     // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
-    if (error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
+    if (targetName === 'node-utils' && error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
       await explainUnavailable(session, connection, request.name, pod, error)
     throw error
   }
@@ -74,12 +78,13 @@ function nodeSnapshot(session: Session, connection: Connection, name: string, lo
   })
 }
 
-async function nodePod(session: Session, connection: Connection, name: string): Promise<string> {
+async function nodePod(session: Session, connection: Connection, name: string, target: ProfileTarget): Promise<{ pod: string; endpoint: ProfilingEndpoint }> {
   const index = new SnapshotIndex(await nodeSnapshot(session, connection, name, 'none'))
-  const pod = index.podOf(index.chainNodes()[0])
+  const node = index.chainNodes()[0]
+  const pod = index.podOf(node)
   const namespace = connection.context.namespace
   if (!pod) throw usageError(`chainnode "${name}" has no Pod to profile`, `see chainnode describe ${name} -n ${namespace}`)
-  return pod.metadata.name
+  return { pod: pod.metadata.name, endpoint: profilingEndpoint(index, node, target) }
 }
 
 /** Nothing answered on 6666: say why, using the profiling-unavailable rule on fresh evidence. */

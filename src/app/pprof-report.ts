@@ -63,9 +63,6 @@ export async function loadProfile(file: string, onStep?: (what: string) => void)
   return decodeProfile(bytes, { source: file, inflated, maxBytes: limits.profileBytes })
 }
 
-export const SENSITIVE_NOTICE =
-  'note: profiles describe only the node-utils process (not the chain process, not total Pod memory) and can contain sensitive process data; keep them access-controlled.'
-
 /**
  * Gunzip as a stream, stopping at the limit: a small gzip of zeros must neither fill the memory nor
  * hold the event loop (Ctrl-C works throughout). A damaged gzip is left to decodeProfile to explain.

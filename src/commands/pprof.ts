@@ -15,6 +15,13 @@ const CAPTURE_FLAGS = {
   output: { type: 'string', char: 'o', description: 'file to write (default <namespace>_<pod>_<kind>_<time>)' },
   'local-port': { type: 'integer', description: 'local port for the port-forward (default: a free one)', min: 1, max: 65535 },
   top: { type: 'integer', description: 'rows of the top table printed after a heap or CPU capture', default: 10, min: 1 },
+  target: {
+    type: 'string',
+    description:
+      "process to profile: node-utils, the operator's sidecar on Pod port 6666; or chain, the node's own process (gaiad, cometbft...) at rpc.pprof_laddr of its config.toml",
+    options: ['node-utils', 'chain'],
+    default: 'node-utils',
+  },
 } satisfies FlagSpecs
 
 const GROWTH_FLAG = {
@@ -113,5 +120,6 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
     top: input.top,
     textForm: input.text === undefined ? undefined : (Number(input.text) as 1 | 2),
     growthMs,
+    target: input.target === 'chain' ? 'chain' : 'node-utils',
   })
 }
