@@ -1,7 +1,11 @@
 // Our offline `pprof top` against `go tool pprof -top` on one large profile:
 // alternate the two, report medians, peak memory and the ratio ours/go.
 //
-//   npx tsx bench/pprof-top.ts [--runs N] [--file PROFILE] [--cli] [-- PPROF_FLAGS...]
+//   npx tsx bench/pprof-top.ts [--runs N] [--file PROFILE] [--cli] [--diff] [-- PPROF_FLAGS...]
+//
+// --diff measures what `--growth` and `pprof top NEW --base OLD` do, against
+// `go tool pprof -top -diff_base OLD NEW`: a second synthetic profile (another
+// seed, same size) is the base, or pass it after `--` as -diff_base=FILE.
 //
 // Without --file, test/profgen writes a deterministic synthetic CPU profile
 // (400,000 samples, 4,000 functions, 12,000 locations, inlined frames,
@@ -25,6 +29,7 @@ const opt = (name: string): string | undefined => {
 }
 const runs = Number(opt('--runs') ?? 3)
 const useCli = own.includes('--cli')
+const diff = own.includes('--diff')
 const work = mkdtempSync(path.join(tmpdir(), 'pprof-bench-'))
 const hasGnuTime = existsSync('/usr/bin/time')
 
@@ -63,6 +68,12 @@ try {
     if (gen.status !== 0) throw new Error('go run ./test/profgen synth failed (is Go installed?)')
     console.log('done')
   }
+  if (diff && !pprofFlags.some((f) => f.startsWith('-diff_base='))) {
+    const base = path.join(work, 'synthetic-cpu-base.pb.gz')
+    const gen = spawnSync('go', ['run', '.', 'synth', '-out', base, '-seed', '7'], { cwd: path.join(root, 'test', 'profgen'), stdio: 'inherit' })
+    if (gen.status !== 0) throw new Error('go run ./test/profgen synth failed (is Go installed?)')
+    pprofFlags.push(`-diff_base=${base}`)
+  }
   const size = statSync(file).size
   console.log(`profile: ${file} (${(size / 2 ** 20).toFixed(1)} MiB)`)
 
@@ -71,7 +82,7 @@ try {
     ours = {
       name: 'kubectl-chainnode pprof top',
       cmd: process.execPath,
-      args: [path.join(root, 'bin', 'run.js'), 'pprof', 'top', file, '--top', '1000000', ...pprofFlags],
+      args: [path.join(root, 'bin', 'run.js'), 'pprof', 'top', file, '--top', '1000000', ...pprofFlags.map((f) => f.replace(/^-diff_base=/, '--base='))],
     }
   } else {
     const bundle = path.join(work, 'pprof-top-cli.mjs')

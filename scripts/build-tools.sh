@@ -4,7 +4,7 @@
 #   scripts/build-tools.sh            -> last stdout line: the bin directory
 #
 # Builds kube-apiserver and kubectl (tools/kube-apiserver, version-stamped),
-# etcd (tools/etcd), kwok (tools/kwok), cometbft (tools/cometbft) and pprofd (test/pprofd) into
+# etcd (tools/etcd), kwok (tools/kwok), cometbft (tools/cometbft), pprofd (test/pprofd) and leakgen (test/leakgen) into
 #   ${CHAINNODE_TOOLS_DIR:-$HOME/.cache/kubectl-chainnode/tools}/<key>/bin/
 # where <key> hashes every tools/*/go.{mod,sum} and the test/pprofd sources.
 # kwok's stage and CRD YAML are copied next to it, into <key>/kwok/.
@@ -29,7 +29,7 @@ command -v go >/dev/null || { log "go not found on PATH"; exit 1; }
 
 inputs=()
 while IFS= read -r f; do inputs+=("$f"); done < <(
-  cd "$repo" && { ls tools/*/go.mod tools/*/go.sum; find test/pprofd test/signerd -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \); } | LC_ALL=C sort
+  cd "$repo" && { ls tools/*/go.mod tools/*/go.sum; find test/pprofd test/signerd test/leakgen -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \); } | LC_ALL=C sort
 )
 key="$(
   cd "$repo"
@@ -105,6 +105,8 @@ k8s_ldflags() {
 log "key $key -> $dest"
 build pprofd test/pprofd . -ldflags "-s -w"
 build signerd test/signerd . -ldflags "-s -w"
+# A Go process that leaks memory and goroutines on purpose, for `pprof --growth` (test/e2e/pprof-leak.e2e.test.ts).
+build leakgen test/leakgen . -ldflags "-s -w"
 # krew v0.4.4 through a wrapper module: `go install ...@v0.4.4` fails on a deprecation look-up.
 build krew tools/krew sigs.k8s.io/krew/cmd/krew -ldflags "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=v0.4.4"
 build etcd tools/etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"

@@ -1,14 +1,17 @@
-import path from 'node:path'
 import type { Connection, KubeFlags, Session } from './session.js'
-import { captureProfile } from '../cluster/profile-capture.js'
 import { usageError } from '../util/errors.js'
-import { CaptureError, defaultProfileName, type ProfileKindName } from '../pprof/capture.js'
+import { readFile } from 'node:fs/promises'
+import { CaptureError, defaultProfileName, PROFILE_KINDS, type ProfileKindName } from '../pprof/capture.js'
+import { parseGoroutineText } from '../pprof/goroutines.js'
+import { renderGoroutineGroups } from '../render/goroutines.js'
+import { captureGrowth, captureOne } from './pprof-growth.js'
 import { renderFinding } from '../render/doctor-text.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { countdown } from '../render/progress.js'
 import { diagnose, selectRules } from './doctor.js'
-import { SENSITIVE_NOTICE, topReport } from './pprof-report.js'
+import { topReport } from './pprof-report.js'
+import { profilingEndpoint, sensitiveNotice, type ProfileTarget, type ProfilingEndpoint } from './pprof-target.js'
 import { liveSnapshot } from './snapshots.js'
 
 export interface CaptureRequest {
@@ -19,29 +22,48 @@ export interface CaptureRequest {
   file?: string
   localPort?: number
   top: number
+  /** Go's ?debug=1 or ?debug=2 text form (goroutine). */
+  textForm?: 1 | 2
+  /** Take two captures this far apart and show what grew. */
+  growthMs?: number
+  /** node-utils (Pod port 6666) or the chain process (rpc.pprof_laddr); node-utils by default. */
+  target?: ProfileTarget
 }
 
-/** pprof heap|profile|trace: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
+/** pprof heap|profile|goroutine|...: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
 export async function captureFromNode(session: Session, flags: KubeFlags, request: CaptureRequest): Promise<void> {
   const { kind } = request
   const connection = await session.connect(flags)
   const namespace = connection.context.namespace
-  const pod = await nodePod(session, connection, request.name)
-  const file = request.file ?? defaultProfileName(namespace, pod, kind)
-  process.stderr.write(`${SENSITIVE_NOTICE}\n`)
-  const timer = kind === 'heap' ? undefined : await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0)
+  const targetName = request.target ?? 'node-utils'
+  const { pod, endpoint } = await nodePod(session, connection, request.name, targetName)
+  process.stderr.write(`${sensitiveNotice(targetName)}\n`)
+  const target = { connection, namespace, pod, ...endpoint }
+  const timed = PROFILE_KINDS[kind].timed
+  const timer = timed ? await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0) : undefined
   try {
-    const { bytes } = await captureProfile({ connection, namespace, pod, kind, seconds: request.seconds, localPort: request.localPort, file })
+    if (request.growthMs !== undefined) {
+      session.print(await captureGrowth(target, { ...request, growthMs: request.growthMs }))
+      return
+    }
+    const file = request.file ?? defaultProfileName(namespace, pod, kind, new Date(), request.textForm)
+    await captureOne(target, request, file)
     timer?.stop()
-    process.stderr.write(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
-    session.print(kind === 'trace' ? `open it with: go tool trace ${file}` : await topReport({ file, rows: request.top }))
+    session.print(await summarise(kind, file, request))
   } catch (error) {
     timer?.stop()
     // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
-    if (error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
+    if (targetName === 'node-utils' && error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
       await explainUnavailable(session, connection, request.name, pod, error)
     throw error
   }
+}
+
+/** What a capture shows: the top table, goroutines grouped by stack for a text dump, the command for a trace. */
+async function summarise(kind: ProfileKindName, file: string, request: CaptureRequest): Promise<string> {
+  if (kind === 'trace') return `open it with: go tool trace ${file}`
+  if (request.textForm !== undefined) return renderGoroutineGroups(parseGoroutineText(await readFile(file, 'utf8')), request.top)
+  return topReport({ file, rows: request.top })
 }
 
 /** A node's snapshot without logs (or with them, to explain a failure), read the way every command reads one. */
@@ -56,12 +78,13 @@ function nodeSnapshot(session: Session, connection: Connection, name: string, lo
   })
 }
 
-async function nodePod(session: Session, connection: Connection, name: string): Promise<string> {
+async function nodePod(session: Session, connection: Connection, name: string, target: ProfileTarget): Promise<{ pod: string; endpoint: ProfilingEndpoint }> {
   const index = new SnapshotIndex(await nodeSnapshot(session, connection, name, 'none'))
-  const pod = index.podOf(index.chainNodes()[0])
+  const node = index.chainNodes()[0]
+  const pod = index.podOf(node)
   const namespace = connection.context.namespace
   if (!pod) throw usageError(`chainnode "${name}" has no Pod to profile`, `see chainnode describe ${name} -n ${namespace}`)
-  return pod.metadata.name
+  return { pod: pod.metadata.name, endpoint: profilingEndpoint(index, node, target) }
 }
 
 /** Nothing answered on 6666: say why, using the profiling-unavailable rule on fresh evidence. */

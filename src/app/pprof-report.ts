@@ -5,7 +5,10 @@ import { UserError, usageError } from '../util/errors.js'
 import { limitError, readLimits, type ReadLimits } from '../util/limits.js'
 import { decodeProfile } from '../pprof/decode.js'
 import { renderTop } from '../pprof/format.js'
+import { diffProfiles } from '../pprof/diff.js'
+import { topJson } from '../pprof/top-json.js'
 import { topTable } from '../pprof/top.js'
+import type { Profile } from '../pprof/types.js'
 
 export interface TopRequest {
   file: string
@@ -13,33 +16,52 @@ export interface TopRequest {
   sampleIndex?: string
   nodeFraction?: number
   cum?: boolean
+  /** A profile to subtract (pprof -diff_base): the report shows what changed from it to `file`. */
+  base?: string
+  focus?: string
+  ignore?: string
+  format?: 'text' | 'json'
+  /** Told when a filter matches nothing, as go tool pprof warns. */
+  onWarning?: (text: string) => void
   /** Told before each step (a debug line): decoding a large profile holds the event loop for seconds. */
   onStep?: (what: string) => void
 }
 
-/** `go tool pprof -top` for a saved profile, without a Go toolchain. */
+/** `go tool pprof -top` for a saved profile (or `-diff_base OLD NEW` with `base`), without a Go toolchain. */
 export async function topReport(request: TopRequest): Promise<string> {
-  const limits = readLimits()
-  const stats = statSync(request.file, { throwIfNoEntry: false })
-  if (stats && !stats.isFile()) throw usageError(`${request.file} is not a regular file`, 'pass the path of a saved profile')
-  if (stats && stats.size > limits.profileBytes) throw limitError('profileBytes', limits, `${request.file} (${stats.size} bytes)`)
-  let bytes: Buffer
-  try {
-    bytes = await readFile(request.file)
-  } catch {
-    throw usageError(`cannot read ${request.file}`, 'pass the path of a saved profile')
-  }
-  const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? await inflateWithin(bytes, limits, request.file) : undefined
-  request.onStep?.(`decoding ${request.file} (${(inflated ?? bytes).length} bytes)`)
-  const profile = decodeProfile(bytes, { source: request.file, inflated, maxBytes: limits.profileBytes })
+  const profile = await loadProfile(request.file, request.onStep)
+  const compared = request.base === undefined ? profile : diffProfiles(profile, await loadProfile(request.base, request.onStep))
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
   // pprof's -nodecount: keeps its unit choice and inline marks identical to go tool pprof -top -nodecount=N.
-  const result = topTable(profile, { sampleIndex, nodeFraction: request.nodeFraction, cum: request.cum, nodeCount: request.rows })
-  return renderTop(result)
+  const result = topTable(compared, {
+    sampleIndex,
+    nodeFraction: request.nodeFraction,
+    cum: request.cum,
+    nodeCount: request.rows,
+    focus: request.focus,
+    ignore: request.ignore,
+  })
+  for (const name of result.unmatchedFilters)
+    request.onWarning?.(`no function, file or binary matches --${name} ${name === 'focus' ? request.focus : request.ignore}`)
+  return request.format === 'json' ? topJson(result, { file: request.file, base: request.base }) : renderTop(result)
 }
 
-export const SENSITIVE_NOTICE =
-  'note: profiles describe only the node-utils process (not the chain process, not total Pod memory) and can contain sensitive process data; keep them access-controlled.'
+/** A saved profile read within the size limit (gzipped as a stream) and decoded. */
+export async function loadProfile(file: string, onStep?: (what: string) => void): Promise<Profile> {
+  const limits = readLimits()
+  const stats = statSync(file, { throwIfNoEntry: false })
+  if (stats && !stats.isFile()) throw usageError(`${file} is not a regular file`, 'pass the path of a saved profile')
+  if (stats && stats.size > limits.profileBytes) throw limitError('profileBytes', limits, `${file} (${stats.size} bytes)`)
+  let bytes: Buffer
+  try {
+    bytes = await readFile(file)
+  } catch {
+    throw usageError(`cannot read ${file}`, 'pass the path of a saved profile')
+  }
+  const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? await inflateWithin(bytes, limits, file) : undefined
+  onStep?.(`decoding ${file} (${(inflated ?? bytes).length} bytes)`)
+  return decodeProfile(bytes, { source: file, inflated, maxBytes: limits.profileBytes })
+}
 
 /**
  * Gunzip as a stream, stopping at the limit: a small gzip of zeros must neither fill the memory nor

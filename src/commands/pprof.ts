@@ -1,8 +1,9 @@
 import { usageError } from '../util/errors.js'
+import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
 import { topReport } from '../app/pprof-report.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
 /** The longest capture we accept: the request timeout follows it, and a forgotten run must end. */
@@ -14,9 +15,35 @@ const CAPTURE_FLAGS = {
   output: { type: 'string', char: 'o', description: 'file to write (default <namespace>_<pod>_<kind>_<time>)' },
   'local-port': { type: 'integer', description: 'local port for the port-forward (default: a free one)', min: 1, max: 65535 },
   top: { type: 'integer', description: 'rows of the top table printed after a heap or CPU capture', default: 10, min: 1 },
+  target: {
+    type: 'string',
+    description:
+      "process to profile: node-utils, the operator's sidecar on Pod port 6666; or chain, the node's own process (gaiad, cometbft...) at rpc.pprof_laddr of its config.toml",
+    options: ['node-utils', 'chain'],
+    default: 'node-utils',
+  },
 } satisfies FlagSpecs
 
-export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: CAPTURE_FLAGS })
+const GROWTH_FLAG = {
+  growth: { type: 'string', description: 'take a second capture this long after the first (e.g. 60s) and show what grew between them' },
+} satisfies FlagSpecs
+
+export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_GOROUTINE_COMMAND = defineCommand({
+  args: REQUIRED_NODE_ARG,
+  flags: {
+    ...CAPTURE_FLAGS,
+    ...GROWTH_FLAG,
+    text: {
+      type: 'string',
+      description: "Go's text form instead of protobuf: 1 counts goroutines per stack, 2 lists every goroutine with its state",
+      options: ['1', '2'],
+    },
+  },
+})
+export const PPROF_ALLOCS_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_BLOCK_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_MUTEX_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
 export const PPROF_PROFILE_COMMAND = defineCommand({
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'CPU sampling duration', default: 30 } },
@@ -33,10 +60,17 @@ export const PPROF_TOP_COMMAND = defineCommand({
     'sample-index': { type: 'string', description: 'sample type to show (heap: inuse_space by default; CPU: cpu)' },
     'node-fraction': { type: 'string', description: 'hide nodes below this fraction of the total (pprof -nodefraction)', default: '0.005' },
     cum: { type: 'boolean', description: 'sort by cumulative value' },
+    base: { type: 'string', description: 'an older profile to subtract: show what grew or shrank since (pprof -diff_base)' },
+    focus: { type: 'string', description: 'only samples through a function, file or binary matching this regexp (pprof -focus)' },
+    ignore: { type: 'string', description: 'drop samples through a function, file or binary matching this regexp (pprof -ignore)' },
+    output: outputSpec(['text', 'json']),
   },
 })
 
-type CaptureInput = InputOf<typeof PPROF_HEAP_COMMAND> & { seconds?: number }
+type CaptureInput = Omit<InputOf<typeof PPROF_TRACE_COMMAND>, 'seconds'> & { seconds?: number; growth?: string; text?: '1' | '2' }
+
+/** The longest --growth interval: a forgotten run must end. */
+export const MAX_GROWTH_MS = 3_600_000
 
 export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
@@ -50,13 +84,22 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
       sampleIndex: input['sample-index'],
       nodeFraction,
       cum: input.cum,
+      base: input.base,
+      focus: input.focus,
+      ignore: input.ignore,
+      format: input.output,
+      onWarning: (text) => process.stderr.write(`warning: ${text}\n`),
       onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
     }),
   )
 }
 
-/** pprof heap|profile|trace: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
+/** pprof heap|profile|trace|goroutine|allocs|block|mutex: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
 export const runPprofHeap = (input: InputOf<typeof PPROF_HEAP_COMMAND>, session: Session) => capture('heap', input, session)
+export const runPprofGoroutine = (input: InputOf<typeof PPROF_GOROUTINE_COMMAND>, session: Session) => capture('goroutine', input, session)
+export const runPprofAllocs = (input: InputOf<typeof PPROF_ALLOCS_COMMAND>, session: Session) => capture('allocs', input, session)
+export const runPprofBlock = (input: InputOf<typeof PPROF_BLOCK_COMMAND>, session: Session) => capture('block', input, session)
+export const runPprofMutex = (input: InputOf<typeof PPROF_MUTEX_COMMAND>, session: Session) => capture('mutex', input, session)
 export const runPprofProfile = (input: InputOf<typeof PPROF_PROFILE_COMMAND>, session: Session) => capture('profile', input, session)
 export const runPprofTrace = (input: InputOf<typeof PPROF_TRACE_COMMAND>, session: Session) => capture('trace', input, session)
 
@@ -65,5 +108,18 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
   if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
     throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
   }
-  await captureFromNode(session, input, { kind, name: input.name, seconds: input.seconds, file: input.output, localPort: input['local-port'], top: input.top })
+  const growthMs = input.growth === undefined ? undefined : parseDuration(input.growth, '--growth')
+  if (growthMs !== undefined && (growthMs < 1000 || growthMs > MAX_GROWTH_MS))
+    throw usageError(`--growth ${input.growth} is out of range`, 'give 1s to 1h, e.g. --growth 60s')
+  await captureFromNode(session, input, {
+    kind,
+    name: input.name,
+    seconds: input.seconds,
+    file: input.output,
+    localPort: input['local-port'],
+    top: input.top,
+    textForm: input.text === undefined ? undefined : (Number(input.text) as 1 | 2),
+    growthMs,
+    target: input.target === 'chain' ? 'chain' : 'node-utils',
+  })
 }

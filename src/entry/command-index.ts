@@ -7,7 +7,11 @@ import C_describe from './oclif/commands/describe.js'
 import C_doctor from './oclif/commands/doctor.js'
 import C_events from './oclif/commands/events.js'
 import C_logs from './oclif/commands/logs.js'
+import C_pprof_allocs from './oclif/commands/pprof/allocs.js'
+import C_pprof_block from './oclif/commands/pprof/block.js'
+import C_pprof_goroutine from './oclif/commands/pprof/goroutine.js'
 import C_pprof_heap from './oclif/commands/pprof/heap.js'
+import C_pprof_mutex from './oclif/commands/pprof/mutex.js'
 import C_pprof_profile from './oclif/commands/pprof/profile.js'
 import C_pprof_top from './oclif/commands/pprof/top.js'
 import C_pprof_trace from './oclif/commands/pprof/trace.js'
@@ -28,7 +32,11 @@ export const COMMANDS = {
   'doctor': C_doctor,
   'events': C_events,
   'logs': C_logs,
+  'pprof:allocs': C_pprof_allocs,
+  'pprof:block': C_pprof_block,
+  'pprof:goroutine': C_pprof_goroutine,
   'pprof:heap': C_pprof_heap,
+  'pprof:mutex': C_pprof_mutex,
   'pprof:profile': C_pprof_profile,
   'pprof:top': C_pprof_top,
   'pprof:trace': C_pprof_trace,

@@ -23,6 +23,10 @@ export const QUICK_COMMANDS = {
   'pprof heap': { module: 'pprof', spec: 'PPROF_HEAP_COMMAND', run: 'runPprofHeap' },
   'pprof profile': { module: 'pprof', spec: 'PPROF_PROFILE_COMMAND', run: 'runPprofProfile' },
   'pprof trace': { module: 'pprof', spec: 'PPROF_TRACE_COMMAND', run: 'runPprofTrace' },
+  'pprof goroutine': { module: 'pprof', spec: 'PPROF_GOROUTINE_COMMAND', run: 'runPprofGoroutine' },
+  'pprof allocs': { module: 'pprof', spec: 'PPROF_ALLOCS_COMMAND', run: 'runPprofAllocs' },
+  'pprof block': { module: 'pprof', spec: 'PPROF_BLOCK_COMMAND', run: 'runPprofBlock' },
+  'pprof mutex': { module: 'pprof', spec: 'PPROF_MUTEX_COMMAND', run: 'runPprofMutex' },
 } as const
 
 export type QuickCommandId = keyof typeof QUICK_COMMANDS

@@ -1,11 +1,15 @@
 import { open } from 'node:fs/promises'
 import { sniffProfileKind } from './decode.js'
 
-/** The node-utils profiling endpoints (spec §4.1): data, not code. */
+/** The net/http/pprof endpoints node-utils (spec §4.1) and a chain process serve: data, not code. */
 export const PROFILE_KINDS = {
   heap: { path: '/debug/pprof/heap', timed: false, expect: 'pprof' },
   profile: { path: '/debug/pprof/profile', timed: true, expect: 'pprof' },
   trace: { path: '/debug/pprof/trace', timed: true, expect: 'go-trace' },
+  goroutine: { path: '/debug/pprof/goroutine', timed: false, expect: 'pprof' },
+  allocs: { path: '/debug/pprof/allocs', timed: false, expect: 'pprof' },
+  block: { path: '/debug/pprof/block', timed: false, expect: 'pprof' },
+  mutex: { path: '/debug/pprof/mutex', timed: false, expect: 'pprof' },
 } as const
 export type ProfileKindName = keyof typeof PROFILE_KINDS
 
@@ -21,26 +25,23 @@ export class CaptureError extends Error {
   }
 }
 
-export function defaultProfileName(namespace: string, pod: string, kind: ProfileKindName, now = new Date()): string {
+export function defaultProfileName(namespace: string, pod: string, kind: ProfileKindName, now = new Date(), textForm?: number): string {
   const stamp = now
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')
-  return `${namespace}_${pod}_${kind}_${stamp}.${kind === 'trace' ? 'trace' : 'pb.gz'}`
+  return `${namespace}_${pod}_${kind}_${stamp}.${kind === 'trace' ? 'trace' : textForm ? `debug${textForm}.txt` : 'pb.gz'}`
 }
 
 /** Refuse a capture whose file is empty or is not what the endpoint should give. */
-export async function checkContent(file: string, expect: 'pprof' | 'go-trace', bytes: number): Promise<void> {
+export async function checkContent(file: string, expect: 'pprof' | 'go-trace' | 'text', bytes: number): Promise<void> {
   if (bytes === 0) throw new CaptureError('the endpoint returned an empty body', 'not-profile')
   const handle = await open(file, 'r')
   const head = Buffer.alloc(64)
   await handle.read(head, 0, 64, 0)
   await handle.close()
   const kind = sniffProfileKind(head)
-  const ok = expect === 'pprof' ? kind === 'pprof-gzip' || kind === 'pprof-raw' : kind === 'go-trace'
-  if (!ok)
-    throw new CaptureError(
-      `expected ${expect === 'pprof' ? 'a gzipped pprof profile' : 'a Go execution trace'} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`,
-      'not-profile',
-    )
+  const ok = expect === 'pprof' ? kind === 'pprof-gzip' || kind === 'pprof-raw' : expect === 'text' ? kind === 'text' : kind === 'go-trace'
+  const wanted = { pprof: 'a gzipped pprof profile', 'go-trace': 'a Go execution trace', text: 'a text profile' }[expect]
+  if (!ok) throw new CaptureError(`expected ${wanted} but got ${kind === 'html' ? 'an HTML page' : kind === 'text' ? 'text' : kind}`, 'not-profile')
 }

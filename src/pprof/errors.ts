@@ -33,7 +33,7 @@ export class ProfileFormatError extends Error {
 export class ProfileUsageError extends Error {
   override readonly name = 'ProfileUsageError'
   constructor(
-    readonly code: 'unknown-sample-index' | 'sample-index-out-of-range' | 'no-sample-types',
+    readonly code: 'unknown-sample-index' | 'sample-index-out-of-range' | 'no-sample-types' | 'incompatible-profiles' | 'bad-regexp',
     message: string,
     readonly choices: readonly string[],
   ) {

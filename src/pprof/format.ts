@@ -14,6 +14,8 @@ export function renderTop(result: TopResult, options: RenderTopOptions = {}): st
   const shown = options.rows === undefined ? result.rows : result.rows.slice(0, Math.max(0, options.rows))
   const showingValue = shown === result.rows ? result.showing.value : shown.reduce((s, r) => s + r.flat, 0)
   const lines = [...profileLabels(result, fmt, options.timeZone)]
+  // report.legendActiveFilters: a filter longer than 80 characters is cut with an ellipsis.
+  if (result.activeFilters.length > 0) lines.push('Active filters:', ...result.activeFilters.map((f) => `   ${f.length > 80 ? `${f.slice(0, 80)}…` : f}`))
   lines.push(`Showing nodes accounting for ${fmt(showingValue)}, ${percentage(showingValue, result.total).trim()} of ${fmt(result.total)} total`)
   if (result.total !== 0) {
     const d = result.dropped.nodes

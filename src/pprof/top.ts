@@ -1,4 +1,5 @@
 import { ProfileUsageError } from './errors.js'
+import { filterSamples } from './filter.js'
 import { scale } from './measurement.js'
 import { effectiveFunctionNames, pruneFrames } from './symbols.js'
 import type { Profile } from './types.js'
@@ -24,6 +25,10 @@ export interface TopOptions {
   nodeCount?: number
   /** pprof -cum: sort by cumulative value. */
   cum?: boolean
+  /** pprof -focus: keep samples through a function, file or binary matching this Go regexp. */
+  focus?: string
+  /** pprof -ignore: drop samples through a function, file or binary matching this Go regexp. */
+  ignore?: string
 }
 
 export type InlineMark = 'inline' | 'partial-inline' | null
@@ -58,6 +63,10 @@ export interface TopResult {
   /** Nodes left after the node-fraction cut, before -nodecount. */
   nodesAfterTrim: number
   header: TopHeader
+  /** pprof's "Active filters:" entries (focus=..., ignore=...). */
+  activeFilters: string[]
+  /** Filters that matched nothing (go tool pprof warns "no matches found for regexp"). */
+  unmatchedFilters: string[]
 }
 
 /** Profile facts pprof prints above the table. */
@@ -125,6 +134,8 @@ export function topTable(profile: Profile, options: TopOptions = {}): TopResult 
   const nodeFraction = options.nodeFraction ?? 0.005
   const edgeFraction = options.edgeFraction ?? 0.001
   const sampleType = profile.sampleTypes[sampleIndex]!
+  const filtered = filterSamples(profile, options)
+  const keep = filtered.keep
   const g = buildNodes(profile)
   const { samples } = profile
   const nt = profile.sampleTypes.length
@@ -139,10 +150,14 @@ export function topTable(profile: Profile, options: TopOptions = {}): TopResult 
   const flat = new Float64Array(n)
   const stamp = new Int32Array(n).fill(-1)
   let total = 0
+  let baseTotal = 0
+  const baseFrom = profile.diffBaseFrom ?? samples.count
   for (let s = 0; s < samples.count; s++) {
     const w = values[s * nt + sampleIndex]!
     if (w === 0) continue
     total += Math.abs(w)
+    if (s >= baseFrom) baseTotal += Math.abs(w)
+    if (keep !== undefined && keep[s] === 0) continue
     const a = starts[s]!
     const b = samples.locationStart[s + 1]!
     if (a === b) continue
@@ -158,6 +173,8 @@ export function topTable(profile: Profile, options: TopOptions = {}): TopResult 
     }
     flat[locNodes[locNodeStart[stacks[a]!]!]!]! += w
   }
+  // report.computeTotal: with a -diff_base, percentages are of the base.
+  if (baseTotal > 0) total = baseTotal
 
   // report.newTrimmedGraph: cutoffs come from the graph's flat sum, while
   // the "Dropped" line prints total * fraction.
@@ -181,9 +198,13 @@ export function topTable(profile: Profile, options: TopOptions = {}): TopResult 
   const order = (ids: number[]): number[] => sortNodes(ids, g, flat, cum, options.cum === true)
   present = order(present)
   const nodeCount = options.nodeCount ?? 0
-  if (nodeCount > 0 && present.length > nodeCount) present = order(present.slice(0, nodeCount))
+  const cutByCount = nodeCount > 0 && present.length > nodeCount
+  if (cutByCount) present = order(present.slice(0, nodeCount))
 
-  const marks = inlineMarks(profile, g, present, sampleIndex, edgeCutoff)
+  // pprof rebuilds its graph over the kept nodes only when a cut removed some; otherwise its
+  // edges still pass through nodes whose values cancel out (flat = cum = 0, as in a diff).
+  const edgeNodes = droppedNodes > 0 || cutByCount ? present : touchedNodes(stamp)
+  const marks = inlineMarks(profile, g, edgeNodes, sampleIndex, edgeCutoff, keep)
 
   let running = 0
   let shown = 0
@@ -221,7 +242,15 @@ export function topTable(profile: Profile, options: TopOptions = {}): TopResult 
       timeNanos: profile.timeNanos,
       durationNanos: profile.durationNanos,
     },
+    activeFilters: filtered.active,
+    unmatchedFilters: filtered.unmatched,
   }
+}
+
+function touchedNodes(stamp: Int32Array): number[] {
+  const out: number[] = []
+  for (let i = 0; i < stamp.length; i++) if (stamp[i]! >= 0) out.push(i)
+  return out
 }
 
 interface NodeTable {
@@ -336,7 +365,7 @@ function sortNodes(ids: number[], g: NodeTable, flat: Float64Array, cum: Float64
  * over the kept nodes only (skipping dropped frames), deduplicated per
  * sample, and edges lighter than edgeCutoff are removed first.
  */
-function inlineMarks(profile: Profile, g: NodeTable, kept: number[], sampleIndex: number, edgeCutoff: number): InlineMark[] {
+function inlineMarks(profile: Profile, g: NodeTable, kept: number[], sampleIndex: number, edgeCutoff: number, keep: Uint8Array | undefined): InlineMark[] {
   const { samples } = profile
   const nt = profile.sampleTypes.length
   const values = samples.values
@@ -353,7 +382,7 @@ function inlineMarks(profile: Profile, g: NodeTable, kept: number[], sampleIndex
     for (let j = locNodeStart[loc]!; j < locNodeStart[loc + 1]! - 1; j++) canInline[locNodes[j]!] = 1
   }
   const edges = new EdgeTable(g.names.length)
-  collectEdges(edges, values, nt, sampleIndex, samples.count, stacks, ends, starts, locNodeStart, locNodes, isKept, canInline)
+  collectEdges(edges, values, nt, sampleIndex, samples.count, stacks, ends, starts, locNodeStart, locNodes, isKept, canInline, keep)
 
   const inline = new Uint8Array(g.names.length)
   const direct = new Uint8Array(g.names.length)
@@ -382,12 +411,13 @@ function collectEdges(
   locNodes: Int32Array,
   isKept: Uint8Array,
   canInline: Uint8Array,
+  keep: Uint8Array | undefined,
 ): void {
   // Stacks repeat: remember, per frame slot, the last parent and its edge.
   const memo = new Int32Array(locNodes.length * 2).fill(-1) // parent, edge
   for (let s = 0; s < count; s++) {
     const w = values[s * nt + sampleIndex]!
-    if (w === 0) continue
+    if (w === 0 || (keep !== undefined && keep[s] === 0)) continue
     let parent = -1
     for (let i = ends[s + 1]! - 1, a = starts[s]!; i >= a; i--) {
       const loc = stacks[i]!

@@ -22,6 +22,8 @@ export interface Profile {
   period: number
   comments: string[]
   docUrl: string
+  /** Set on a -diff_base merge (diff.ts): samples from this index on are the base's, scaled by -1. */
+  diffBaseFrom?: number
 }
 
 export interface ValueType {

@@ -13,7 +13,7 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'oclif.manifest.json'),
 const commands = Object.entries(manifest.commands).filter(([, command]) => !command.hidden)
 
 /** Commands that only make sense against a cluster: they read it (collect, serve) or port-forward into a Pod (captures). */
-const LIVE_ONLY = new Set(['collect', 'serve', 'pprof:heap', 'pprof:profile', 'pprof:trace'])
+const LIVE_ONLY = new Set(['collect', 'serve', 'pprof:heap', 'pprof:profile', 'pprof:trace', 'pprof:goroutine', 'pprof:allocs', 'pprof:block', 'pprof:mutex'])
 
 // A scratch directory stands in for the user's: the shipped examples are there, files an example writes land there.
 const scratch = mkdtempSync(path.join(tmpdir(), 'help-examples-'))

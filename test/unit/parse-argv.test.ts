@@ -8,7 +8,16 @@ import { EVENTS_COMMAND } from '../../src/commands/events.js'
 import type { CommandSpec } from '../../src/commands/flag-spec.js'
 import { LOGS_COMMAND } from '../../src/commands/logs.js'
 import { parseArgv, parseCommandLine } from '../../src/entry/parse-argv.js'
-import { PPROF_HEAP_COMMAND, PPROF_PROFILE_COMMAND, PPROF_TOP_COMMAND, PPROF_TRACE_COMMAND } from '../../src/commands/pprof.js'
+import {
+  PPROF_ALLOCS_COMMAND,
+  PPROF_BLOCK_COMMAND,
+  PPROF_GOROUTINE_COMMAND,
+  PPROF_HEAP_COMMAND,
+  PPROF_MUTEX_COMMAND,
+  PPROF_PROFILE_COMMAND,
+  PPROF_TOP_COMMAND,
+  PPROF_TRACE_COMMAND,
+} from '../../src/commands/pprof.js'
 import { QUICK_COMMANDS, quickCommandOf, type QuickCommandId } from '../../src/entry/quick-commands.js'
 import { RULES_COMMAND, RULES_EXPLAIN_COMMAND } from '../../src/commands/rules.js'
 import { SERVE_COMMAND } from '../../src/commands/serve.js'
@@ -27,6 +36,10 @@ import PprofHeap from '../../src/entry/oclif/commands/pprof/heap.js'
 import PprofProfile from '../../src/entry/oclif/commands/pprof/profile.js'
 import PprofTop from '../../src/entry/oclif/commands/pprof/top.js'
 import PprofTrace from '../../src/entry/oclif/commands/pprof/trace.js'
+import PprofGoroutine from '../../src/entry/oclif/commands/pprof/goroutine.js'
+import PprofAllocs from '../../src/entry/oclif/commands/pprof/allocs.js'
+import PprofBlock from '../../src/entry/oclif/commands/pprof/block.js'
+import PprofMutex from '../../src/entry/oclif/commands/pprof/mutex.js'
 import RulesExplain from '../../src/entry/oclif/commands/rules/explain.js'
 import Rules from '../../src/entry/oclif/commands/rules/index.js'
 import Serve from '../../src/entry/oclif/commands/serve.js'
@@ -242,7 +255,12 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   'pprof top': {
     spec: PPROF_TOP_COMMAND,
     oclif: PprofTop,
-    lines: [['heap.pb.gz'], ['cpu.pb.gz', '--top', '30', '--cum'], ['heap.pb.gz', '--sample-index', 'alloc_space', '--node-fraction=0']],
+    lines: [
+      ['heap.pb.gz'],
+      ['cpu.pb.gz', '--top', '30', '--cum'],
+      ['heap.pb.gz', '--sample-index', 'alloc_space', '--node-fraction=0'],
+      ['new.pb.gz', '--base', 'old.pb.gz', '--focus', 'leak', '--ignore=runtime', '-o', 'json'],
+    ],
     handedOver: [[], ['heap.pb.gz', '--top', '0'], ['heap.pb.gz', '-o', 'x']],
   },
   'pprof heap': {
@@ -251,6 +269,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '-o', 'heap.pb.gz', '--local-port', '16666', '--top', '5', '--context', 'prod'],
+      ['fullnode-0', '--growth', '60s'],
     ],
     handedOver: [[], ['fullnode-0', '--local-port', '70000'], ['fullnode-0', '--seconds', '3']],
   },
@@ -266,6 +285,21 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
       ['fullnode-0', '--seconds'],
     ],
   },
+  'pprof goroutine': {
+    spec: PPROF_GOROUTINE_COMMAND,
+    oclif: PprofGoroutine,
+    lines: [
+      ['fullnode-0', '-n', 'cosmos', '--text', '2'],
+      ['fullnode-0', '--growth=1m', '--text=1'],
+    ],
+    handedOver: [
+      ['fullnode-0', '--text', '3'],
+      ['fullnode-0', '--seconds', '3'],
+    ],
+  },
+  'pprof allocs': { spec: PPROF_ALLOCS_COMMAND, oclif: PprofAllocs, lines: [['fullnode-0', '--growth', '30s']], handedOver: [['fullnode-0', '--text', '1']] },
+  'pprof block': { spec: PPROF_BLOCK_COMMAND, oclif: PprofBlock, lines: [['fullnode-0', '-o', 'b.pb.gz']], handedOver: [[]] },
+  'pprof mutex': { spec: PPROF_MUTEX_COMMAND, oclif: PprofMutex, lines: [['fullnode-0', '-n', 'cosmos']], handedOver: [['a', 'b']] },
   'pprof trace': {
     spec: PPROF_TRACE_COMMAND,
     oclif: PprofTrace,

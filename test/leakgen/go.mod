@@ -1,0 +1,3 @@
+module chainnode.local/test/leakgen
+
+go 1.26.0
