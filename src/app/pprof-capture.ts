@@ -10,6 +10,7 @@ import { countdown } from '../render/progress.js'
 import { diagnose, selectRules } from './doctor.js'
 import { SENSITIVE_NOTICE, topReport } from './pprof-report.js'
 import { liveSnapshot } from './snapshots.js'
+import { writeStderr } from '../util/output.js'
 
 export interface CaptureRequest {
   kind: ProfileKindName
@@ -28,12 +29,12 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
   const namespace = connection.context.namespace
   const pod = await nodePod(session, connection, request.name)
   const file = request.file ?? defaultProfileName(namespace, pod, kind)
-  process.stderr.write(`${SENSITIVE_NOTICE}\n`)
+  writeStderr(`${SENSITIVE_NOTICE}\n`)
   const timer = kind === 'heap' ? undefined : await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0)
   try {
     const { bytes } = await captureProfile({ connection, namespace, pod, kind, seconds: request.seconds, localPort: request.localPort, file })
     timer?.stop()
-    process.stderr.write(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
+    writeStderr(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
     session.print(kind === 'trace' ? `open it with: go tool trace ${file}` : await topReport({ file, rows: request.top }))
   } catch (error) {
     timer?.stop()
@@ -70,5 +71,5 @@ async function explainUnavailable(session: Session, connection: Connection, name
   const namespace = connection.context.namespace
   snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
   const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))
-  for (const finding of result.clusters[0].report.findings) process.stderr.write(`${renderFinding(finding, session.palette).join('\n')}\n`)
+  for (const finding of result.clusters[0].report.findings) writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)
 }

@@ -14,6 +14,7 @@ import type { LogRole } from '../snapshot/node-layout.js'
 import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
 import { progress } from '../render/progress.js'
 import { resolveScope, type ScopeInput } from '../snapshot/scope.js'
+import { allowColour, writeStderr, writeStdout, type OutputFormat } from '../util/output.js'
 
 export type { Connection }
 
@@ -72,15 +73,16 @@ export class Session {
     installInterruptHandler()
     this.debugEnabled = Boolean(flags.debug) || Boolean(process.env.KUBECTL_CHAINNODE_DEBUG)
     this.palette = await makePalette(colorWanted(process.stdout, Boolean(flags['no-color'])))
+    allowColour(this.palette.enabled)
   }
 
   debugLine(text: string): void {
-    if (this.debugEnabled) process.stderr.write(`debug: ${text}\n`)
+    if (this.debugEnabled) writeStderr(`debug: ${text}\n`)
   }
 
-  /** Write to stdout as is, so output can be piped and parsed. */
-  print(text: string): void {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  /** Write to stdout through the output guard (util/output.ts); JSON and XML stay exact and parseable. */
+  print(text: string, format: OutputFormat = 'text'): void {
+    writeStdout(text.endsWith('\n') ? text : `${text}\n`, format)
   }
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {

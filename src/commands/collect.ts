@@ -3,6 +3,7 @@ import { chainProbeFor } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import { writeStderr } from '../util/output.js'
 
 export const COLLECT_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -25,7 +26,7 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   const [snapshot] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
   await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
-  process.stderr.write(
+  writeStderr(
     `wrote ${input.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
   )
   if (snapshot.collectionErrors.length > 0) process.exitCode = 3
