@@ -53,6 +53,10 @@ export interface SnapshotReads {
   objects?: SnapshotRequest['objects']
 }
 
+/** The one flag that can put a key into a public ticket says so where a reader looks. */
+export const UNREDACTED_WARNING = '--no-redact: keys, tokens, mnemonics and passwords are shown as they are; do not share this output'
+export const UNREDACTED_MARK = '[UNREDACTED: --no-redact was given; secrets in this output are not masked]'
+
 /**
  * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
  * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
@@ -61,6 +65,8 @@ export class Session {
   palette: Palette = plainPalette
   debugEnabled = false
   private readonly clients: KubeClient[] = []
+  /** --no-redact was given: said once on stderr, and text output says so on its first line. */
+  private unredacted: 'no' | 'unmarked' | 'marked' = 'no'
 
   /** root: where package.json and docs/ are (the package, or the single executable's directory). */
   constructor(
@@ -82,7 +88,9 @@ export class Session {
 
   /** Write to stdout through the output guard (util/output.ts); JSON and XML stay exact and parseable. */
   print(text: string, format: OutputFormat = 'text'): void {
-    writeStdout(text.endsWith('\n') ? text : `${text}\n`, format)
+    const marked = format === 'text' && this.unredacted === 'unmarked' ? `${UNREDACTED_MARK}\n${text}` : text
+    if (marked !== text) this.unredacted = 'marked'
+    writeStdout(marked.endsWith('\n') ? marked : `${marked}\n`, format)
   }
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
@@ -119,6 +127,10 @@ export class Session {
     { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
   ): Promise<Snapshot[]> {
     const redact = !flags['no-redact']
+    if (!redact && this.unredacted === 'no') {
+      this.unredacted = 'unmarked'
+      writeStderr(`warning: ${UNREDACTED_WARNING}\n`)
+    }
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, nameRequired, redact)]
     const contexts = flags.context
       ? flags.context

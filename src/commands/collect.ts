@@ -1,5 +1,5 @@
 import { usageError } from '../util/errors.js'
-import { chainProbeFor } from '../app/snapshots.js'
+import { chainProbeFor, onlyReconcilingReleases } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
@@ -23,7 +23,8 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   await session.setupOutput(input)
   if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
   // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
-  const [snapshot] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
+  const [collected] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
+  const snapshot = onlyReconcilingReleases(collected)
   await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
   writeStderr(

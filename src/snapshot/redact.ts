@@ -96,11 +96,17 @@ const isPemBodyLine = (line: string) => line.length <= 300 && PEM_BODY_LINE.test
 /** Each non-blank line of a masked region becomes the mask, so a log keeps its line count. */
 const maskRegion = (region: string) => (region.includes('\n') ? region.replace(/[^\n]*\S[^\n]*/g, MASK) : region.trim() === '' ? region : MASK)
 
+/**
+ * Keys whose value is the name of a Secret, not its content (cosmopilot's privateKeySecret, raftTLSSecret,
+ * credentialsSecret; *SecretName, *SecretRef): the name is what one needs to see, and no command reads Secrets.
+ */
+const SECRET_REFERENCE = /^(?:privateKeySecret|raftTLSSecret|credentialsSecret|[A-Za-z]+Secret(?:Name|Ref))$/
+
 /** Whether values under this key are masked whole; the same few hundred keys recur in every object. */
 function sensitiveKey(key: string): boolean {
   let sensitive = SENSITIVE_KEYS.get(key)
   if (sensitive === undefined) {
-    sensitive = SENSITIVE_NAME.test(key) && !/^(?:tokenFile|secretName|secretKeyRef|pubKey|publicKey)$/i.test(key)
+    sensitive = SENSITIVE_NAME.test(key) && !/^(?:tokenFile|secretName|secretKeyRef|pubKey|publicKey)$/i.test(key) && !SECRET_REFERENCE.test(key)
     SENSITIVE_KEYS.set(key, sensitive)
   }
   return sensitive
@@ -182,8 +188,10 @@ export class Redactor {
     let start = text.lastIndexOf('\n', end - 1) + 1
     if (!isPemBodyLine(text.slice(start, end))) return end
     while (start > 0) {
-      const previous = text.lastIndexOf('\n', start - 2) + 1
-      if (!isPemBodyLine(text.slice(previous, start - 1))) break
+      // text[start - 1] is the line break before this line; the line before it starts after the break before that.
+      const lineEnd = start - 1
+      const previous = lineEnd === 0 ? 0 : text.lastIndexOf('\n', lineEnd - 1) + 1
+      if (!isPemBodyLine(text.slice(previous, lineEnd))) break
       start = previous
     }
     return start
