@@ -19,7 +19,9 @@ try {
   const ms = performance.now() - started
   const peak = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? 0)
   const error = run.stderr.split('\n').find((line) => line.startsWith('error:') || /allocation failed|heap out of memory/i.test(line)) ?? ''
-  console.log(`${(statSync(file).size / 1024 / 1024).toFixed(0)} MiB profile: exit ${run.status}, ${ms.toFixed(0)} ms, peak ${(peak / 1024).toFixed(0)} MB ${error}`)
+  console.log(
+    `${(statSync(file).size / 1024 / 1024).toFixed(0)} MiB profile: exit ${run.status}, ${ms.toFixed(0)} ms, peak ${(peak / 1024).toFixed(0)} MB ${error}`,
+  )
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
