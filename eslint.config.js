@@ -4,6 +4,22 @@ import tseslint from 'typescript-eslint'
 const NETWORK_MODULES = ['node:http', 'node:http2', 'node:net', 'node:tls', 'http', 'http2', 'net', 'tls', '@kubernetes/client-node']
 const NETWORK_MESSAGE = 'only src/cluster/ opens sockets or calls the API server: put the network part there and keep the pure part here'
 
+// Every write to the terminal goes through src/util/output.ts, which makes control characters visible.
+const OUTPUT_MESSAGE =
+  'write through src/util/output.ts (writeStdout, writeStderr, or Session.print): text from a cluster, bundle or profile must not reach the terminal raw'
+const RAW_OUTPUT = [
+  { selector: "CallExpression[callee.object.name='console']", message: OUTPUT_MESSAGE },
+  { selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']", message: OUTPUT_MESSAGE },
+]
+const NETWORK_SYNTAX = [
+  ...NETWORK_MODULES.map((name) => ({ selector: `ImportExpression[source.value='${name}']`, message: NETWORK_MESSAGE })),
+  // Built-ins loaded on first use (for a faster start) are held to the same boundary.
+  ...NETWORK_MODULES.map((name) => ({
+    selector: `CallExpression[callee.property.name='getBuiltinModule'][arguments.0.value='${name}']`,
+    message: NETWORK_MESSAGE,
+  })),
+]
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cluster/**', 'coverage/**', 'tools/**', 'examples/**', 'release/**'] },
   js.configs.recommended,
@@ -32,16 +48,18 @@ export default tseslint.config(
     ignores: ['src/cluster/**', 'src/entry/main.ts', 'src/entry/framework.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: NETWORK_MODULES.map((name) => ({ name, message: NETWORK_MESSAGE })) }],
-      'no-restricted-syntax': [
-        'error',
-        ...NETWORK_MODULES.map((name) => ({ selector: `ImportExpression[source.value='${name}']`, message: NETWORK_MESSAGE })),
-        // Built-ins loaded on first use (for a faster start) are held to the same boundary.
-        ...NETWORK_MODULES.map((name) => ({
-          selector: `CallExpression[callee.property.name='getBuiltinModule'][arguments.0.value='${name}']`,
-          message: NETWORK_MESSAGE,
-        })),
-      ],
+      'no-restricted-syntax': ['error', ...NETWORK_SYNTAX, ...RAW_OUTPUT],
     },
+  },
+  {
+    // The files the network rule leaves out are held to the output guard all the same.
+    files: ['src/cluster/**/*.ts', 'src/entry/main.ts', 'src/entry/framework.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...RAW_OUTPUT] },
+  },
+  {
+    // The guard itself is the one place that writes.
+    files: ['src/util/output.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...NETWORK_SYNTAX] },
   },
   {
     // The entry points are CommonJS (bin/package.json): Node 20 starts a script faster than a module.

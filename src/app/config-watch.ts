@@ -4,6 +4,7 @@ import { diffConfigs } from '../analysis/config-diff.js'
 import { renderChanges } from '../render/config-hash.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
+import { Redactor } from '../snapshot/redact.js'
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
@@ -17,7 +18,7 @@ const stamp = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z')
  * Follow the node's Pod and ConfigMap until Ctrl-C, printing every config-hash change and Pod
  * restart as it happens, with the key-level configuration diff.
  */
-export async function watchConfigHash(client: KubeClient, snapshot: Snapshot, node: KubeObject, print: (line: string) => void): Promise<void> {
+export async function watchConfigHash(client: KubeClient, snapshot: Snapshot, node: KubeObject, print: (line: string) => void, redact = true): Promise<void> {
   const index = new SnapshotIndex(snapshot)
   const ns = node.metadata.namespace!
   const name = node.metadata.name
@@ -60,10 +61,16 @@ export async function watchConfigHash(client: KubeClient, snapshot: Snapshot, no
     pod = next
   }
 
+  // What the watch sends is masked as the snapshot was: a password in an override shows in neither side of a diff.
+  const redactor = redact ? new Redactor() : undefined
   const follow = (path: string, handle: (event: WatchEvent) => void) =>
     client.stream(
       path,
-      lineSplitter((line) => line.trim() && handle(JSON.parse(line) as WatchEvent)),
+      lineSplitter((line) => {
+        if (!line.trim()) return
+        const event = JSON.parse(line) as WatchEvent
+        handle(redactor ? { ...event, object: redactor.value(event.object) } : event)
+      }),
       abort.signal,
     )
   const selector = `fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`

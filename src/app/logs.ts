@@ -54,9 +54,10 @@ export interface LogQuery {
   redact: boolean
 }
 
-export function formatLines(text: string, source: LogSource, query: LogQuery): string[] {
-  // Whole-text masking first, so a PEM block spanning lines is caught as one.
-  return cleanLog(query.redact ? new Redactor().text(text) : text)
+/** `mask` carries masking state across the chunks of a followed log; a text read whole is masked on its own. */
+export function formatLines(text: string, source: LogSource, query: LogQuery, mask = (whole: string) => new Redactor().text(whole)): string[] {
+  // Whole-text masking first, so a PEM block spanning lines is caught as one (and one cut by --tail as far as it goes).
+  return cleanLog(query.redact ? mask(text) : text)
     .split('\n')
     .filter((line) => line !== '' && (!query.grep || query.grep.test(line)))
     .map((line) => (query.prefix ? `[${source.label}] ${line}` : line))
@@ -140,9 +141,11 @@ export function followLive(client: KubeClient, source: LogSource, query: LogQuer
   const path = `${logPath({ ...source, previous: false }, { tailLines: query.tailLines ?? 10, sinceSeconds: query.sinceSeconds, maxBytes: 1 << 30 })
     .replace('timestamps=true&', '')
     .replace(/&limitBytes=\d+/, '')}&follow=true`
+  // Lines come one at a time: a PEM block or a validator key spread over them is masked through one state.
+  const mask = new Redactor().stream()
   return client.stream(
     path,
-    lineSplitter((line) => formatLines(line, source, query).forEach(write)),
+    lineSplitter((line) => formatLines(line, source, query, mask).forEach(write)),
     signal,
   )
 }

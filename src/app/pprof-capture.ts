@@ -13,6 +13,7 @@ import { diagnose, selectRules } from './doctor.js'
 import { topReport } from './pprof-report.js'
 import { profilingEndpoint, sensitiveNotice, type ProfileTarget, type ProfilingEndpoint } from './pprof-target.js'
 import { liveSnapshot } from './snapshots.js'
+import { writeStderr } from '../util/output.js'
 
 export interface CaptureRequest {
   kind: ProfileKindName
@@ -37,7 +38,7 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
   const namespace = connection.context.namespace
   const targetName = request.target ?? 'node-utils'
   const { pod, endpoint } = await nodePod(session, connection, request.name, targetName)
-  process.stderr.write(`${sensitiveNotice(targetName)}\n`)
+  writeStderr(`${sensitiveNotice(targetName)}\n`)
   const target = { connection, namespace, pod, ...endpoint }
   const timed = PROFILE_KINDS[kind].timed
   const timer = timed ? await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0) : undefined
@@ -93,5 +94,5 @@ async function explainUnavailable(session: Session, connection: Connection, name
   const namespace = connection.context.namespace
   snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
   const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))
-  for (const finding of result.clusters[0].report.findings) process.stderr.write(`${renderFinding(finding, session.palette).join('\n')}\n`)
+  for (const finding of result.clusters[0].report.findings) writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)
 }

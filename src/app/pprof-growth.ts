@@ -1,3 +1,4 @@
+import { writeStderr } from '../util/output.js'
 import path from 'node:path'
 import { readFile } from 'node:fs/promises'
 import type { Connection } from './session.js'
@@ -37,7 +38,7 @@ export async function captureOne(target: CaptureTarget, request: Omit<GrowthRequ
     file,
     textForm: request.textForm,
   })
-  process.stderr.write(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
+  writeStderr(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
 }
 
 /**

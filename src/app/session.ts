@@ -15,6 +15,7 @@ import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type ProbeRecord, type Sna
 import { ExitCode, UserError } from '../util/errors.js'
 import { progress } from '../render/progress.js'
 import { resolveScope, type ScopeInput } from '../snapshot/scope.js'
+import { allowColour, writeStderr, writeStdout, type OutputFormat } from '../util/output.js'
 
 export type { Connection }
 
@@ -62,6 +63,10 @@ export function contextNames(flags: Pick<KubeFlags, 'context'>): (string | undef
   return named.length ? named : [undefined]
 }
 
+/** The one flag that can put a key into a public ticket says so where a reader looks. */
+export const UNREDACTED_WARNING = '--no-redact: keys, tokens, mnemonics and passwords are shown as they are; do not share this output'
+export const UNREDACTED_MARK = '[UNREDACTED: --no-redact was given; secrets in this output are not masked]'
+
 /**
  * What every command run shares, with no CLI framework behind it: colour, debug lines, output,
  * connections to clusters and snapshots. The oclif base commands and the quick start both use it.
@@ -70,6 +75,8 @@ export class Session {
   palette: Palette = plainPalette
   debugEnabled = false
   private readonly clients: KubeClient[] = []
+  /** --no-redact was given: said once on stderr, and text output says so on its first line. */
+  private unredacted: 'no' | 'unmarked' | 'marked' = 'no'
 
   /** root: where package.json and docs/ are (the package, or the single executable's directory). */
   constructor(
@@ -82,15 +89,18 @@ export class Session {
     installInterruptHandler()
     this.debugEnabled = Boolean(flags.debug) || Boolean(process.env.KUBECTL_CHAINNODE_DEBUG)
     this.palette = await makePalette(colorWanted(process.stdout, Boolean(flags['no-color'])))
+    allowColour(this.palette.enabled)
   }
 
   debugLine(text: string): void {
-    if (this.debugEnabled) process.stderr.write(`debug: ${text}\n`)
+    if (this.debugEnabled) writeStderr(`debug: ${text}\n`)
   }
 
-  /** Write to stdout as is, so output can be piped and parsed. */
-  print(text: string): void {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  /** Write to stdout through the output guard (util/output.ts); JSON and XML stay exact and parseable. */
+  print(text: string, format: OutputFormat = 'text'): void {
+    const marked = format === 'text' && this.unredacted === 'unmarked' ? `${UNREDACTED_MARK}\n${text}` : text
+    if (marked !== text) this.unredacted = 'marked'
+    writeStdout(marked.endsWith('\n') ? marked : `${marked}\n`, format)
   }
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
@@ -123,6 +133,10 @@ export class Session {
   }
 
   private async readSnapshots(flags: SnapshotFlags, reads: SnapshotReads): Promise<Snapshot[]> {
+    if (flags['no-redact'] && this.unredacted === 'no') {
+      this.unredacted = 'unmarked'
+      writeStderr(`warning: ${UNREDACTED_WARNING}\n`)
+    }
     if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, reads.nameRequired ?? false, !flags['no-redact'])]
     const contexts = contextNames(flags)
     const spinner = await progress('reading the cluster')

@@ -6,12 +6,12 @@ import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 
 export { DEFAULT_SIGNING_WINDOW }
 import { readBundle } from '../snapshot/bundle.js'
-import { selectorMatches } from '../snapshot/index.js'
+import { operatorWorkerName, selectorMatches, SnapshotIndex } from '../snapshot/index.js'
 import { parseLabelSelector } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
 import type { LogRole } from '../snapshot/node-layout.js'
-import type { Scope, Snapshot } from '../snapshot/types.js'
+import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
@@ -116,5 +116,28 @@ export function narrowBySelector(snapshot: Snapshot, selector: string): Snapshot
     ...snapshot,
     objects: snapshot.objects.filter((o) => o.kind !== 'ChainNode' || !isDropped(o.metadata.namespace, o.metadata.name)),
     chainNodeRows: snapshot.chainNodeRows.filter((row) => !isDropped(row.namespace, row.name)),
+  }
+}
+
+/**
+ * A bundle of one node holds only the operator releases that reconcile it (WORKER_NAME equal to its
+ * worker-name label): the others, often other teams' releases in other namespaces, cannot explain it and
+ * are not the sender's to hand out with a ticket.
+ */
+export function onlyReconcilingReleases(snapshot: Snapshot): Snapshot {
+  if (snapshot.scope.kind !== 'node') return snapshot
+  const index = new SnapshotIndex(snapshot)
+  const workers = new Set(index.chainNodes().map((node) => node.metadata.labels?.['worker-name'] ?? ''))
+  const isRelease = (obj: KubeObject) =>
+    obj.kind === 'Deployment' && (obj.spec?.template?.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager')
+  const others = snapshot.objects.filter((obj) => isRelease(obj) && !workers.has(operatorWorkerName(obj)))
+  if (others.length === 0) return snapshot
+  const pods = others.flatMap((deployment) => index.operatorPods(deployment))
+  const dropped = new Set([...others, ...pods])
+  const droppedPods = new Set(pods.map((pod) => `${pod.metadata.namespace}/${pod.metadata.name}`))
+  return {
+    ...snapshot,
+    objects: snapshot.objects.filter((obj) => !dropped.has(obj)),
+    logs: snapshot.logs.filter((log) => !droppedPods.has(`${log.namespace}/${log.pod}`)),
   }
 }

@@ -1,8 +1,9 @@
 import { usageError } from '../util/errors.js'
-import { chainProbeFor } from '../app/snapshots.js'
+import { chainProbeFor, onlyReconcilingReleases } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import { writeStderr } from '../util/output.js'
 
 export const COLLECT_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -22,10 +23,11 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   await session.setupOutput(input)
   if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
   // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
-  const [snapshot] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
+  const [collected] = await session.snapshots(input, { chainProbe: chainProbeFor(input) })
+  const snapshot = onlyReconcilingReleases(collected)
   await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
-  process.stderr.write(
+  writeStderr(
     `wrote ${input.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
   )
   if (snapshot.collectionErrors.length > 0) process.exitCode = 3

@@ -4,6 +4,7 @@ import { configState } from '../analysis/config-state.js'
 import { watchConfigHash } from '../app/config-watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import { outputFormatOf } from '../util/output.js'
 import type { Session } from '../app/session.js'
 
 export const CONFIG_HASH_COMMAND = defineCommand({
@@ -26,9 +27,9 @@ export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, 
   const key = `${node.metadata.namespace}/${node.metadata.name}`
   const state = configState(index, node, Date.parse(snapshot.collectedAt))
   const history = (snapshot.observations ?? []).filter((o) => o.node === key)
-  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2))
+  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2), 'json')
   else session.print(renderConfigHash(key, state, history, undefined, session.palette))
-  if (input.watch) await watchConfigHash((await session.connect(input)).client, snapshot, node, (line) => session.print(line))
+  if (input.watch) await watchConfigHash((await session.connect(input)).client, snapshot, node, (line) => session.print(line), !input['no-redact'])
 }
 
 export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
@@ -53,5 +54,8 @@ export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_C
   }
   const [before, after] = [await read(input.before), await read(input.after)]
   const comparison = compareConfigs(before, after, input.node)
-  session.print(input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...comparison }, null, 2) : renderConfigDiff(comparison))
+  session.print(
+    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...comparison }, null, 2) : renderConfigDiff(comparison),
+    outputFormatOf(input.output),
+  )
 }

@@ -29,6 +29,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session } from '../app/session.js'
 import { chainProbeFor } from '../app/snapshots.js'
+import { outputFormatOf } from '../util/output.js'
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {
@@ -107,7 +108,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),
   }[input.output]()
-  session.print(rendered)
+  session.print(rendered, outputFormatOf(input.output))
   const reports = result.clusters.map((c) => c.report)
   return exitCodeFor(
     {

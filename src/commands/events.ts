@@ -8,6 +8,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import { outputFormatOf } from '../util/output.js'
 
 export const EVENTS_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -36,7 +37,8 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   const snapshots = await read()
   for (const snapshot of snapshots) {
     const events = eventsOf(snapshot)
-    if (input.output !== 'text') session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }))
+    if (input.output !== 'text')
+      session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }), outputFormatOf(input.output))
     else session.print(events.length ? table(snapshot) : 'No events found.')
   }
   if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3

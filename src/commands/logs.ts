@@ -1,3 +1,4 @@
+import { writeStderr } from '../util/output.js'
 import { onInterrupt } from '../util/cleanup.js'
 import { parseDuration } from '../util/duration.js'
 import { ExitCode, UserError, usageError } from '../util/errors.js'
@@ -109,7 +110,7 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
 
 /** One line on stderr for a container whose log is out of reach; counts 1. */
 function unreadable(line: string): number {
-  process.stderr.write(`error: ${visible(line)}\n`)
+  writeStderr(`error: ${visible(line)}\n`)
   return 1
 }
 

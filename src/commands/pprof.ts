@@ -1,3 +1,4 @@
+import { writeStderr } from '../util/output.js'
 import { usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
@@ -88,7 +89,7 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
       focus: input.focus,
       ignore: input.ignore,
       format: input.output,
-      onWarning: (text) => process.stderr.write(`warning: ${text}\n`),
+      onWarning: (text) => writeStderr(`warning: ${text}\n`),
       onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
     }),
   )

@@ -1,3 +1,4 @@
+import { writeStderr } from '../util/output.js'
 import { ExitCode, usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import { logRolesOf, selectRules } from '../app/doctor.js'
@@ -45,7 +46,7 @@ export async function runServe(input: ServeInput, session: Session): Promise<Exi
   const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const { probe, chainProbe } = activeProbes(input)
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)
+  const log = (line: string) => writeStderr(`${new Date().toISOString()} ${line}\n`)
   const loop = new ServeLoop(session, {
     listen,
     intervalMs,

@@ -6,6 +6,7 @@ import { probeSigners } from '../app/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, PROBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Probe, Session } from '../app/session.js'
+import { outputFormatOf } from '../util/output.js'
 
 export const SIGNER_COMMAND = defineCommand({
   args: REQUIRED_NODE_ARG,
@@ -24,6 +25,7 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
     input.output === 'json'
       ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
       : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
+    outputFormatOf(input.output),
   )
   process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
 }

@@ -8,6 +8,7 @@ import type { Snapshot } from '../snapshot/types.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
+import { outputFormatOf } from '../util/output.js'
 
 export const STATUS_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -37,7 +38,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   if (input.output === 'json' || input.output === 'yaml') {
     const nodes = snapshots.flatMap((snapshot) => statusRows(new SnapshotIndex(snapshot)).map((row) => ({ context: snapshot.source.context, ...row })))
     const collectionErrors = snapshots.flatMap((s) => s.collectionErrors)
-    session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors }))
+    session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors }), outputFormatOf(input.output))
   } else {
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))

@@ -20,6 +20,7 @@ import {
 } from './flag-spec.js'
 import { activeProbes } from './doctor.js'
 import type { Session } from '../app/session.js'
+import { outputFormatOf } from '../util/output.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
 export const TIMELINE_FLAGS = {
@@ -48,7 +49,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   // The same reads as doctor's: the logs its rules read, and its probes.
   const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
   const clusters = timelines(snapshots, rules, window, input.bundle)
-  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()))
+  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()), outputFormatOf(input.output))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 

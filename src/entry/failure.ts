@@ -1,19 +1,19 @@
 import { ExitCode, UserError } from '../util/errors.js'
-import { visible } from '../render/visible.js'
+import { writeStderr } from '../util/output.js'
 
 /**
  * The one place where an error becomes a single line on stderr and an exit code (see ExitCode);
  * the stack only with --debug. Errors this does not know are bugs of the tool, said as such.
  */
 export function reportFailure(error: Error, debug: boolean, known = exitCodeOf(error), hint = hintOf(error)): ExitCode {
-  if (known === undefined || debug || process.argv.includes('--debug')) process.stderr.write(`${error.stack ?? error.message}\n`)
+  if (known === undefined || debug || process.argv.includes('--debug')) writeStderr(`${error.stack ?? error.message}\n`)
   if (known === undefined) {
-    process.stderr.write(`error: internal error of kubectl-chainnode: ${error.message.split('\n')[0]} (rerun with --debug and report it)\n`)
+    writeStderr(`error: internal error of kubectl-chainnode: ${error.message.split('\n')[0]} (rerun with --debug and report it)\n`)
     return ExitCode.Usage
   }
   const message = (error.message.split('\n').find((line) => line.trim() !== '') ?? error.message).trim()
-  // Messages quote names and values from bundles and clusters: nothing in them may drive the terminal.
-  process.stderr.write(`error: ${visible(hint ? `${message}; ${hint}` : message)}\n`)
+  // Messages quote names and values from bundles and clusters: the guard keeps them from driving the terminal.
+  writeStderr(`error: ${hint ? `${message}; ${hint}` : message}\n`)
   return known
 }
 

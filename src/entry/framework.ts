@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { flush, handle, run } from '@oclif/core'
 import { notFoundCommand, unknownCommandLine } from './unknown-command.js'
+import { writeStderr } from '../util/output.js'
 
 export { complete } from './complete.js'
 
@@ -20,7 +21,7 @@ export async function runOclif(argv: string[], root: string): Promise<void> {
     const typed = notFoundCommand(error)
     if (!typed) return handle(error as Error)
     const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }
-    process.stderr.write(unknownCommandLine(typed, Object.keys(manifest.commands)))
+    writeStderr(unknownCommandLine(typed, Object.keys(manifest.commands)))
     process.exitCode = 2
   }
 }

@@ -17,6 +17,7 @@ import { quickBundleName, quickCommandOf, type QuickCommandId } from './quick-co
 import { storedHelp } from './quick-help.js'
 import { reportIfAbandoned } from './unfinished.js'
 import { userAgent } from '../util/user-agent.js'
+import { writeStderr, writeStdout } from '../util/output.js'
 
 /** Where things are: the package root (package.json, docs/, oclif.manifest.json) and the bundles. */
 interface Layout {
@@ -66,7 +67,7 @@ export async function main(packageRoot?: string, fromSnapshot?: FromSnapshot): P
   // The command has finished and closed what it opened. Reads abandoned after a failure may still be
   // winding down; they must not hold the process, and Node 20 can trip over an HTTP/2 session that is
   // torn down while the process ends on its own.
-  process.stdout.write('', () => process.stderr.write('', () => process.exit()))
+  writeStdout('', 'text', () => writeStderr('', () => process.exit()))
 }
 
 async function dispatch(
@@ -77,10 +78,10 @@ async function dispatch(
   inMemory: FromSnapshot['quick'] = {},
 ): Promise<void> {
   // CI smoke checks, kubectl plugin listings and every <TAB> call these: loading oclif costs more than kubectl's whole run.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return void process.stdout.write(`${userAgent(version)}\n`)
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return void writeStdout(`${userAgent(version)}\n`)
   if (argv[0] === '__complete') return complete(argv.slice(1), layout, framework)
   const help = storedHelp(argv, path.join(layout.lib, 'help.json'), version)
-  if (help !== undefined) return void process.stdout.write(help)
+  if (help !== undefined) return void writeStdout(help)
   const named = quickCommandOf(argv)
   const inSnapshot = named && inMemory[named.id]
   if (inSnapshot && (await inSnapshot(named.rest, { version, root: layout.root }))) return
@@ -99,10 +100,10 @@ async function runQuick(id: Parameters<typeof quickBundleName>[0], rest: string[
 async function complete(words: string[], layout: Layout, framework: () => Promise<Framework>): Promise<void> {
   try {
     const { complete } = await framework()
-    process.stdout.write(`${await complete(words, path.join(layout.root, 'oclif.manifest.json'))}\n`)
+    writeStdout(`${await complete(words, path.join(layout.root, 'oclif.manifest.json'))}\n`)
   } catch {
     // Never print an error into a user's shell.
-    process.stdout.write(':4\n')
+    writeStdout(':4\n')
   }
   // A hung API server may still hold a half-open socket: a <TAB> must not wait for it.
   process.exitCode = 0

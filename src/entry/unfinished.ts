@@ -1,3 +1,5 @@
+import { writeStderr } from '../util/output.js'
+
 /**
  * Report a run the event loop gives up on: a promise that can never settle would otherwise let Node end
  * the process quietly with exit code 0 and no output. It exits as incomplete instead, saying so.
@@ -6,7 +8,7 @@ export function reportIfAbandoned<T>(run: Promise<T>): Promise<T> {
   let settled = false
   process.once('beforeExit', () => {
     if (settled) return
-    process.stderr.write('error: the run ended before it finished: a read never completed\nhint: rerun with --debug to see which\n')
+    writeStderr('error: the run ended before it finished: a read never completed\nhint: rerun with --debug to see which\n')
     process.exitCode = 3
   })
   return run.finally(() => (settled = true))

@@ -8,8 +8,10 @@ const xml = (text: string) =>
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
+    // What XML 1.0 forbids (C0 controls but tab and line breaks, U+FFFE, U+FFFF, a surrogate without its pair)
+    // is dropped: one such character makes the whole report unreadable to a CI system.
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
 
 const body = (f: Finding) =>
   [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')
@@ -47,7 +49,7 @@ export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string 
       failures += suiteFailures
       errors += suiteErrors
       suites.push(
-        `  <testsuite name="${xml(suiteName)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" timestamp="${cluster.collectedAt}">\n${cases.join('\n')}\n  </testsuite>`,
+        `  <testsuite name="${xml(suiteName)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" timestamp="${xml(cluster.collectedAt)}">\n${cases.join('\n')}\n  </testsuite>`,
       )
     }
     if (cluster.report.collectionErrors.length > 0) {

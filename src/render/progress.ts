@@ -1,3 +1,5 @@
+import { visible } from './visible.js'
+
 export interface Progress {
   update(text: string): void
   stop(): void
@@ -12,8 +14,9 @@ export async function progress(text: string): Promise<Progress> {
   const { default: ora } = await import('ora')
   // Neither hides the cursor nor takes the keyboard: both would attach signal listeners (signal-exit) or read
   // Ctrl-C as a key (raw mode), and either makes Ctrl-C wait for synchronous work to end (src/util/cleanup.ts).
-  const spinner = ora({ text, stream: process.stderr, hideCursor: false, discardStdin: false }).start()
-  return { update: (next) => (spinner.text = next), stop: () => spinner.stop() }
+  // ora writes to the stream itself, so its text is guarded here: it names bundles, folders and nodes.
+  const spinner = ora({ text: visible(text), stream: process.stderr, hideCursor: false, discardStdin: false }).start()
+  return { update: (next) => (spinner.text = visible(next)), stop: () => spinner.stop() }
 }
 
 /** A countdown for timed captures; on a terminal only. */

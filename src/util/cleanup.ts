@@ -1,6 +1,7 @@
 import { constants, lstatSync, mkdtempSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { writeStderr } from './output.js'
 
 const cleanups = new Set<() => void>()
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -59,7 +60,7 @@ function runCleanups(): void {
 /** On SIGINT/SIGTERM/SIGHUP with something to undo: undo it, exit 130/143/129 as shells expect. */
 function onSignal(signal: NodeJS.Signals): void {
   runCleanups()
-  process.stderr.write(`\ninterrupted (${signal}): nothing was left behind\n`)
+  writeStderr(`\ninterrupted (${signal}): nothing was left behind\n`)
   process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143)
 }
 
