@@ -21,12 +21,16 @@ export default defineRule<RpcUnreachable>({
     if (!pod || pod.status?.phase !== 'Running') return []
     const probe = chainProbeOf(index.snapshot, pod)
     if (!probe || probe.ok || probe.chain?.status) return []
+    const reason = rpcFailureOf(probe.detail)
+    // An unclassified failure (the port-forward itself refused by the API server or kubelet, a forward that could not be
+    // set up) says nothing about the node's RPC: it stays a line of "Measured on the nodes", not a verdict.
+    if (reason === 'error') return []
     const line = foldProblem(probe.detail)
     const validator = Boolean(node.spec?.validator)
     return [
       {
         subject: refOf(pod),
-        data: { target: probe.target, reason: rpcFailureOf(probe.detail), line, validator },
+        data: { target: probe.target, reason, line, validator },
         evidence: [field(pod, '.status.phase', 'Running'), { kind: 'probe', source: probe.target, text: probe.detail, at: probe.at }],
         // A validator whose RPC is dead cannot be checked for signing: more than an inconvenience.
         severity: validator ? 'error' : 'warning',
@@ -42,8 +46,7 @@ export default defineRule<RpcUnreachable>({
       timeout: 'the RPC accepts but does not answer in time: the node is overloaded (CPU, disk), stuck, or the RPC is saturated',
       'not JSON': 'something other than CometBFT answers on the RPC port (another service, a proxy page)',
       'RPC error': 'CometBFT answered with an error',
-      error: 'the read failed',
-    })[d.reason] + (d.validator ? '; signing cannot be measured through this node' : ''),
+    })[d.reason as Exclude<RpcFailure, 'error'>] + (d.validator ? '; signing cannot be measured through this node' : ''),
   action: (d) =>
     `Read the app log (chainnode logs <node>) for a crash or a stuck start; check rpc.laddr in config.toml; by hand: kubectl port-forward ${d.target.replace(/:(\d+)$/, ' $1')} and curl localhost:${/:(\d+)$/.exec(d.target)?.[1] ?? 26657}/status.`,
 })

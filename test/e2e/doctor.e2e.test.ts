@@ -9,6 +9,11 @@ import { SCENARIOS } from '../cluster/scenarios/index.js'
 import { refreshScenarios, waitForChainHalt } from './scenario-setup.js'
 
 /** What doctor must find in each scenario namespace: exactly its symptom (companions are suppressed by the root cause). */
+/** Scenarios whose findings come from the chain probe, which this file leaves off (--no-probe): checked in another file. */
+const CHECKED_ELSEWHERE: Record<string, string> = {
+  'sc-validators': 'test/e2e/validators.e2e.test.ts: signing, double-sign risk and the dead RPC, live and from a bundle',
+}
+
 const EXPECTED: Record<string, string[]> = {
   'sc-healthy': [],
   'sc-healthy-legacy': [],
@@ -53,7 +58,11 @@ describe('doctor against every scenario of the test cluster', () => {
   }, 60_000)
 
   it('has a scenario for every expectation and vice versa', () => {
-    expect(SCENARIOS.map((s) => s.namespace).sort()).toEqual(Object.keys(EXPECTED).sort())
+    expect(
+      SCENARIOS.map((s) => s.namespace)
+        .filter((namespace) => !Object.hasOwn(CHECKED_ELSEWHERE, namespace))
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort())
   })
 
   it.each(Object.entries(EXPECTED))('%s: finds exactly %j', async (namespace, rules) => {
@@ -113,7 +122,11 @@ describe('doctor against every scenario of the test cluster', () => {
     const sampled = await doctorJson(['-A', '--no-probe', '--log-sample', '1'])
     const essence = (report: { clusters: { findings: { ruleId: string; severity: string; node: object; subject: object }[] }[] }) =>
       report.clusters[0].findings.map(({ ruleId, severity, node, subject }) => ({ ruleId, severity, node, subject }))
-    expect(essence(sampled.report)).toEqual(essence(every.report))
+    // The standby of sc-validators looks like its chain's validators (same status and Pod states), so a sample of one
+    // reads another's log, where its not-syncing shows only in its own: the sample's documented trade (the report says
+    // which logs it skipped). Its chain findings are checked with the probe in validators.e2e.test.ts.
+    const outsideValidators = (findings: ReturnType<typeof essence>) => findings.filter((f) => (f.node as { namespace?: string }).namespace !== 'sc-validators')
+    expect(outsideValidators(essence(sampled.report))).toEqual(outsideValidators(essence(every.report)))
     expect(every.report.clusters[0].logSample).toBeUndefined()
     // The scenarios have look-alike nodes (the healthy set's two members): the sample left some logs unread, and says so.
     expect(sampled.report.clusters[0].logSample.skipped).toBeGreaterThan(0)

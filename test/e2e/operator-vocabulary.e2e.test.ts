@@ -52,7 +52,9 @@ describe("the operator's vocabulary, live", () => {
     expect(nodes.map((n: any) => n.name)).toEqual(['no-genesis'])
     const genesis = findings.find((f) => f.ruleId === 'genesis-unavailable')
     expect(genesis).toMatchObject({ severity: 'error', subject: { kind: 'ChainNodeSet', name: 'no-genesis' } })
-    expect(genesis.summary).toMatch(/Failed to download genesis from URL/)
+    // A set returns the download's error bare (Get "<url>": …): the operator's own words are the summary.
+    expect(genesis.summary).toMatch(/Get "https:\/\/genesis\.example\.invalid\/genesis\.json": .*no such host/)
+    expect(genesis.cause).toMatch(/cannot obtain its genesis/)
     expect(genesis.evidence.some((e: any) => e.source === 'Reconciler error on ChainNodeSet/no-genesis')).toBe(true)
   })
 })

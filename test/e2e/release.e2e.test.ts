@@ -1,13 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { extract } from 'tar'
+import { extract, list } from 'tar'
 import { load } from 'js-yaml'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ROOT } from '../helpers/cli.js'
+
+/** chroot found on this process's PATH: the image's own environment (PATH=/app) has none. */
+const CHROOT = spawnSync('sh', ['-c', 'command -v chroot'], { encoding: 'utf8' }).stdout.trim() || '/usr/sbin/chroot'
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const release = path.join(ROOT, 'release')
@@ -132,6 +135,7 @@ describe.skipIf(process.getuid?.() !== 0)('release build: the OCI image (skipped
   const rootfs = path.join(work, 'image-root')
   /* eslint-disable @typescript-eslint/no-explicit-any */
   let config: any
+  let tmpModeInLayer = 0
 
   beforeAll(async () => {
     const index = JSON.parse(readFileSync(path.join(layout, 'index.json'), 'utf8'))
@@ -147,6 +151,10 @@ describe.skipIf(process.getuid?.() !== 0)('release build: the OCI image (skipped
     mkdirSync(rootfs)
     writeFileSync(path.join(work, 'layer.tar'), layer)
     await extract({ file: path.join(work, 'layer.tar'), cwd: rootfs, preserveOwner: true })
+    await list({
+      file: path.join(work, 'layer.tar'),
+      onReadEntry: (entry) => void (entry.path.replace(/^\.?\//, '') === 'tmp/' && (tmpModeInLayer = entry.mode ?? 0)),
+    })
   })
 
   it('names its version and source, runs as the non-root user, and holds only the executable folder, its libraries and /etc, /tmp', () => {
@@ -158,19 +166,20 @@ describe.skipIf(process.getuid?.() !== 0)('release build: the OCI image (skipped
     expect(config.config.Entrypoint).toEqual(['/app/kubectl-chainnode'])
     expect(readdirSync(rootfs).sort()).toEqual(expect.arrayContaining(['app', 'etc', 'tmp']))
     expect(readdirSync(rootfs).filter((top) => !['app', 'etc', 'tmp', 'lib', 'lib64', 'usr'].includes(top))).toEqual([])
-    expect(statSync(path.join(rootfs, 'tmp')).mode & 0o7777).toBe(0o1777)
+    // The layer's own mode for /tmp (extraction applies this process's umask to what it writes).
+    expect(tmpModeInLayer & 0o7777).toBe(0o1777)
     expect(readFileSync(path.join(rootfs, 'etc', 'passwd'), 'utf8')).toMatch(/^nonroot:x:65532:65532:/m)
   })
 
   it('starts from its root as user 65532 (chroot): version, and serve answering /healthz until SIGTERM', async () => {
     const asImage = (args: string[]) => ['--userspec=65532:65532', rootfs, '/app/kubectl-chainnode', ...args]
     const env = { PATH: '/app', HOME: '/tmp', KUBECTL_CHAINNODE_STATE_DIR: '/tmp/chainnode', NO_COLOR: '1' }
-    const version = spawnSync('chroot', asImage(['version', '-o', 'json']), { encoding: 'utf8', env })
+    const version = spawnSync(CHROOT, asImage(['version', '-o', 'json']), { encoding: 'utf8', env })
     expect(version.status, version.stderr).toBe(0)
     expect(JSON.parse(version.stdout)).toMatchObject({ version: pkg.version })
     // serve against the test cluster, its kubeconfig inside the root as a user would mount it.
     writeFileSync(path.join(rootfs, 'tmp', 'kubeconfig'), readFileSync(inject('kubeconfigPath')))
-    const child = spawn('chroot', asImage(['serve', 'node-0', '-n', 'sc-healthy-chain', '--listen', '127.0.0.1:0']), {
+    const child = spawn(CHROOT, asImage(['serve', 'node-0', '-n', 'sc-healthy-chain', '--listen', '127.0.0.1:0']), {
       env: { ...env, KUBECONFIG: '/tmp/kubeconfig' },
       stdio: ['ignore', 'ignore', 'pipe'],
     })

@@ -93,6 +93,7 @@ const EXPECTED: Record<string, { findings?: string[]; probe?: boolean; shows: Ch
   'sc-chain-no-peers': { probe: true, shows: [{ source: 'log', kind: 'log/app', text: /seed/i }] },
   'sc-chain-halt': { probe: true, shows: [{ source: 'log', kind: 'log/app', text: /peer/i }] },
   'sc-chain-rpc-dead': { probe: true, shows: [{ kind: 'pod-created' }] },
+  'sc-validators': { probe: true, shows: [{ kind: 'pod-created' }] },
   'sc-reconcile-failing': {
     findings: ['phase-stuck', 'reconcile-failing'],
     shows: [

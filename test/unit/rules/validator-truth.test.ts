@@ -173,6 +173,23 @@ describe('rpc-unreachable', () => {
     const table = renderStatusText(index, statusRows(index), { withNamespace: false, wide: true })
     expect(table.split('\n').find((l) => l.startsWith('fullnode-0'))).toMatch(/<error: refused>/)
   })
+
+  it('a port-forward that could not be set up says nothing about the RPC: no finding, the line stays under "Measured"', () => {
+    const noForward =
+      '/status on 26657: error forwarding port 26657 to pod fullnode-0/sc-healthy, uid : forward not found for port 26657 in pod "sc-healthy/fullnode-0"'
+    const snapshot = structuredClone(healthy)
+    snapshot.probes.push({
+      kind: 'chain',
+      namespace: 'sc-healthy',
+      pod: 'fullnode-0',
+      target: 'pod/fullnode-0:26657',
+      ok: false,
+      detail: noForward,
+      at,
+      chain: { problems: [noForward] },
+    })
+    expect(findingsOf(snapshot, 'rpc-unreachable')).toEqual([])
+  })
 })
 
 describe('chain failure lines in the app log', () => {
