@@ -48,7 +48,11 @@ export async function writeOciImage({ stage, out, name, version, source, revisio
     chmodSync(path.join(root, 'tmp'), 0o1777)
 
     const layerTar = path.join(work, 'layer.tar')
-    await tar.create({ file: layerTar, cwd: root, portable: true, mtime: MTIME, noDirRecurse: false }, ['.'])
+    // Portable headers drop group and other write bits; /tmp must stay world-writable and sticky for user 65532.
+    const keepTmpMode = (entry) => {
+      if (entry.type === 'Directory' && /^(\.\/)?tmp\/?$/.test(entry.path)) entry.mode = 0o1777
+    }
+    await tar.create({ file: layerTar, cwd: root, portable: true, mtime: MTIME, noDirRecurse: false, onWriteEntry: keepTmpMode }, ['.'])
     const uncompressed = readFileSync(layerTar)
     const layout = path.join(out, `${name}-${version}-linux-x64`)
     rmSync(layout, { recursive: true, force: true })

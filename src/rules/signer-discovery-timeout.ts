@@ -28,12 +28,11 @@ export default defineRule<{
     const failed = (terminated && terminated.exitCode !== 0) || gate?.state?.waiting?.reason === 'CrashLoopBackOff'
     const gateLogs = grepLogs(index, pod, DISCOVERY_GATE, /discovery|DNS|observed_addresses|deadline|unknown subcommand|does not exist/i, 6, { anyLevel: true })
     const signer = signerOf(index, node, pod)
-    // The active gate check (chainnode signer / doctor) stands in for the gate when the Pod has not run it yet; a gate
-    // that exited 0 has passed whatever a later check says, and a check that could not run (the port-forward failed)
-    // measured nothing: neither is a gate timeout.
-    const gatePassed = terminated?.exitCode === 0 && !failed
+    // The active gate check (chainnode signer / doctor) asks the signer now, as the gate will at the next start: a
+    // signer that accepts and sends nothing fails it even where the gate passed at this Pod's start. A check that could
+    // not run (the port-forward failed) measured nothing: it is no gate timeout.
     const failedProbes =
-      signer && !gatePassed
+      signer
         ? index.snapshot.probes.filter(
             (p) =>
               p.kind === 'signer-gate' &&

@@ -154,7 +154,7 @@ describe('signer-discovery-timeout counts Ready signer Pods', () => {
     expect(only(s, 'signer-discovery-timeout')[0].cause).toMatch(/^no signer Pod of val-signer is ready \(0 of 1 running\); .*has no endpoints/)
   })
 
-  it('a gate that exited 0 is not a timeout, whatever a later check says; a check that could not run is no timeout either', () => {
+  it('a check that ran and got no data fails the gate even where it passed at start (the signer is silent now); one that could not run is no timeout', () => {
     // signer-pubkey: val-1's gate passed (exit 0) and its signer has endpoints, so the gate check targets a real Pod.
     const s = load('signer-pubkey')
     const index = new SnapshotIndex(s)
@@ -171,8 +171,10 @@ describe('signer-discovery-timeout counts Ready signer Pods', () => {
       at: s.collectedAt,
       ok: false,
     }
-    s.probes.push({ ...failedCheck, detail: 'connected, but no data arrived within 25s' })
     expect(only(s, 'signer-discovery-timeout')).toEqual([])
+    // The signer accepts and sends nothing now: the next start's gate would time out, whatever this Pod's gate said.
+    s.probes.push({ ...failedCheck, detail: 'connected, but no data arrived within 25s' })
+    expect(only(s, 'signer-discovery-timeout')).toHaveLength(1)
     // The gate has not run yet: a check that ran and failed stands in for it; one that could not run does not.
     gate.state = { waiting: { reason: 'PodInitializing' } }
     gate.lastState = {}
