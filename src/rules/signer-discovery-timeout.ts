@@ -31,17 +31,16 @@ export default defineRule<{
     // The active gate check (chainnode signer / doctor) asks the signer now, as the gate will at the next start: a
     // signer that accepts and sends nothing fails it even where the gate passed at this Pod's start. A check that could
     // not run (the port-forward failed) measured nothing: it is no gate timeout.
-    const failedProbes =
-      signer
-        ? index.snapshot.probes.filter(
-            (p) =>
-              p.kind === 'signer-gate' &&
-              !p.ok &&
-              !p.couldNotRun &&
-              p.namespace === node.metadata.namespace &&
-              signerTargets(index, node, signer.name).includes(p.pod),
-          )
-        : []
+    const failedProbes = signer
+      ? index.snapshot.probes.filter(
+          (p) =>
+            p.kind === 'signer-gate' &&
+            !p.ok &&
+            !p.couldNotRun &&
+            p.namespace === node.metadata.namespace &&
+            signerTargets(index, node, signer.name).includes(p.pod),
+        )
+      : []
     if (!failed && failedProbes.length === 0) return []
     const blocked = policiesBlockingSigner(index, pod, signer?.pods ?? [])
     // signer-unhealthy gives way to this rule, so a signer that runs but is not Ready must be told here.
