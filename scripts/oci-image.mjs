@@ -48,9 +48,13 @@ export async function writeOciImage({ stage, out, name, version, source, revisio
     chmodSync(path.join(root, 'tmp'), 0o1777)
 
     const layerTar = path.join(work, 'layer.tar')
-    // Portable headers drop group and other write bits; /tmp must stay world-writable and sticky for user 65532.
+    // Portable headers drop group and other write bits; /tmp must stay world-writable and sticky for user 65532, so
+    // its entry alone is written with its own mode (owned by root, as in any image).
     const keepTmpMode = (entry) => {
-      if (entry.type === 'Directory' && /^(\.\/)?tmp\/?$/.test(entry.path)) entry.mode = 0o1777
+      if (entry.type !== 'Directory' || !/^(\.\/)?tmp\/?$/.test(entry.path)) return
+      entry.portable = false
+      entry.stat.uid = 0
+      entry.stat.gid = 0
     }
     await tar.create({ file: layerTar, cwd: root, portable: true, mtime: MTIME, noDirRecurse: false, onWriteEntry: keepTmpMode }, ['.'])
     const uncompressed = readFileSync(layerTar)
