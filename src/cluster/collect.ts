@@ -80,7 +80,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const wanted: Wanted = async (need, namespace, podsOf) => {
     const nodes = (await found).nodes.filter((n) => namespace === undefined || n.metadata.namespace === namespace)
     if (need === 'volume-snapshots') return nodes.some(usesVolumeSnapshots)
-    if (need === 'nodeset') return nodes.some((n) => ownerSetName(n) !== undefined)
+    // A namespace or the whole cluster had its sets listed with its nodes.
+    if (need === 'nodeset') return scope.kind === 'node' && nodes.some((n) => ownerSetName(n) !== undefined)
     const pods = new Map((await podsOf()).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]))
     return nodes.some((n) => signerTargetOf(n, pods.get(`${n.metadata.namespace}/${n.metadata.name}`)))
   }
@@ -96,7 +97,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     : found.then(({ nodes }) => startLists(read, namespaceTargets, [...new Set(nodes.map((n) => n.metadata.namespace!))], wanted))
   // An unknown node ends the run at once: the reads already sent must not surface as unhandled failures.
   for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
-  const { nodes, rows, sets } = await found
+  const { nodes, rows, sets, errors: setErrors } = await found
+  errors.push(...(setErrors ?? []))
 
   // Logs go out as soon as the Pods and Events they are chosen by are known, not after every list.
   const plan = namespaced

@@ -1,7 +1,7 @@
 import { incompleteError, usageError } from '../util/errors.js'
 import { CHAINNODE_API } from '../snapshot/index.js'
 import { notFound } from '../snapshot/scope.js'
-import type { KubeObject, Scope, TableRow } from '../snapshot/types.js'
+import type { CollectionError, KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
 import { FROM_CACHE } from './targets.js'
@@ -13,6 +13,8 @@ export interface FoundNodes {
   nodes: KubeObject[]
   rows: TableRow[]
   sets: KubeObject[]
+  /** A list of sets that failed (the nodes were still found). */
+  errors?: CollectionError[]
 }
 
 /** The ChainNodes in scope, as the server's Table (the exact `kubectl get -o wide` columns) with the objects. */
@@ -22,8 +24,9 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
     if (scope.kind === 'node')
       return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
     const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
+    const sets = scope.kind === 'set' ? undefined : listSets(client, scope.kind === 'all' ? undefined : ns)
     const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${FROM_CACHE}`, TABLE_ACCEPT))
-    if (scope.kind !== 'set') return found
+    if (sets) return { ...found, ...(await sets) }
     const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
     const owned = (node: KubeObject) =>
       node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
@@ -35,6 +38,23 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
     }
   } catch (error) {
     throw explainLookupFailure(error, scope, ns)
+  }
+}
+
+/**
+ * The sets of a namespace (or all), listed with the nodes: a set with no ChainNode yet (its genesis cannot be
+ * obtained) is a subject of its own, which a scope of a namespace must not miss.
+ */
+async function listSets(client: KubeClient, namespace: string | undefined): Promise<Pick<FoundNodes, 'sets' | 'errors'>> {
+  const path = namespace ? `${CHAINNODES}/namespaces/${namespace}/chainnodesets` : `${CHAINNODES}/chainnodesets`
+  try {
+    const list = await client.getJSON<{ items?: KubeObject[] }>(`${path}?${FROM_CACHE}`)
+    return { sets: (list.items ?? []).map((set) => withoutManagedFields({ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' })) }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    // An operator line without sets (no such CRD) has none to miss.
+    if (error.reason === 'not-found') return { sets: [] }
+    return { sets: [], errors: [{ what: `list chainnodesets${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message }] }
   }
 }
 

@@ -63,6 +63,8 @@ export const CLUSTER_TARGETS: ListTarget[] = [
     optional: true,
     onlyFor: 'volume-snapshots',
   },
+  // Which of the chart's classes exist decides why a Pod was refused for a missing one (priority-class-missing).
+  { kind: 'PriorityClass', group: apis('scheduling.k8s.io/v1'), plural: 'priorityclasses', namespaced: false },
   { kind: 'ValidatingWebhookConfiguration', group: apis('admissionregistration.k8s.io/v1'), plural: 'validatingwebhookconfigurations', namespaced: false },
   { kind: 'Deployment', group: apis('apps/v1'), plural: 'deployments', namespaced: false, labelSelector: OPERATOR_LABEL, operatorRelease: true },
   // Listed with the Deployments so the operator's logs need not wait for a second round trip.

@@ -1,24 +1,49 @@
 import { operatorReleaseName, refOf } from '../snapshot/index.js'
+import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { eventEvidence, field, matchingEvents, missing } from '../engine/rule-helpers.js'
 import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
 
 const NOT_FOUND = /no PriorityClass with name (\S+) was found/
 
-/** Why the class is missing, read off the operator's Deployment: the Helm release it came from and the RELEASE_NAME it runs with. */
-type Why = 'release-mismatch' | 'classes-absent' | 'cannot-tell'
+/**
+ * Why the class is missing. The cluster's PriorityClasses decide where they were read; else the operator
+ * Deployment's Helm release against the RELEASE_NAME it runs with. `exists-now`: the refusal predates the class.
+ */
+type Why = 'release-mismatch' | 'classes-absent' | 'exists-now' | 'cannot-tell'
 
 /** What each value of the chart's classes is (templates/priority-classes.yaml): the suffix decides. */
 const CHART_VALUES: Record<string, number> = { default: 0, nodes: 950, validators: 1050 }
+const CHART_CLASS = /^(.+)-(default|nodes|validators)$/
 
 interface Data {
   priorityClass: string
   why: Why
-  /** The Helm release of the operator (app.kubernetes.io/instance), when labelled. */
+  /** The release the chart's classes were made for: the Deployment's app.kubernetes.io/instance, or the classes found. */
   release?: string
   /** The name the manager gives its classes (RELEASE_NAME, default cosmopilot). */
   releaseName: string
   operator?: string
+}
+
+/**
+ * Every API server creates system-cluster-critical and system-node-critical, so a read list is never empty:
+ * none at all means they were not read (a bundle from before we read them, or the list was forbidden).
+ */
+function chartReleasesIn(classes: KubeObject[]): string[] {
+  return [...new Set(classes.flatMap((pc) => CHART_CLASS.exec(pc.metadata.name)?.[1] ?? []))].filter((prefix) => prefix !== 'system')
+}
+
+function decide(classes: KubeObject[], priorityClass: string, releaseName: string, release: string | undefined): { why: Why; release?: string } {
+  if (classes.length > 0) {
+    if (classes.some((pc) => pc.metadata.name === priorityClass)) return { why: 'exists-now', release }
+    const others = chartReleasesIn(classes).filter((prefix) => prefix !== releaseName)
+    if (others.length === 0) return { why: 'classes-absent', release: release ?? releaseName }
+    return { why: 'release-mismatch', release: release && others.includes(release) ? release : others[0] }
+  }
+  // The chart names its classes after the release; the manager after RELEASE_NAME: they differ only when the two do.
+  if (!release) return { why: 'cannot-tell' }
+  return { why: release !== releaseName ? 'release-mismatch' : 'classes-absent', release }
 }
 
 export default defineRule<Data>({
@@ -36,40 +61,54 @@ export default defineRule<Data>({
     if (!latest) return []
     const priorityClass = NOT_FOUND.exec(latest.text)![1]
     const operator = index.operatorFor(node)
-    const release: string | undefined = operator?.metadata.labels?.['app.kubernetes.io/instance']
+    const labelled: string | undefined = operator?.metadata.labels?.['app.kubernetes.io/instance']
     const releaseName = operator ? operatorReleaseName(operator) : 'cosmopilot'
-    // The chart names its classes after the release; the manager after RELEASE_NAME: they differ only when the two do.
-    const why: Why = !operator || !release ? 'cannot-tell' : release !== releaseName ? 'release-mismatch' : 'classes-absent'
+    const classes = index.list('PriorityClass')
+    const { why, release } = decide(classes, priorityClass, releaseName, labelled)
     const evidence: Evidence[] = [
       ...logged,
       ...events.map(eventEvidence),
       ...(operator
-        ? [field(operator, 'labels["app.kubernetes.io/instance"]', release), field(operator, 'RELEASE_NAME (manager)', releaseName)]
+        ? [field(operator, 'labels["app.kubernetes.io/instance"]', labelled), field(operator, 'RELEASE_NAME (manager)', releaseName)]
         : [missing('operator Deployment', 'no operator release found for this node: its Helm release cannot be read')]),
+      classes.length > 0
+        ? { kind: 'field', source: 'PriorityClasses', text: classes.map((pc) => pc.metadata.name).join(', ') }
+        : missing('PriorityClasses', 'the cluster’s PriorityClasses were not read (kubectl get priorityclass)'),
     ]
     return [
       {
         subject: refOf(node),
         data: { priorityClass, why, release, releaseName, operator: operator && `${operator.metadata.namespace}/${operator.metadata.name}` },
         evidence,
+        severity: why === 'exists-now' ? 'warning' : undefined,
       },
     ]
   },
-  summary: (d) => `the node's Pods are refused: PriorityClass ${d.priorityClass} does not exist`,
+  summary: (d) =>
+    d.why === 'exists-now'
+      ? `the node's Pods were refused: PriorityClass ${d.priorityClass} did not exist then`
+      : `the node's Pods are refused: PriorityClass ${d.priorityClass} does not exist`,
   cause: (d) =>
     ({
       'release-mismatch': `the operator names its priority classes after RELEASE_NAME (${d.releaseName}) while the chart created them after the Helm release name (${d.release}-…)`,
       'classes-absent': `the operator's release is ${d.release} and it names its classes after it, so they match the chart's: the classes were never installed or were deleted`,
+      'exists-now': `PriorityClass ${d.priorityClass} exists now: it was created after the operator's last refused attempt`,
       'cannot-tell': `cannot tell which: the operator names its classes after RELEASE_NAME (${d.releaseName}); either the chart created them under another release name, or they were never installed or were deleted`,
     })[d.why],
   action: (d) => {
-    const suffix = /-(default|nodes|validators)$/.exec(d.priorityClass)?.[1]
-    const create = `kubectl create priorityclass ${d.priorityClass} --value=${suffix ? CHART_VALUES[suffix] : '<value>'}`
-    const env = `kubectl set env deploy/${d.operator?.split('/')[1] ?? '<operator>'} -n ${d.operator?.split('/')[0] ?? '<namespace>'} -c manager RELEASE_NAME=${d.release ?? '<release>'}`
+    const suffix = CHART_CLASS.exec(d.priorityClass)?.[2]
+    const create = `kubectl create priorityclass ${d.priorityClass} --value=${suffix ? CHART_VALUES[suffix] : 0}`
+    const [namespace, deployment] = d.operator?.split('/') ?? ['cosmopilot-system', 'cosmopilot']
+    const env = (release: string) => `kubectl set env deploy/${deployment} -n ${namespace} -c manager RELEASE_NAME=${release}`
     return {
-      'release-mismatch': `Set RELEASE_NAME on the manager to the release name: ${env} (or reinstall the release as ${d.releaseName}).`,
-      'classes-absent': `Recreate the chart's priority classes: helm upgrade ${d.release} with the same values (it creates ${d.releaseName}-default, -nodes and -validators), or ${create}.`,
-      'cannot-tell': `Check which classes exist (kubectl get priorityclass). If <release>-nodes exists, ${env}; if none does, ${create} (or helm upgrade the release).`,
+      'release-mismatch': `Set RELEASE_NAME on the manager to the release name: ${env(d.release!)} (or reinstall the release as ${d.releaseName}).`,
+      'classes-absent':
+        d.release === d.releaseName
+          ? `Recreate the chart's priority classes: helm upgrade ${d.release} with the same values (it creates ${d.releaseName}-default, -nodes and -validators), or ${create}.`
+          : // The chart would create <release>-…, which the manager (RELEASE_NAME) does not look for.
+            `Create the class the manager looks for: ${create}, and its siblings ${d.releaseName}-nodes and -validators.`,
+      'exists-now': `Nothing to change: the operator retries on its next reconcile; if the Pod still does not appear, kubectl get pods -n ${namespace} -l app.kubernetes.io/name=cosmopilot and read the manager's log.`,
+      'cannot-tell': `Check which classes exist (kubectl get priorityclass). If one ends in -nodes under another release name, ${env('<that release>')}; if none does, ${create} (or helm upgrade the release).`,
     }[d.why]
   },
 })

@@ -230,6 +230,9 @@ describe('support bundles', () => {
     })
     expect(manifest.cliVersion).toMatch(/^\d+\.\d+\.\d+/)
     expect(readdirSync(path.join(out, 'resources', 'sc-signer-pubkey'))).toContain('Pod.json')
+    // The API server's own classes are always there, so priority-class-missing can tell a read list from an unread one.
+    const classes = JSON.parse(readFileSync(path.join(out, 'resources', '_cluster', 'PriorityClass.json'), 'utf8')) as { metadata: { name: string } }[]
+    expect(classes.map((c) => c.metadata.name)).toEqual(expect.arrayContaining(['system-cluster-critical', 'system-node-critical', 'cosmopilot-nodes']))
     expect(statSync(path.join(out, 'logs', 'sc-signer-pubkey', 'val-1')).isDirectory()).toBe(true)
     for (const args of [
       ['describe', 'val-1'],

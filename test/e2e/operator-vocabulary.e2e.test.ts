@@ -52,9 +52,17 @@ describe("the operator's vocabulary, live", () => {
     expect(nodes.map((n: any) => n.name)).toEqual(['no-genesis'])
     const genesis = findings.find((f) => f.ruleId === 'genesis-unavailable')
     expect(genesis).toMatchObject({ severity: 'error', subject: { kind: 'ChainNodeSet', name: 'no-genesis' } })
-    // A set returns the download's error bare (Get "<url>": …): the operator's own words are the summary.
-    expect(genesis.summary).toMatch(/Get "https:\/\/genesis\.example\.invalid\/genesis\.json": .*no such host/)
+    // The operator's own words are the summary: the newest of the Event ("Failed to download genesis from URL: …")
+    // and the bare error the set's reconciler returns (Get "<url>": …), whichever the clock last touched.
+    expect(genesis.summary).toMatch(/^the operator reports: .*genesis\.example\.invalid.*no such host/)
     expect(genesis.cause).toMatch(/cannot obtain its genesis/)
     expect(genesis.evidence.some((e: any) => e.source === 'Reconciler error on ChainNodeSet/no-genesis')).toBe(true)
+  })
+
+  it('doctor --all -n NS lists the set with no ChainNode among its subjects, with the same finding', async () => {
+    const { code, findings, nodes } = await doctorJson(['--all'])
+    expect(code).toBe(1)
+    expect(nodes.map((n: any) => n.name)).toEqual(expect.arrayContaining(['val-jailed', 'full-disk', 'no-genesis']))
+    expect(findings.find((f) => f.ruleId === 'genesis-unavailable')).toMatchObject({ subject: { kind: 'ChainNodeSet', name: 'no-genesis' } })
   })
 })
