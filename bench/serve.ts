@@ -28,6 +28,7 @@ const { values } = parseArgs({
 const { ctx, env, stop } = await benchCluster(values.dir)
 process.env.KUBECONFIG = env.KUBECONFIG
 process.env.KUBECTL_CHAINNODE_STATE_DIR = env.KUBECTL_CHAINNODE_STATE_DIR
+let failedScrapes = 0
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 const memory = () => {
@@ -51,8 +52,16 @@ async function serveOver(namespace: string) {
     log: () => {},
   })
   const { port } = await loop.start()
-  const metric = async (name: string) => {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const metric = async (name: string): Promise<number> => {
+    let text: string
+    try {
+      text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    } catch (error) {
+      // A scrape that fails is a figure too: Prometheus would have missed it.
+      failedScrapes++
+      console.log(`a scrape failed: ${(error as Error).cause ?? error}`)
+      return metric(name)
+    }
     return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1])
   }
   const untilCycles = async (n: number) => {
@@ -104,4 +113,5 @@ for (const [n, size] of sizes.entries()) {
   if (n === 0 && cycles > 0) await longRun()
 }
 
+if (failedScrapes) console.log(`${failedScrapes} scrapes of /metrics failed during the cycles`)
 await stop()

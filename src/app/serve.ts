@@ -3,6 +3,7 @@ import { startHttpServer, type HttpAnswer, type ListenAddress, type RunningServe
 import { doctorJson } from '../render/doctor-json.js'
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../render/prometheus.js'
 import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metrics.js'
+import { WatchedLists } from '../cluster/watched-lists.js'
 import { diagnose } from './doctor.js'
 import { contextNames, type Connection, type Session, type SnapshotFlags, type SnapshotReads } from './session.js'
 import { narrowBySelector } from './snapshots.js'
@@ -50,12 +51,15 @@ export class ServeLoop {
       lastRunSuccess: false,
       collectionErrors: 0,
       apiRequestsTotal: 0,
+      watchedLists: 0,
     }
   }
 
   /** Connect (a bad kubeconfig is an input error before anything listens), then listen; returns the address. */
   async start(): Promise<{ host: string; port: number }> {
-    this.connections = await Promise.all(contextNames(this.options.flags).map((name) => this.session.connect(this.options.flags, name)))
+    const connections = await Promise.all(contextNames(this.options.flags).map((name) => this.session.connect(this.options.flags, name)))
+    // Each cycle reads the same lists: after the first, watches keep them current and a cycle lists none of them again.
+    this.connections = connections.map((connection) => ({ ...connection, watched: new WatchedLists(connection.client) }))
     this.server = await startHttpServer(this.options.listen, {
       '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: renderExposition(serveMetrics(this.status)) }),
       '/healthz': () => text(200, 'ok\n'),
@@ -81,6 +85,7 @@ export class ServeLoop {
     if (this.stopping) return
     this.stopping = true
     if (this.sleep) clearTimeout(this.sleep)
+    for (const connection of this.connections) connection.watched?.close()
     void (this.server?.close() ?? Promise.resolve()).then(() => this.finished?.())
   }
 
@@ -130,6 +135,7 @@ export class ServeLoop {
       status.lastRunDurationSeconds = (Date.now() - started) / 1000
       status.lastRunApiRequests = this.requestCount() - requestsBefore
       status.apiRequestsTotal = this.requestCount()
+      status.watchedLists = this.connections.reduce((sum, c) => sum + (c.watched?.size ?? 0), 0)
     }
   }
 }

@@ -58,6 +58,7 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
     },
     redactor: request.redact ? new Redactor() : undefined,
     objects: request.objects,
+    watched: connection.watched,
     operatorPods: request.operatorPods,
     chain: request.chainProbe && {
       windowMs: request.chainProbe.windowMs,

@@ -15,6 +15,7 @@ import type { Redactor } from '../snapshot/redact.js'
 import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
 import { readerFor, startLists, type Wanted } from './lists.js'
+import type { WatchedLists } from './watched-lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
@@ -57,6 +58,8 @@ export interface CollectOptions {
   chain?: ChainProbeOptions
   /** Undefined: everything the rules read. */
   objects?: ObjectReads
+  /** Lists kept current by watches across runs (serve's cycles): read from them instead of listing again. */
+  watched?: WatchedLists
 }
 
 /**
@@ -71,9 +74,13 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const { scope, redactor } = options
   const found = findChainNodes(client, scope)
   const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.value(o)) : objects)
-  const read = readerFor(client, errors, async (items) =>
-    // Unrelated ConfigMaps (a genesis can be megabytes) are dropped before anything scans them.
-    mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
+  const read = readerFor(
+    client,
+    errors,
+    async (items) =>
+      // Unrelated ConfigMaps (a genesis can be megabytes) are dropped before anything scans them.
+      mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
+    options.watched,
   )
   const logOptions = redactor ? { ...options.logs, mask: (text: string) => redactor.text(text) } : options.logs
   // Lists only some nodes need wait for the nodes (and, for a signer, their Pods) and are read only then.

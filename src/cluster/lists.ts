@@ -1,6 +1,7 @@
 import type { CollectionError, KubeObject } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { listPath, type ListTarget, type NodeNeed } from './targets.js'
+import type { WatchedLists } from './watched-lists.js'
 
 export type Reader = ReturnType<typeof readerFor>
 
@@ -31,13 +32,14 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
 /**
  * One list read: a failure is recorded (a missing optional API is not one) and reads as empty, or as the
  * target's fallback; `prepare` sees each list once it arrives (masking, dropping what no rule reads).
+ * With `watched` (serve), a list read in an earlier cycle is answered from its watch.
  */
-export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>) {
+export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>, watched?: WatchedLists) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
     let list: { items?: KubeObject[] }
     try {
-      list = await client.getJSON<{ items?: KubeObject[] }>(path)
+      list = await (watched ? watched.list(path) : client.getJSON<{ items?: KubeObject[] }>(path))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       const missing = target.optional && error.reason === 'not-found'

@@ -78,6 +78,8 @@ export interface ServeStatus {
   lastRunSuccess: boolean
   lastRunDurationSeconds?: number
   lastRunApiRequests?: number
+  /** Lists answered from watches instead of being listed again (kept current since an earlier cycle). */
+  watchedLists: number
   lastSuccessAtSeconds?: number
   /** What could not be read in the last cycle (forbidden, unreachable, timed out). */
   collectionErrors: number
@@ -151,6 +153,7 @@ export function serveMetrics(status: ServeStatus): MetricFamily[] {
     gauge('chainnode_nodes', 'ChainNodes in scope at the last cycle that read the cluster.', [{ value: nodes.length }]),
     gauge('chainnode_run_duration_seconds', 'Duration of the last diagnosis cycle.', single(status.lastRunDurationSeconds)),
     gauge('chainnode_run_api_requests', 'API server requests of the last diagnosis cycle.', single(status.lastRunApiRequests)),
+    gauge('chainnode_watched_lists', 'Lists kept current by watches, which a cycle reads without listing them again.', [{ value: status.watchedLists }]),
     gauge(
       'chainnode_last_run_success',
       '1 when the last cycle read everything in scope; 0 when it could not (the readings above are then from the last cycle that could).',

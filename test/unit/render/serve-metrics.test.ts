@@ -26,6 +26,7 @@ const status = (over: Partial<ServeStatus>): ServeStatus => ({
   lastRunSuccess: true,
   collectionErrors: 0,
   apiRequestsTotal: 10,
+  watchedLists: 4,
   ...over,
 })
 

@@ -1,0 +1,67 @@
+/**
+ * serve's cycles after the first read their lists from watches on the real API server: fewer requests than the
+ * first cycle, and what changes in the cluster (an Event recorded, then deleted) still reaches the next report.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { apply, deleteObject, useCluster, type KubeObject } from '../cluster/kube.js'
+import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
+import { seedNode } from './seed-node.js'
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const NS = 'serve-watch'
+const NODE = 'watch-0'
+
+describe('serve keeps its lists current by watches', () => {
+  let serve: ServeProcess
+  let uid: string
+  const metric = async (name: string) => {
+    const text = await (await fetch(`${serve.url}/metrics`)).text()
+    const value = new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]
+    return value === undefined ? undefined : Number(value)
+  }
+  const afterCycle = async (n: number) => eventually(async () => ((await metric('chainnode_runs_total'))! >= n ? true : undefined), `cycle ${n}`)
+  const findings = async () => ((await (await fetch(`${serve.url}/report`)).json()) as any).clusters[0].findings as any[]
+
+  beforeAll(async () => {
+    useCluster(inject('clusterDir'))
+    ;({ uid } = await seedNode(NS, NODE, {
+      status: { phase: 'Running', chainID: 'watch-1', latestHeight: 100, validator: false, seedMode: false, appVersion: 'v25.2.0' },
+      containers: [{ name: 'node', image: 'ghcr.io/cosmos/gaia:v25.2.0' }],
+    }))
+    serve = await startServe(['--all', '-n', NS, '--interval', '4s', '--no-probe'], { KUBECONFIG: inject('kubeconfigPath') })
+  })
+  afterAll(async () => {
+    if (serve?.child.exitCode === null) await serve.stop()
+  })
+
+  it('lists once, then answers from watches: a later cycle sends fewer requests than the first', async () => {
+    // Read while the first cycle's figure stands: cycles are 4 s apart, the poll 1 s.
+    await afterCycle(1)
+    expect(await metric('chainnode_runs_total')).toBe(1)
+    const first = (await metric('chainnode_run_api_requests'))!
+    await afterCycle(3)
+    expect(await metric('chainnode_watched_lists')).toBeGreaterThan(0)
+    expect(await metric('chainnode_run_api_requests')).toBeLessThan(first)
+  })
+
+  it('an Event recorded after the first cycle reaches the report, and leaves it once deleted', async () => {
+    const now = new Date().toISOString()
+    const event: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${NODE}.full`, namespace: NS },
+      involvedObject: { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: NODE, namespace: NS, uid },
+      reason: 'PvcMaxSizeReached',
+      message: 'Data volume reached maximum allowed size (2Ti)',
+      type: 'Warning',
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: 'chainnode-controller' },
+    }
+    const created = await apply(event)
+    await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? true : undefined), 'the finding of the new Event')
+    await deleteObject(created)
+    await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? undefined : true), 'the finding to go with the Event')
+  })
+})
