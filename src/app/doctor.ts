@@ -1,5 +1,5 @@
 import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
-import { runRules } from '../engine/run-rules.js'
+import { runRules, runRulesYielding } from '../engine/run-rules.js'
 import { usageError } from '../util/errors.js'
 import { isRuleId, RULES, type RuleId } from '../rules/index.js'
 import type { Rule, RuleSettings } from '../engine/define-rule.js'
@@ -42,17 +42,28 @@ export function diagnose(
 ): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
-    clusters: snapshots.map((snapshot, i) => ({
-      context: snapshot.source.context,
-      server: snapshot.source.server,
-      bundle,
-      collectedAt: snapshot.collectedAt,
-      scope: snapshot.scope,
-      requests: snapshot.stats.requests,
-      durationMs: snapshot.stats.durationMs,
-      ...(snapshot.logSample ? { logSample: sampleSummary(snapshot.logSample) } : {}),
-      report: runRules(indexes[i], rules, undefined, settings),
-    })),
+    clusters: snapshots.map((snapshot, i) => clusterReport(snapshot, runRules(indexes[i], rules, undefined, settings), bundle)),
+  }
+}
+
+/** diagnose for serve: the rules hand the event loop back as they go, so scrapes are answered during a long cycle. */
+export async function diagnoseYielding(snapshots: Snapshot[], rules: readonly Rule[], settings: RuleSettings = {}): Promise<DoctorResult> {
+  const clusters: ClusterReport[] = []
+  for (const snapshot of snapshots) clusters.push(clusterReport(snapshot, await runRulesYielding(new SnapshotIndex(snapshot), rules, settings)))
+  return { rulesChecked: rules.map((r) => r.id), clusters }
+}
+
+function clusterReport(snapshot: Snapshot, report: ClusterReport['report'], bundle?: string): ClusterReport {
+  return {
+    context: snapshot.source.context,
+    server: snapshot.source.server,
+    bundle,
+    collectedAt: snapshot.collectedAt,
+    scope: snapshot.scope,
+    requests: snapshot.stats.requests,
+    durationMs: snapshot.stats.durationMs,
+    ...(snapshot.logSample ? { logSample: sampleSummary(snapshot.logSample) } : {}),
+    report,
   }
 }
 

@@ -4,7 +4,7 @@ import { doctorJson } from '../render/doctor-json.js'
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../render/prometheus.js'
 import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metrics.js'
 import { WatchedLists } from '../cluster/watched-lists.js'
-import { diagnose } from './doctor.js'
+import { diagnoseYielding } from './doctor.js'
 import { contextNames, type Connection, type Session, type SnapshotFlags, type SnapshotReads } from './session.js'
 import { narrowBySelector } from './snapshots.js'
 
@@ -114,7 +114,8 @@ export class ServeLoop {
       const read = await Promise.all(this.connections.map((connection) => this.session.readLive(connection, flags, reads)))
       if (this.stopping) return
       const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
-      const result = diagnose(snapshots, rules, undefined, settings)
+      const result = await diagnoseYielding(snapshots, rules, settings)
+      if (this.stopping) return
       const several = this.connections.length > 1
       const readings = snapshots.map((snapshot, i) => readingsOf(snapshot, result.clusters[i], probed, several ? snapshot.source.context : undefined))
       status.nodes = readings.flatMap((r) => r.nodes)

@@ -55,6 +55,30 @@ export interface Report {
  * of the tool and never stops the others. Findings about a shared subject (the operator) are kept once.
  */
 export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Date.parse(index.snapshot.collectedAt), settings: RuleSettings = {}): Report {
+  const steps = ruleSteps(index, rules, now, settings)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * runRules that hands the event loop back every `sliceMs`: a fleet of thousands takes seconds to check, and serve
+ * must answer its scrapes and probes meanwhile (a liveness probe times out after a second).
+ */
+export async function runRulesYielding(index: SnapshotIndex, rules: readonly Rule[], settings: RuleSettings = {}, sliceMs = 20): Promise<Report> {
+  const steps = ruleSteps(index, rules, Date.parse(index.snapshot.collectedAt), settings)
+  for (let until = Date.now() + sliceMs; ;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    if (Date.now() < until) continue
+    await new Promise((resolve) => setImmediate(resolve))
+    until = Date.now() + sliceMs
+  }
+}
+
+/** The work of runRules, one subject per step. */
+function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, settings: RuleSettings): Generator<void, Report> {
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
@@ -106,6 +130,7 @@ export function runRules(index: SnapshotIndex, rules: readonly Rule[], now = Dat
       rulesChecked: rules.filter((rule) => !isSet || rule.sets).map((rule) => rule.id),
       ...(chain ? { chain } : {}),
     })
+    yield
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules)
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }

@@ -1,4 +1,4 @@
-import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
+import type { KubeObject, LogRecord, Observation, ObjectRef, Snapshot, TableRow } from './types.js'
 import { compareText } from '../util/compare.js'
 import { containerEnv, ownerSetName } from './node-layout.js'
 
@@ -48,6 +48,8 @@ export class SnapshotIndex {
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
+  // serve's history holds thousands of observations per node of a fleet: a scan per node would be quadratic.
+  private observationsByNode?: Map<string, Observation[]>
   private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
 
   constructor(readonly snapshot: Snapshot) {
@@ -116,6 +118,15 @@ export class SnapshotIndex {
     return sortEvents([...new Set([...byUid, ...byName])])
   }
 
+  /** The local history's observations of one node ("namespace/name"), oldest first; grouped once for every node. */
+  observationsOf(node: string): readonly Observation[] {
+    if (!this.observationsByNode) {
+      this.observationsByNode = new Map()
+      for (const observation of this.snapshot.observations ?? []) append(this.observationsByNode, observation.node, observation)
+    }
+    return this.observationsByNode.get(node) ?? []
+  }
+
   logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {
     if (!this.logsByKey) {
       this.logsByKey = new Map()
@@ -176,7 +187,7 @@ export class SnapshotIndex {
 }
 
 /** Add to a list in a map in place: copying the list each time is quadratic for many events of one object. */
-function append(map: Map<string, KubeObject[]>, key: string, obj: KubeObject): void {
+function append<T>(map: Map<string, T[]>, key: string, obj: T): void {
   const list = map.get(key)
   if (list) list.push(obj)
   else map.set(key, [obj])

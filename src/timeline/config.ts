@@ -27,7 +27,7 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
     podHash: pod?.metadata.annotations?.[annotation('config-hash')],
     configMapHash: configMap?.metadata.annotations?.[annotation('config-hash')],
   }
-  const history = [...(index.snapshot.observations ?? []).filter((o) => o.node === key), current]
+  const history = [...index.observationsOf(key), current]
   const cmRef = { kind: 'ConfigMap', namespace: node.metadata.namespace, name: node.metadata.name }
   const podRef = { kind: 'Pod', namespace: node.metadata.namespace, name: node.metadata.name }
   const out: RawEntry[] = []
