@@ -31,6 +31,7 @@ const text = (status: number, body: string): HttpAnswer => ({ status, contentTyp
 export class ServeLoop {
   private readonly status: ServeStatus
   private report?: string
+  private rendered?: string
   private server?: RunningServer
   private connections: Connection[] = []
   private stopping = false
@@ -61,7 +62,7 @@ export class ServeLoop {
     // Each cycle reads the same lists: after the first, watches keep them current and a cycle lists none of them again.
     this.connections = connections.map((connection) => ({ ...connection, watched: new WatchedLists(connection.client) }))
     this.server = await startHttpServer(this.options.listen, {
-      '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: renderExposition(serveMetrics(this.status)) }),
+      '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: this.exposition() }),
       '/healthz': () => text(200, 'ok\n'),
       '/readyz': () => (this.report ? text(200, 'ready\n') : text(503, 'the first diagnosis cycle has not finished\n')),
       '/report': () =>
@@ -101,6 +102,14 @@ export class ServeLoop {
     }
   }
 
+  /**
+   * The metrics change only when a cycle ends: rendered once then, not per scrape (a fleet's exposition is
+   * tens of thousands of lines, and scrapes now arrive while a cycle runs).
+   */
+  private exposition(): string {
+    return (this.rendered ??= renderExposition(serveMetrics(this.status)))
+  }
+
   private requestCount(): number {
     return this.connections.reduce((sum, c) => sum + c.client.requestCount, 0)
   }
@@ -137,6 +146,7 @@ export class ServeLoop {
       status.lastRunApiRequests = this.requestCount() - requestsBefore
       status.apiRequestsTotal = this.requestCount()
       status.watchedLists = this.connections.reduce((sum, c) => sum + (c.watched?.size ?? 0), 0)
+      this.rendered = undefined
     }
   }
 }

@@ -4,6 +4,11 @@ import { withoutManagedFields } from './lists.js'
 
 /** How long the server keeps one watch open before we reopen it from where it stopped (kubectl's reflectors: 5-10 min). */
 const WATCH_SECONDS = 300
+/**
+ * Each watch holds a stream open: over HTTP/1.1 a socket of the client's 32, over HTTP/2 one of the server's
+ * concurrent streams. Past this many (a scope of many namespaces), lists are listed every cycle as before.
+ */
+export const MAX_WATCHES = 24
 
 interface WatchEvent {
   type?: string
@@ -32,6 +37,7 @@ export class WatchedLists {
   constructor(
     private readonly client: KubeClient,
     private readonly watchSeconds = WATCH_SECONDS,
+    private readonly maxWatches = MAX_WATCHES,
   ) {}
 
   /** The list at `path` (a list path with its query, resourceVersion=0 included), as of the latest watch event. */
@@ -41,7 +47,7 @@ export class WatchedLists {
     if (live) return { items: [...live.items.keys()].sort().map((key) => live.items.get(key)!) }
     const list = await this.client.getJSON<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>(path)
     const resourceVersion = list.metadata?.resourceVersion
-    if (resourceVersion && !this.closed) {
+    if (resourceVersion && !this.closed && this.watched.size < this.maxWatches) {
       const items = new Map((list.items ?? []).map((item) => [keyOf(item), withoutManagedFields(item)]))
       const watched: Watched = { items, resourceVersion, stop: new AbortController() }
       this.watched.set(path, watched)

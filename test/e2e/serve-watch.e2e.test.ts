@@ -4,6 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { apply, deleteObject, useCluster, type KubeObject } from '../cluster/kube.js'
+import { Session } from '../../src/app/session.js'
+import { WatchedLists } from '../../src/cluster/watched-lists.js'
+import { ROOT } from '../helpers/cli.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
 import { seedNode } from './seed-node.js'
 
@@ -63,5 +66,35 @@ describe('serve keeps its lists current by watches', () => {
     await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? true : undefined), 'the finding of the new Event')
     await deleteObject(created)
     await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? undefined : true), 'the finding to go with the Event')
+  })
+
+  it('past its cap a list is listed as before; a watch the server ends is reopened and still sees changes', async () => {
+    const session = new Session('test', ROOT)
+    const { client } = await session.connect({ kubeconfig: inject('kubeconfigPath'), 'request-timeout': '30s' })
+    // Watches the server ends after a second, and at most one of them.
+    const watched = new WatchedLists(client, 1, 1)
+    const pods = `/api/v1/namespaces/${NS}/pods?resourceVersion=0`
+    const events = `/api/v1/namespaces/${NS}/events?resourceVersion=0`
+    try {
+      await watched.list(pods)
+      await watched.list(events)
+      expect(watched.size).toBe(1)
+      const opened = client.requestCount
+      await eventually(async () => (client.requestCount >= opened + 2 ? true : undefined), 'the watch reopened twice', 15_000)
+      const before = client.requestCount
+      await watched.list(pods)
+      expect(client.requestCount).toBe(before)
+      await watched.list(events)
+      expect(client.requestCount).toBe(before + 1)
+      await seedNode(NS, 'watch-1', { containers: [{ name: 'node', image: 'ghcr.io/cosmos/gaia:v25.2.0' }] })
+      await eventually(
+        async () => ((await watched.list(pods)).items!.some((pod) => pod.metadata.name === 'watch-1') ? true : undefined),
+        'the new Pod through the reopened watch',
+      )
+      expect(watched.size).toBe(1)
+    } finally {
+      watched.close()
+      session.close()
+    }
   })
 })
