@@ -30,11 +30,18 @@ export interface ClientOptions {
 
 /** Turn a stream of text chunks into whole lines; the last, unfinished line waits for the next chunk. */
 export function lineSplitter(onLine: (line: string) => void): (chunk: string) => void {
-  let pending = ''
+  // The pieces of the unfinished line are joined once it ends: adding each chunk to a string and splitting it
+  // again would copy a long line (a watch event of a large object) once per chunk, quadratic in its length.
+  let pending: string[] = []
   return (chunk) => {
-    const lines = (pending + chunk).split('\n')
-    pending = lines.pop() ?? ''
-    for (const line of lines) onLine(line)
+    let start = 0
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      pending.push(chunk.slice(start, end))
+      onLine(pending.join(''))
+      pending = []
+      start = end + 1
+    }
+    if (start < chunk.length) pending.push(chunk.slice(start))
   }
 }
 
