@@ -15,19 +15,13 @@ import path from 'node:path'
 import { build } from 'esbuild'
 import * as tar from 'tar'
 import { RELEASE_NODE_VERSION as NODE_VERSION, releaseNodeDir } from './release-node.mjs'
-import { loadOnFirstUse } from './load-on-first-use.mjs'
 import { writeOciImage } from './oci-image.mjs'
-import { QUICK_COMMANDS } from '../dist/entry/quick-commands.js'
 
-// linux-x64-snapshot starts from a V8 startup snapshot of the entry point and every quick start. It is
-// built for bench/sea-snapshot.ts only: measured against the shipped code cache (one small bundle per
-// command), it was no faster, and its 7 MB snapshot makes --version slower.
 const PLATFORMS = [
   { name: 'linux-x64', node: 'linux-x64', krewArch: 'amd64', codeCache: true },
   { name: 'linux-arm64', node: 'linux-arm64', krewArch: 'arm64', codeCache: false },
-  // Not shipped: the same x64 executable without the V8 code cache, and from a startup snapshot, for the benches.
+  // Not shipped: the same x64 executable without the V8 code cache, for bench/startup.mjs (what the cache is worth).
   { name: 'linux-x64-nocache', node: 'linux-x64', codeCache: false, benchOnly: true },
-  { name: 'linux-x64-snapshot', node: 'linux-x64', snapshot: true, benchOnly: true },
 ]
 const root = path.resolve(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
@@ -89,35 +83,6 @@ await build({
 })
 
 const host = nodeBinary('linux-x64')
-// The snapshot's main script: the entry point with every command's quick start (scripts/bundle.mjs makes one
-// bundle per command from the same table), network built-ins loaded on first use.
-const snapshotMain = path.join(out, 'snapshot-main.cjs')
-const byModule = {}
-for (const [id, command] of Object.entries(QUICK_COMMANDS)) (byModule[command.module] ??= []).push([id, command])
-await build({
-  stdin: {
-    contents: [
-      "import { startFromSnapshot } from '../entry/sea-snapshot.js'",
-      "import { quickStart } from '../entry/quick.js'",
-      ...Object.entries(byModule).map(
-        ([module, commands]) => `import { ${[...new Set(commands.flatMap(([, c]) => [c.spec, c.run]))].join(', ')} } from './${module}.js'`,
-      ),
-      `startFromSnapshot({ ${Object.entries(QUICK_COMMANDS)
-        .map(([id, c]) => `${JSON.stringify(id)}: quickStart(${c.spec}, ${c.run})`)
-        .join(', ')} })`,
-    ].join('\n'),
-    resolveDir: path.join(root, 'src', 'commands'),
-    sourcefile: 'snapshot-main.ts',
-    loader: 'ts',
-  },
-  outfile: snapshotMain,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node22',
-  plugins: [loadOnFirstUse(host)],
-  logLevel: 'warning',
-})
 const archives = []
 for (const platform of PLATFORMS) {
   const stage = path.join(out, platform.name)
@@ -139,11 +104,7 @@ for (const platform of PLATFORMS) {
   const config = path.join(out, `${platform.name}.sea.json`)
   writeFileSync(
     config,
-    JSON.stringify(
-      platform.snapshot
-        ? { main: snapshotMain, output: blob, disableExperimentalSEAWarning: true, useSnapshot: true }
-        : { main: path.join(bundled, 'entry.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: platform.codeCache },
-    ),
+    JSON.stringify({ main: path.join(bundled, 'entry.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: platform.codeCache }),
   )
   execFileSync(host, ['--experimental-sea-config', config], { stdio: 'ignore' })
   const exe = path.join(stage, 'kubectl-chainnode')

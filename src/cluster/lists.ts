@@ -1,9 +1,13 @@
 import type { CollectionError, KubeObject } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { listPath, type ListTarget, type NodeNeed } from './targets.js'
-import type { WatchedLists } from './watched-lists.js'
 
 export type Reader = ReturnType<typeof readerFor>
+
+/** Lists answered from somewhere kept current (WatchedLists, for serve), instead of a request each. */
+export interface KeptLists {
+  list(path: string): Promise<{ items?: KubeObject[] }>
+}
 
 export interface Lists {
   all: Promise<KubeObject[]>
@@ -34,7 +38,7 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
  * target's fallback; `prepare` sees each list once it arrives (masking, dropping what no rule reads).
  * With `watched` (serve), a list read in an earlier cycle is answered from its watch.
  */
-export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>, watched?: WatchedLists) {
+export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>, watched?: KeptLists) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
     let list: { items?: KubeObject[] }

@@ -17,15 +17,14 @@ export interface CachedModule<T> {
  * written after a run so it holds every function that run compiled, takes most of that away.
  * A cache that does not fit (another Node, another bundle) is rejected by V8 and written anew;
  * a cache directory that cannot be written only costs the speed-up.
- * `variant` (the command) keeps one cache per command: a cache is written once, by the first run, and holds
- * only the functions that run compiled, so a cache shared by doctor and timeline would serve one of them.
+ * Each command has its own bundle, so its own cache: a cache is written once, by the first run, and holds only
+ * the functions that run compiled.
  */
-export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}, variant?: string): CachedModule<T> {
+export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}): CachedModule<T> {
   const source = readFileSync(file, 'utf8')
   const { size, mtimeMs } = statSync(file)
   const build = `${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`
-  const name = variant && /^[a-z][a-z0-9-]*$/.test(variant) ? `${build}-${variant}` : build
-  const cacheFile = path.join(cacheDir, 'v8', `${path.basename(file)}-${name}.bin`)
+  const cacheFile = path.join(cacheDir, 'v8', `${path.basename(file)}-${build}.bin`)
   let cachedData: Buffer | undefined
   try {
     cachedData = readFileSync(cacheFile)

@@ -13,7 +13,7 @@ import { loadWithCodeCache } from './code-cache.js'
 import { stateDir } from '../util/state-dir.js'
 import { reportFailure } from './failure.js'
 import type { QuickStart } from './quick.js'
-import { quickBundleName, quickCommandOf, type QuickCommandId } from './quick-commands.js'
+import { quickBundleName, quickCommandOf } from './quick-commands.js'
 import { storedHelp } from './quick-help.js'
 import { reportIfAbandoned } from './unfinished.js'
 import { userAgent } from '../util/user-agent.js'
@@ -41,26 +41,14 @@ function layoutOf(packageRoot: string | undefined): Layout {
 
 type Framework = typeof import('./framework.js')
 
-/**
- * What a single executable started from a V8 startup snapshot (src/entry/sea-snapshot.ts) has in memory already:
- * every command's quick start, and a way to the oclif side without import(), which code restored from a
- * snapshot cannot call.
- */
-export interface FromSnapshot {
-  quick: Partial<Record<QuickCommandId, QuickStart>>
-  loadFramework: (file: string) => Framework
-}
-
 /** packageRoot: the npm package's directory (bin/run.js); the single executable passes none. */
-export async function main(packageRoot?: string, fromSnapshot?: FromSnapshot): Promise<void> {
+export async function main(packageRoot?: string): Promise<void> {
   const layout = layoutOf(packageRoot)
   const argv = process.argv.slice(2)
   const version = (JSON.parse(readFileSync(path.join(layout.root, 'package.json'), 'utf8')) as { version: string }).version
-  const framework = fromSnapshot
-    ? async () => fromSnapshot.loadFramework(layout.framework)
-    : () => import(pathToFileURL(layout.framework).href) as Promise<Framework>
+  const framework = () => import(pathToFileURL(layout.framework).href) as Promise<Framework>
   try {
-    await reportIfAbandoned(dispatch(argv, layout, version, framework, fromSnapshot?.quick))
+    await reportIfAbandoned(dispatch(argv, layout, version, framework))
   } catch (error) {
     process.exitCode = reportFailure(error as Error, argv.includes('--debug'))
   }
@@ -70,22 +58,14 @@ export async function main(packageRoot?: string, fromSnapshot?: FromSnapshot): P
   writeStdout('', 'text', () => writeStderr('', () => process.exit()))
 }
 
-async function dispatch(
-  argv: string[],
-  layout: Layout,
-  version: string,
-  framework: () => Promise<Framework>,
-  inMemory: FromSnapshot['quick'] = {},
-): Promise<void> {
+async function dispatch(argv: string[], layout: Layout, version: string, framework: () => Promise<Framework>): Promise<void> {
   // CI smoke checks, kubectl plugin listings and every <TAB> call these: loading oclif costs more than kubectl's whole run.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return void writeStdout(`${userAgent(version)}\n`)
   if (argv[0] === '__complete') return complete(argv.slice(1), layout, framework)
   const help = storedHelp(argv, path.join(layout.lib, 'help.json'), version)
   if (help !== undefined) return void writeStdout(help)
   const named = quickCommandOf(argv)
-  const inSnapshot = named && inMemory[named.id]
-  if (inSnapshot && (await inSnapshot(named.rest, { version, root: layout.root }))) return
-  if (named && !inSnapshot && (await runQuick(named.id, named.rest, layout, version))) return
+  if (named && (await runQuick(named.id, named.rest, layout, version))) return
   await (await framework()).runOclif(argv, layout.root)
 }
 

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest'
 // would hide whether the cache file was used. The built module is what bin/run.js loads.
 const codeCache = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/entry/code-cache.js')).href
 
-function load(file: string, cacheDir: string, variant?: string): { fromCache: boolean; answer: number } {
+function load(file: string, cacheDir: string): { fromCache: boolean; answer: number } {
   const script = `import { loadWithCodeCache } from ${JSON.stringify(codeCache)}
-const loaded = loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, {}, ${JSON.stringify(variant)})
+const loaded = loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)})
 process.stdout.write(JSON.stringify({ fromCache: loaded.fromCache, answer: loaded.exports.answer() }))
 loaded.save()`
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }))
@@ -54,19 +54,6 @@ describe('code cache for the quick start bundle', () => {
     expect(load(bundle(dir, 22), cache)).toEqual({ fromCache: false, answer: 22 })
     expect(cacheFiles(cache)).toHaveLength(1)
     expect(cacheFiles(cache)).not.toEqual(before)
-  })
-
-  it('keeps one cache per command of the same bundle, and a rebuild drops them all', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'code-cache-'))
-    const cache = path.join(dir, 'cache')
-    const file = bundle(dir, 5)
-    expect(load(file, cache, 'doctor')).toEqual({ fromCache: false, answer: 5 })
-    expect(load(file, cache, 'timeline')).toEqual({ fromCache: false, answer: 5 })
-    expect(load(file, cache, 'doctor')).toEqual({ fromCache: true, answer: 5 })
-    expect(load(file, cache, 'timeline')).toEqual({ fromCache: true, answer: 5 })
-    expect(cacheFiles(cache)).toHaveLength(2)
-    load(bundle(dir, 66), cache, 'doctor')
-    expect(cacheFiles(cache)).toHaveLength(1)
   })
 
   it('runs without a cache when the cache directory cannot be written', () => {

@@ -3,7 +3,6 @@ import { GLOBAL_FLAGS } from '../../commands/flag-spec.js'
 import { reportFailure } from '../failure.js'
 import { Session } from '../../app/session.js'
 import { ExitCode } from '../../util/errors.js'
-import type { Palette } from '../../render/palette.js'
 import { oclifFlags } from './oclif-flags.js'
 
 /**
@@ -16,16 +15,8 @@ export abstract class BaseCommand extends Command {
 
   protected readonly session = new Session(this.config.version, this.config.root)
 
-  protected get palette(): Palette {
-    return this.session.palette
-  }
-
   protected setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
     return this.session.setupOutput(flags)
-  }
-
-  protected debugLine(text: string): void {
-    this.session.debugLine(text)
   }
 
   protected print(text: string): void {

@@ -9,10 +9,6 @@ export type { Connection, KubeFlags }
 export abstract class KubeCommand extends BaseCommand {
   static baseFlags = { ...BaseCommand.baseFlags, ...oclifFlags(KUBE_FLAGS) }
 
-  protected connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
-    return this.session.connect(flags, contextName)
-  }
-
   protected async finally(error: Error | undefined): Promise<unknown> {
     this.session.close()
     return super.finally(error)

@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { COLLECT_COMMAND, runCollect } from '../../../commands/collect.js'
 
-export default class Collect extends SnapshotCommand {
+export default class Collect extends KubeCommand {
   static summary = 'Save everything about nodes into a support bundle that doctor and the other commands can read offline'
   static description =
     'Secret objects are never read; tokens, keys and mnemonics in logs, env values and annotations are masked unless --no-redact is given. The layout is documented in the README.'

@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { DOCTOR_COMMAND, runDoctor } from '../../../commands/doctor.js'
 
-export default class Doctor extends SnapshotCommand {
+export default class Doctor extends KubeCommand {
   static summary = 'Run the whole diagnostic procedure and say what is wrong, why, and what to do'
   static description = `Reads the ChainNode, its Pod, Events, logs, storage, signer and the operator in one pass, then matches every rule of the symptom catalogue (chainnode rules).
 

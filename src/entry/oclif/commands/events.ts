@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { EVENTS_COMMAND, runEvents } from '../../../commands/events.js'
 
-export default class Events extends SnapshotCommand {
+export default class Events extends KubeCommand {
   static summary = 'Events about nodes and everything they own, newest last, repeats collapsed'
   static description =
     'Without NAME, --set or -A, the Events of every node in the namespace, as kubectl get events lists the namespace. Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).'

@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { LOGS_COMMAND, runLogs } from '../../../commands/logs.js'
 
-export default class Logs extends SnapshotCommand {
+export default class Logs extends KubeCommand {
   static summary = 'Logs of a node: the chain binary, node-utils, the signer gate, or the operator'
   static description =
     '`-c app` is the chain binary whatever its container is called (app on the 5.0.0 line, the binary name before); `-c gate` is wait-cosmosigner-discovery.'

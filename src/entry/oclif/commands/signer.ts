@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { SIGNER_COMMAND, runSigner } from '../../../commands/signer.js'
 
-export default class Signer extends SnapshotCommand {
+export default class Signer extends KubeCommand {
   static summary = 'Check the remote signer path of a node end to end: discovery, probes, the 26659 gate, versions, legacy signer'
   static description = `Finds the signer behind the node's discovery Service, probes /livez and /readyz on port 8080 of every instance (not on the 3.x line, whose signer has no HTTP health endpoints) and tests the discovery gate on TCP 26659 (data must arrive; a bare connection is not a pass), each through a port-forward. Exit code 1 when a problem is found.`
   static examples = [

@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { STATUS_COMMAND, runStatus } from '../../../commands/status.js'
 
-export default class Status extends SnapshotCommand {
+export default class Status extends KubeCommand {
   static summary = 'Show nodes the way kubectl get does: phase, chain, height, pod readiness, restarts and config-hash state'
   static description =
     "Without NAME, --set or -A it lists every node in the namespace, as kubectl get does. -o wide adds the rest of the server columns (IP, validator, bond status, jailed, data usage), Pod recreations, and what the nodes themselves say (live height, age of the last block, peers, catching up), read from each running Pod's CometBFT RPC on 26657 through a port-forward."

@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../oclif-flags.js'
-import { SnapshotCommand } from '../snapshot-command.js'
+import { KubeCommand } from '../kube-command.js'
 import { TIMELINE_COMMAND, runTimeline } from '../../../commands/timeline.js'
 
-export default class Timeline extends SnapshotCommand {
+export default class Timeline extends KubeCommand {
   static summary = 'What happened to a node, in one chronological list: Events, Pod lifecycle, config changes, operator and node logs, findings'
   static description = `Reads what doctor reads (the same snapshot) and merges it by time; repeats are collapsed as (x3 over 5m). Offline, "now" is the bundle's collection time.
 

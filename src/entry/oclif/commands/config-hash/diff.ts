@@ -1,8 +1,8 @@
 import { oclifArgs, oclifFlags } from '../../oclif-flags.js'
-import { SnapshotCommand } from '../../snapshot-command.js'
+import { KubeCommand } from '../../kube-command.js'
 import { CONFIG_HASH_DIFF_COMMAND, runConfigHashDiff } from '../../../../commands/config-hash.js'
 
-export default class ConfigHashDiff extends SnapshotCommand {
+export default class ConfigHashDiff extends KubeCommand {
   static summary = 'Key-level difference of the rendered configuration between two bundles, or a bundle and the live cluster'
   static description = 'TOML and JSON files are parsed, so comments and layout do not count. Says whether a Pod restart followed (the Pod uid changed).'
   static examples = [
