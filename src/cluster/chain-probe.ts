@@ -1,6 +1,7 @@
 import { COMET_RPC_PORT, isRecent, movementOf, describeMovement } from '../snapshot/chain.js'
 import { podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
-import type { ChainFacts, ChainSample, CollectionError, KubeObject, ProbeRecord } from '../snapshot/types.js'
+import { MAX_ANSWER_BYTES, peersOf, rpcResult, sampleOf } from '../snapshot/rpc-answer.js'
+import type { ChainFacts, CollectionError, KubeObject, ProbeRecord } from '../snapshot/types.js'
 import { PortForwardRefused, type PodAnswer } from './pod-http.js'
 
 /** Fetches a path from a Pod port (through the API server's port-forward in a live run). */
@@ -13,10 +14,6 @@ export interface ChainProbeOptions {
   /** Validators: how many of the chain's last commits to count their signatures in (0 or absent: none). */
   signingWindow?: number
 }
-
-/** /net_info of a busy seed lists thousands of peers: read this much, count the rest. */
-const MAX_ANSWER_BYTES = 2 * 1024 * 1024
-const PEER_LIST_CAP = 50
 
 /**
  * Ask every running node's own CometBFT RPC (26657) and node-utils API whether its height moves
@@ -66,9 +63,9 @@ async function probeNode(
   const rpc = (paths: string[]) => rpcResults(options.get, namespace, pod.metadata.name, port, paths, facts)
   const status = (async () => {
     const [first, netInfo] = await rpc(['/status', '/net_info'])
-    if (netInfo) facts.peers = peersOf(netInfo)
+    if (netInfo) facts.peers = peersOf(netInfo, new Date().toISOString())
     if (!first) return
-    const sample = sampleOf(first)
+    const sample = sampleOf(first, new Date().toISOString())
     facts.status = {
       ...sample,
       earliestHeight: Number(first.sync_info?.earliest_block_height ?? 0),
@@ -83,7 +80,7 @@ async function probeNode(
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.windowMs - (Date.now() - Date.parse(sample.at)))))
     const [second] = await rpc(['/status'])
-    if (second) facts.resample = sampleOf(second)
+    if (second) facts.resample = sampleOf(second, new Date().toISOString())
   })()
   const nodeUtils = probeNodeUtils(options.get, pod, facts)
   const stateSync = probeStateSync(options.get, node, config, pods, facts)
@@ -135,80 +132,9 @@ export async function rpcResults(
     if (error instanceof PortForwardRefused) throw error
     answers = paths.map(() => error as Error)
   }
-  return answers.map((answer, i) => rpcResult(answer, `${paths[i].split('?')[0]} on ${port}`, paths[i] === '/net_info', facts))
-}
-
-function rpcResult(answer: PodAnswer | Error, what: string, netInfo: boolean, facts: ChainFacts): Json | undefined {
-  if (answer instanceof Error) {
-    facts.problems.push(`${what}: ${answer.message}`)
-    return undefined
-  }
-  const text = answer.body.toString('utf8')
-  if (answer.truncated && netInfo) return truncatedNetInfo(text, facts, what)
-  const problem = answerProblem(answer, text)
-  if (problem) {
-    facts.problems.push(`${what}: ${problem}`)
-    return undefined
-  }
-  const body = JSON.parse(text) as Json
-  if (body.error) {
-    facts.problems.push(`${what}: RPC error ${body.error.code ?? ''}: ${[body.error.message, body.error.data].filter(Boolean).join(': ')}`.slice(0, 300))
-    return undefined
-  }
-  if (!body.result || typeof body.result !== 'object') {
-    facts.problems.push(`${what}: a JSON answer without a result`)
-    return undefined
-  }
-  return body.result
-}
-
-function answerProblem(answer: PodAnswer, text: string): string | undefined {
-  const start = text.trimStart().slice(0, 80).replace(/\s+/g, ' ')
-  if (/html/i.test(answer.contentType) || /^<(!doctype|html)/i.test(start)) return `answered HTML, not JSON-RPC (HTTP ${answer.status}): ${start}`
-  if (answer.status === 0) return `answered something that is not HTTP: ${start || '(empty)'}`
-  if (answer.truncated) return `answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`
-  try {
-    JSON.parse(text)
-  } catch {
-    return `answered HTTP ${answer.status} with something that is not JSON: ${start || '(empty)'}`
-  }
-  return undefined
-}
-
-/** A /net_info too long to read whole: n_peers comes first, the directions are counted in what was read. */
-function truncatedNetInfo(text: string, facts: ChainFacts, what: string): Json | undefined {
-  const total = /"n_peers"\s*:\s*"?(\d+)/.exec(text)?.[1]
-  if (total === undefined) {
-    facts.problems.push(`${what}: answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB without n_peers`)
-    return undefined
-  }
-  facts.problems.push(`${what}: answer longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; n_peers ${total} read, directions counted in the first part only`)
-  const outbound = (text.match(/"is_outbound"\s*:\s*true/g) ?? []).length
-  const inbound = (text.match(/"is_outbound"\s*:\s*false/g) ?? []).length
-  return { n_peers: total, peers: [], counted: { inbound, outbound } }
-}
-
-function sampleOf(result: Json): ChainSample {
-  const sync = result.sync_info ?? {}
-  const height = Number(sync.latest_block_height ?? 0)
-  return { at: new Date().toISOString(), height, blockTime: height > 0 ? sync.latest_block_time : undefined, catchingUp: sync.catching_up === true }
-}
-
-function peersOf(result: Json): NonNullable<ChainFacts['peers']> {
-  const list: Json[] = Array.isArray(result.peers) ? result.peers : []
-  const outbound = result.counted?.outbound ?? list.filter((p) => p.is_outbound === true).length
-  const inbound = result.counted?.inbound ?? list.filter((p) => p.is_outbound === false).length
-  return {
-    at: new Date().toISOString(),
-    total: Number(result.n_peers ?? list.length),
-    inbound,
-    outbound,
-    list: list.slice(0, PEER_LIST_CAP).map((p) => ({
-      id: String(p.node_info?.id ?? ''),
-      address: String(p.remote_ip ?? p.node_info?.listen_addr ?? ''),
-      outbound: p.is_outbound === true,
-    })),
-  }
+  return answers.map((answer, i) =>
+    rpcResult(answer, `${paths[i].split('?')[0]} on ${port}`, facts.problems, { netInfo: paths[i] === '/net_info', limit: maxBytes }),
+  )
 }
 
 /** The RPC port the Pod declares (named `rpc`), else CometBFT's default. */
