@@ -9,20 +9,8 @@ import { flameGraph, type FlameGraph } from '../../../src/pprof/flame.js'
 import { topTable } from '../../../src/pprof/top.js'
 import { renderFlameHtml } from '../../../src/render/flame-html.js'
 import { renderFlameSvg } from '../../../src/render/flame-svg.js'
-import { buildProfile, type ProfileSpec } from './build-profile.js'
+import { cpuProfile as cpu, type ProfileSpec } from './build-profile.js'
 import { fixture, FIXTURES } from './helpers.js'
-
-const cpu = (locations: ProfileSpec['locations'], samples: [number[], number][]) =>
-  decodeProfile(
-    buildProfile({
-      sampleTypes: [
-        ['samples', 'count'],
-        ['cpu', 'nanoseconds'],
-      ],
-      locations,
-      samples: samples.map(([stack, n]) => ({ stack, values: [n, n * 10_000_000] })),
-    }),
-  )
 
 /** The graph as [depth, name, value, self] rows in pre-order, values in samples. */
 const rows = (g: FlameGraph) => Array.from(g.name, (n, i) => [g.depth[i], g.names[n], g.value[i]! / 1e7, g.self[i]! / 1e7])
