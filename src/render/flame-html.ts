@@ -60,6 +60,7 @@ export function flameFacts(graph: FlameGraph): string[] {
 function flameData(graph: FlameGraph): object {
   return {
     unit: graph.unit,
+    filtered: graph.activeFilters.length > 0,
     names: graph.names.map(visible),
     name: Array.from(graph.name),
     depth: Array.from(graph.depth),

@@ -139,7 +139,8 @@ export const FLAME_SCRIPT = `(function () {
     else if ((event.key === '/' || (event.key === 'f' && (event.ctrlKey || event.metaKey))) && document.activeElement !== search) { event.preventDefault(); search.focus(); }
   });
   window.addEventListener('resize', render);
-  show(0);
+  if (total > 0) show(0);
+  else details.textContent = 'No samples to draw: the profile holds none of this type' + (data.filtered ? ', or --focus/--ignore left none' : '') + '.';
   render();
   document.body.dataset.ready = 'true';
 })();

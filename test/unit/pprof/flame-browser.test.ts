@@ -135,6 +135,18 @@ describe.skipIf(SKIPPED !== '')(`pprof flame in headless Chromium${SKIPPED}`, ()
     if (process.env.CHAINNODE_UPDATE_SCREENSHOT === '1') writeFileSync(path.join(ROOT, 'docs', 'pprof-flame.png'), png)
   })
 
+  it('says there is nothing to draw when a filter leaves no sample', async () => {
+    const empty = path.join(dir, 'empty.html')
+    const made = await runCli(['pprof', 'flame', PROFILE, '--focus', 'no-such-function', '-o', empty])
+    expect(made.stderr).toContain('warning: no function, file or binary matches --focus no-such-function')
+    const other = await browser.context.newPage()
+    await other.goto(pathToFileURL(empty).href)
+    await other.waitForSelector('body[data-ready="true"]')
+    expect(await other.textContent('#details')).toBe('No samples to draw: the profile holds none of this type, or --focus/--ignore left none.')
+    expect(await other.$$('#chart .frame')).toEqual([])
+    await other.close()
+  })
+
   it('shows the SVG picture as an image, every frame drawn', async () => {
     const svg = await browser.context.newPage()
     await svg.goto(pathToFileURL(page.svg).href)
