@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
+import { median, syntheticProfile } from './synthetic-profile.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const argv = process.argv.slice(2)
@@ -57,23 +58,9 @@ function run(c: Cmd): Run {
   return { ms, peakMB: Number.isFinite(kb) ? kb / 1024 : undefined, stdout: r.stdout }
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
 try {
-  let file = opt('--file')
-  if (file === undefined) {
-    file = path.join(work, 'synthetic-cpu.pb.gz')
-    process.stdout.write('generating the synthetic profile with test/profgen ... ')
-    const gen = spawnSync('go', ['run', '.', 'synth', '-out', file], { cwd: path.join(root, 'test', 'profgen'), stdio: 'inherit' })
-    if (gen.status !== 0) throw new Error('go run ./test/profgen synth failed (is Go installed?)')
-    console.log('done')
-  }
-  if (diff && !pprofFlags.some((f) => f.startsWith('-diff_base='))) {
-    const base = path.join(work, 'synthetic-cpu-base.pb.gz')
-    const gen = spawnSync('go', ['run', '.', 'synth', '-out', base, '-seed', '7'], { cwd: path.join(root, 'test', 'profgen'), stdio: 'inherit' })
-    if (gen.status !== 0) throw new Error('go run ./test/profgen synth failed (is Go installed?)')
-    pprofFlags.push(`-diff_base=${base}`)
-  }
+  const file = opt('--file') ?? syntheticProfile(work)
+  if (diff && !pprofFlags.some((f) => f.startsWith('-diff_base='))) pprofFlags.push(`-diff_base=${syntheticProfile(work, 7)}`)
   const size = statSync(file).size
   console.log(`profile: ${file} (${(size / 2 ** 20).toFixed(1)} MiB)`)
 

@@ -4,6 +4,7 @@ import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
 import { topReport } from '../app/pprof-report.js'
+import { writeFlame } from '../app/pprof-flame.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
@@ -68,6 +69,22 @@ export const PPROF_TOP_COMMAND = defineCommand({
   },
 })
 
+export const PPROF_FLAME_COMMAND = defineCommand({
+  args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
+  flags: {
+    ...GLOBAL_FLAGS,
+    output: {
+      type: 'string',
+      char: 'o',
+      description: 'file to write: .html for a page with search and zoom, .svg for a picture (default <profile>.flame.html)',
+    },
+    'sample-index': { type: 'string', description: 'sample type to draw (heap: inuse_space by default; CPU: cpu)' },
+    'node-fraction': { type: 'string', description: 'leave out frames narrower than this fraction of the total', default: '0.0001' },
+    focus: { type: 'string', description: 'only samples through a function, file or binary matching this regexp (pprof -focus)' },
+    ignore: { type: 'string', description: 'drop samples through a function, file or binary matching this regexp (pprof -ignore)' },
+  },
+})
+
 type CaptureInput = Omit<InputOf<typeof PPROF_TRACE_COMMAND>, 'seconds'> & { seconds?: number; growth?: string; text?: '1' | '2' }
 
 /** The longest --growth interval: a forgotten run must end. */
@@ -75,9 +92,7 @@ export const MAX_GROWTH_MS = 3_600_000
 
 export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
-  const nodeFraction = Number(input['node-fraction'])
-  if (!Number.isFinite(nodeFraction) || nodeFraction < 0 || nodeFraction > 1)
-    throw usageError(`--node-fraction "${input['node-fraction']}" is not a number between 0 and 1`, 'e.g. --node-fraction 0 to show every function')
+  const nodeFraction = nodeFractionOf(input['node-fraction'])
   session.print(
     await topReport({
       file: input.file,
@@ -93,6 +108,31 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
       onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
     }),
   )
+}
+
+export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<void> {
+  await session.setupOutput(input)
+  const minFraction = nodeFractionOf(input['node-fraction'])
+  const written = await writeFlame({
+    file: input.file,
+    output: input.output,
+    sampleIndex: input['sample-index'],
+    focus: input.focus,
+    ignore: input.ignore,
+    minFraction,
+    onWarning: (text) => writeStderr(`warning: ${text}\n`),
+    onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
+  })
+  const frames = written.graph.value.length - 1
+  const how = written.format === 'html' ? 'open it in a browser (search: type a regexp; zoom: click a frame)' : 'a picture; -o NAME.html gives search and zoom'
+  writeStderr(`wrote ${written.output} (${frames} frames of ${written.graph.sampleType}, ${(written.bytes / 1024).toFixed(0)} KiB): ${how}\n`)
+}
+
+function nodeFractionOf(text: string): number {
+  const value = Number(text)
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw usageError(`--node-fraction "${text}" is not a number between 0 and 1`, 'e.g. --node-fraction 0 to show every function')
+  return value
 }
 
 /** pprof heap|profile|trace|goroutine|allocs|block|mutex: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */

@@ -9,6 +9,7 @@ import C_events from './oclif/commands/events.js'
 import C_logs from './oclif/commands/logs.js'
 import C_pprof_allocs from './oclif/commands/pprof/allocs.js'
 import C_pprof_block from './oclif/commands/pprof/block.js'
+import C_pprof_flame from './oclif/commands/pprof/flame.js'
 import C_pprof_goroutine from './oclif/commands/pprof/goroutine.js'
 import C_pprof_heap from './oclif/commands/pprof/heap.js'
 import C_pprof_mutex from './oclif/commands/pprof/mutex.js'
@@ -34,6 +35,7 @@ export const COMMANDS = {
   'logs': C_logs,
   'pprof:allocs': C_pprof_allocs,
   'pprof:block': C_pprof_block,
+  'pprof:flame': C_pprof_flame,
   'pprof:goroutine': C_pprof_goroutine,
   'pprof:heap': C_pprof_heap,
   'pprof:mutex': C_pprof_mutex,

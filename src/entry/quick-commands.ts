@@ -20,6 +20,7 @@ export const QUICK_COMMANDS = {
   serve: { module: 'serve', spec: 'SERVE_COMMAND', run: 'runServe' },
   version: { module: 'version', spec: 'VERSION_COMMAND', run: 'runVersion' },
   'pprof top': { module: 'pprof', spec: 'PPROF_TOP_COMMAND', run: 'runPprofTop' },
+  'pprof flame': { module: 'pprof', spec: 'PPROF_FLAME_COMMAND', run: 'runPprofFlame' },
   'pprof heap': { module: 'pprof', spec: 'PPROF_HEAP_COMMAND', run: 'runPprofHeap' },
   'pprof profile': { module: 'pprof', spec: 'PPROF_PROFILE_COMMAND', run: 'runPprofProfile' },
   'pprof trace': { module: 'pprof', spec: 'PPROF_TRACE_COMMAND', run: 'runPprofTrace' },

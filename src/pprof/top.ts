@@ -253,7 +253,7 @@ function touchedNodes(stamp: Int32Array): number[] {
   return out
 }
 
-interface NodeTable {
+export interface NodeTable {
   names: string[]
   /** fmt.Sprint(NodeInfo) for the final tie-break between equal names. */
   infos: string[]
@@ -269,7 +269,7 @@ interface NodeTable {
  * function name; an unnamed function or a line-less location becomes a
  * node for its binary ("[file]") instead.
  */
-function buildNodes(profile: Profile): NodeTable {
+export function buildNodes(profile: Profile): NodeTable {
   const names: string[] = []
   const infos: string[] = []
   const byKey = new Map<string, number>()

@@ -1,17 +1,9 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { FailOn } from '../engine/exit-code.js'
 import { nodesOf, severityRank, type Finding } from '../engine/define-rule.js'
+import { escapeMarkup } from './markup.js'
 
-const xml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    // What XML 1.0 forbids (C0 controls but tab and line breaks, U+FFFE, U+FFFF, a surrogate without its pair)
-    // is dropped: one such character makes the whole report unreadable to a CI system.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+const xml = escapeMarkup
 
 const body = (f: Finding) =>
   [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')

@@ -9,7 +9,8 @@ import { ROOT } from './cli.js'
 /** Whether scripts/setup-prometheus.sh has put a Prometheus server on PATH. */
 export const prometheusInstalled = () => spawnSync('prometheus', ['--version']).status === 0
 
-async function freePort(): Promise<number> {
+/** A local port nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer()
     srv.on('error', reject)

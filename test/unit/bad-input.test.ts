@@ -5,7 +5,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { writeBundle } from '../../src/snapshot/bundle.js'
 import { SNAPSHOT_FORMAT_VERSION, type Snapshot } from '../../src/snapshot/types.js'
-import { runCli } from '../helpers/cli.js'
+import { ROOT, runCli } from '../helpers/cli.js'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'bad-input-'))
 const file = (name: string, content: string | Buffer) => {
@@ -115,6 +115,25 @@ const CASES: [string, () => string[], number, RegExp][] = [
   ['pprof top of an execution trace', () => ['pprof', 'top', file('run.trace', 'go 1.26 trace\u0000\u0000\u0000')], 2, /go tool trace/],
   ['pprof top of a missing file', () => ['pprof', 'top', path.join(dir, 'nothing.pb.gz')], 2, /cannot read/],
   ['pprof top with a bad --node-fraction', () => ['pprof', 'top', file('x.pb.gz', 'x'), '--node-fraction', '2'], 2, /--node-fraction "2"/],
+  [
+    'pprof flame of an execution trace',
+    () => ['pprof', 'flame', file('run2.trace', 'go 1.26 trace\u0000\u0000\u0000'), '-o', path.join(dir, 'f.html')],
+    2,
+    /go tool trace/,
+  ],
+  [
+    'pprof flame to a PNG',
+    () => ['pprof', 'flame', path.join(ROOT, 'examples/profiles/cpu.pb.gz'), '-o', path.join(dir, 'f.png')],
+    2,
+    /must end in \.html .* or \.svg/,
+  ],
+  ['pprof flame over its own profile', () => ['pprof', 'flame', file('self.html', 'x'), '-o', path.join(dir, 'self.html')], 2, /is the profile itself/],
+  [
+    'pprof flame with a bad --focus',
+    () => ['pprof', 'flame', path.join(ROOT, 'examples/profiles/cpu.pb.gz'), '--focus', '(', '-o', path.join(dir, 'f.html')],
+    2,
+    /--focus "\(" is not a regular expression/,
+  ],
   ['pprof profile --seconds 0', () => ['pprof', 'profile', 'x', '--seconds', '0', '--kubeconfig', unreachable()], 2, /--seconds 0 is out of range/],
   ['pprof profile --seconds negative', () => ['pprof', 'profile', 'x', '--seconds=-5', '--kubeconfig', unreachable()], 2, /--seconds -5 is out of range/],
   ['pprof profile --seconds huge', () => ['pprof', 'profile', 'x', '--seconds', '86400', '--kubeconfig', unreachable()], 2, /--seconds 86400 is out of range/],

@@ -16,6 +16,7 @@ import {
   PPROF_MUTEX_COMMAND,
   PPROF_PROFILE_COMMAND,
   PPROF_TOP_COMMAND,
+  PPROF_FLAME_COMMAND,
   PPROF_TRACE_COMMAND,
 } from '../../src/commands/pprof.js'
 import { QUICK_COMMANDS, quickCommandOf, type QuickCommandId } from '../../src/entry/quick-commands.js'
@@ -35,6 +36,7 @@ import Logs from '../../src/entry/oclif/commands/logs.js'
 import PprofHeap from '../../src/entry/oclif/commands/pprof/heap.js'
 import PprofProfile from '../../src/entry/oclif/commands/pprof/profile.js'
 import PprofTop from '../../src/entry/oclif/commands/pprof/top.js'
+import PprofFlame from '../../src/entry/oclif/commands/pprof/flame.js'
 import PprofTrace from '../../src/entry/oclif/commands/pprof/trace.js'
 import PprofGoroutine from '../../src/entry/oclif/commands/pprof/goroutine.js'
 import PprofAllocs from '../../src/entry/oclif/commands/pprof/allocs.js'
@@ -262,6 +264,16 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
       ['new.pb.gz', '--base', 'old.pb.gz', '--focus', 'leak', '--ignore=runtime', '-o', 'json'],
     ],
     handedOver: [[], ['heap.pb.gz', '--top', '0'], ['heap.pb.gz', '-o', 'x']],
+  },
+  'pprof flame': {
+    spec: PPROF_FLAME_COMMAND,
+    oclif: PprofFlame,
+    lines: [
+      ['cpu.pb.gz'],
+      ['heap.pb.gz', '-o', 'heap.svg', '--sample-index', 'alloc_space'],
+      ['leak.pb.gz', '--focus', 'leak', '--ignore=runtime', '--node-fraction=0', '--output=leak.html'],
+    ],
+    handedOver: [[], ['cpu.pb.gz', 'extra.pb.gz'], ['cpu.pb.gz', '--top', '3']],
   },
   'pprof heap': {
     spec: PPROF_HEAP_COMMAND,

@@ -4,6 +4,8 @@
  * general encoder would not give.
  */
 
+import { decodeProfile } from '../../../src/pprof/decode.js'
+
 export class ProtoWriter {
   bytes: number[] = []
 
@@ -111,3 +113,17 @@ export function buildProfile(spec: ProfileSpec): Uint8Array {
   w.bytes.push(...tail.bytes)
   return w.done()
 }
+
+/** A CPU profile decoded: `samples` as [stack of location ids, leaf first; sample count], 10 ms a sample. */
+export const cpuProfile = (locations: ProfileSpec['locations'], samples: [number[], number][], extra: Partial<ProfileSpec> = {}) =>
+  decodeProfile(
+    buildProfile({
+      sampleTypes: [
+        ['samples', 'count'],
+        ['cpu', 'nanoseconds'],
+      ],
+      locations,
+      samples: samples.map(([stack, n]) => ({ stack, values: [n, n * 10_000_000] })),
+      ...extra,
+    }),
+  )

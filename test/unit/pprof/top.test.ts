@@ -3,21 +3,8 @@ import { decodeProfile } from '../../../src/pprof/decode.js'
 import { ProfileUsageError } from '../../../src/pprof/errors.js'
 import { renderTop } from '../../../src/pprof/format.js'
 import { sampleTypes, topTable, type TopResult } from '../../../src/pprof/top.js'
-import { buildProfile, type ProfileSpec } from './build-profile.js'
+import { buildProfile, cpuProfile as cpu } from './build-profile.js'
 import { fixture } from './helpers.js'
-
-const cpu = (locations: ProfileSpec['locations'], samples: [number[], number][], extra: Partial<ProfileSpec> = {}) =>
-  decodeProfile(
-    buildProfile({
-      sampleTypes: [
-        ['samples', 'count'],
-        ['cpu', 'nanoseconds'],
-      ],
-      locations,
-      samples: samples.map(([stack, n]) => ({ stack, values: [n, n * 10_000_000] })),
-      ...extra,
-    }),
-  )
 
 const table = (r: TopResult) => r.rows.map((row) => [row.name, row.flat / 1e7, row.cum / 1e7, row.inline])
 

@@ -1,0 +1,61 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { usageError } from '../util/errors.js'
+import { writeFileAtomic } from '../util/fs-atomic.js'
+import { flameGraph, type FlameGraph } from '../pprof/flame.js'
+import { renderFlameHtml } from '../render/flame-html.js'
+import { renderFlameSvg } from '../render/flame-svg.js'
+import { loadProfile } from './pprof-report.js'
+
+export interface FlameRequest {
+  file: string
+  /** Where to write: .html (interactive page) or .svg (still picture); by default <profile>.flame.html here. */
+  output?: string
+  sampleIndex?: string
+  focus?: string
+  ignore?: string
+  minFraction?: number
+  onWarning?: (text: string) => void
+  onStep?: (what: string) => void
+}
+
+export interface FlameWritten {
+  output: string
+  format: 'html' | 'svg'
+  bytes: number
+  graph: FlameGraph
+}
+
+/** `pprof flame FILE`: the profile's flame graph written, through a temporary name, as a page or a picture. */
+export async function writeFlame(request: FlameRequest): Promise<FlameWritten> {
+  const output = request.output ?? defaultFlameName(request.file)
+  const format = flameFormatOf(output)
+  if (path.resolve(output) === path.resolve(request.file)) throw usageError(`-o ${output} is the profile itself`, 'name another file, e.g. -o flame.html')
+  const profile = await loadProfile(request.file, request.onStep)
+  const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
+  request.onStep?.('building the call tree')
+  const graph = flameGraph(profile, { sampleIndex, focus: request.focus, ignore: request.ignore, minFraction: request.minFraction })
+  for (const name of graph.unmatchedFilters)
+    request.onWarning?.(`no function, file or binary matches --${name} ${name === 'focus' ? request.focus : request.ignore}`)
+  const text = format === 'svg' ? renderFlameSvg(graph, { file: request.file }) : renderFlameHtml(graph, { file: request.file })
+  await writeFileAtomic(output, (tmp) => writeFile(tmp, text))
+  return { output, format, bytes: Buffer.byteLength(text), graph }
+}
+
+/** The format a file name asks for. */
+export function flameFormatOf(output: string): 'html' | 'svg' {
+  const extension = path.extname(output).toLowerCase()
+  if (extension === '.svg') return 'svg'
+  if (extension === '.html' || extension === '.htm') return 'html'
+  throw usageError(`-o ${output}: the name must end in .html (a page with search and zoom) or .svg (a picture)`, 'e.g. -o flame.html')
+}
+
+/** heap.pb.gz -> heap.flame.html, in the working folder (the profile may sit where we cannot write). */
+export function defaultFlameName(file: string): string {
+  const base =
+    path
+      .basename(file)
+      .replace(/(\.pb)?(\.gz)?$/i, '')
+      .replace(/\.(pprof|prof|out)$/i, '') || 'profile'
+  return `${base}.flame.html`
+}

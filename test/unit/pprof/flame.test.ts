@@ -1,0 +1,203 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { describe, expect, it } from 'vitest'
+import { defaultFlameName, flameFormatOf, writeFlame } from '../../../src/app/pprof-flame.js'
+import { decodeProfile } from '../../../src/pprof/decode.js'
+import { flameGraph, type FlameGraph } from '../../../src/pprof/flame.js'
+import { topTable } from '../../../src/pprof/top.js'
+import { renderFlameHtml } from '../../../src/render/flame-html.js'
+import { renderFlameSvg } from '../../../src/render/flame-svg.js'
+import { cpuProfile as cpu, type ProfileSpec } from './build-profile.js'
+import { fixture, FIXTURES } from './helpers.js'
+
+/** The graph as [depth, name, value, self] rows in pre-order, values in samples. */
+const rows = (g: FlameGraph) => Array.from(g.name, (n, i) => [g.depth[i], g.names[n], g.value[i]! / 1e7, g.self[i]! / 1e7])
+
+/** Per function: flat is the self of its frames, cum the value of its frames with no frame of the same name above. */
+function flatAndCum(g: FlameGraph): Map<string, { flat: number; cum: number }> {
+  const out = new Map<string, { flat: number; cum: number }>()
+  const path: number[] = []
+  for (let i = 1; i < g.value.length; i++) {
+    path.length = g.depth[i]! - 1
+    const name = g.name[i]!
+    const entry = out.get(g.names[name]!) ?? { flat: 0, cum: 0 }
+    entry.flat += g.self[i]!
+    if (!path.includes(name)) entry.cum += g.value[i]!
+    out.set(g.names[name]!, entry)
+    path.push(name)
+  }
+  return out
+}
+
+describe('flame graph tree', () => {
+  it('merges stacks from the root, children widest first, with self at the leaf and inlined frames above their caller', () => {
+    // Location 1: main.hash inlined into main.loop (innermost first).
+    const p = cpu({ 1: ['main.hash', 'main.loop'], 2: ['main.main'], 3: ['main.io'], 4: ['runtime.main'] }, [
+      [[1, 2, 4], 5],
+      [[3, 2, 4], 2],
+      [[2, 4], 1],
+      [[3, 4], 4],
+    ])
+    expect(rows(flameGraph(p, { minFraction: 0 }))).toEqual([
+      [0, 'root', 12, 0],
+      [1, 'runtime.main', 12, 0],
+      [2, 'main.main', 8, 1],
+      [3, 'main.loop', 5, 0],
+      [4, 'main.hash', 5, 5],
+      [3, 'main.io', 2, 2],
+      [2, 'main.io', 4, 4],
+    ])
+  })
+
+  it('draws the sample type asked for, and only the samples --focus keeps', () => {
+    const p = cpu({ 1: ['main.a'], 2: ['main.b'], 3: ['main.main'] }, [
+      [[1, 3], 3],
+      [[2, 3], 1],
+    ])
+    const g = flameGraph(p, { sampleIndex: 'samples', focus: 'main\\.b', minFraction: 0 })
+    expect(g.sampleType).toBe('samples')
+    expect(rows(g).map((r) => [r[1], (r[2] as number) * 1e7])).toEqual([
+      ['root', 1],
+      ['main.main', 1],
+      ['main.b', 1],
+    ])
+    expect(g.activeFilters).toEqual(['focus=main\\.b'])
+    expect(flameGraph(p, { focus: 'nothing' }).unmatchedFilters).toEqual(['focus'])
+  })
+
+  it('leaves out frames under the fraction, counting them and what they held, and keeps their samples in the parent', () => {
+    const p = cpu({ 1: ['main.big'], 2: ['main.tiny'], 3: ['main.tinier'], 4: ['main.main'] }, [
+      [[1, 4], 998],
+      [[3, 2, 4], 2],
+    ])
+    const g = flameGraph(p, { minFraction: 0.01 })
+    expect(rows(g).map((r) => r[1])).toEqual(['root', 'main.main', 'main.big'])
+    expect(g.omitted).toEqual({ frames: 2, value: 2 * 1e7 })
+    expect(g.value[1]).toBe(1000 * 1e7)
+  })
+
+  it('survives a stack 5,000 frames deep without recursion', () => {
+    const locations: ProfileSpec['locations'] = {}
+    for (let i = 1; i <= 5_000; i++) locations[i] = [`f${i}`]
+    const p = cpu(locations, [[Array.from({ length: 5_000 }, (_, i) => i + 1), 1]])
+    const g = flameGraph(p, { minFraction: 0 })
+    expect(g.maxDepth).toBe(5_000)
+    expect(g.names[g.name[g.value.length - 1]!]).toBe('f1')
+  })
+
+  it.each([['go-cpu.pb.gz'], ['go-heap.pb.gz'], ['go-goroutine.pb.gz'], ['synth-medium.pb.gz'], ['synth-drop.pb.gz']])(
+    '%s: every function is as wide in all as pprof top says (flat = self, cum = its outermost frames), and the widest frame is top --cum first',
+    (file) => {
+      const profile = decodeProfile(fixture(file))
+      const g = flameGraph(profile, { minFraction: 0 })
+      // synth-drop has samples of negative value, which pprof top adds and a flame graph cannot draw.
+      const negative = profile.samples.values.filter((v) => v < 0).length
+      expect(g.negativeSamples).toBe(file === 'synth-drop.pb.gz' ? 74 : 0)
+      for (let i = 0; i < profile.samples.values.length; i++) if (profile.samples.values[i]! < 0) profile.samples.values[i] = 0
+      expect(negative > 0).toBe(file === 'synth-drop.pb.gz')
+      const top = topTable(profile, { nodeFraction: 0 })
+      const ours = flatAndCum(g)
+      // Distinct unnamed functions of one binary share a name ("[chaind]"): their rows add up under it, and
+      // their cum is checked as one only where the name is one node's.
+      const sameName = (name: string) => top.rows.filter((r) => r.name === name)
+      for (const row of top.rows) {
+        const rowsNamed = sameName(row.name)
+        expect(ours.get(row.name)?.flat ?? 0, `${row.name} flat`).toBeCloseTo(
+          rowsNamed.reduce((sum, r) => sum + r.flat, 0),
+          3,
+        )
+        if (rowsNamed.length === 1) expect(ours.get(row.name)?.cum ?? 0, `${row.name} cum`).toBeCloseTo(row.cum, 3)
+      }
+      expect(g.value[0]).toBeCloseTo(top.total, 3)
+      // Children come widest first, so the root's first child is the widest frame under the root.
+      const byCum = topTable(profile, { nodeFraction: 0, cum: true }).rows[0]!
+      expect(g.depth[1]).toBe(1)
+      if (g.value[1] === byCum.cum) expect(g.names[g.name[1]!]).toBe(byCum.name)
+      else expect(g.value[1]).toBeLessThan(byCum.cum) // that function is called from under several roots
+    },
+  )
+})
+
+const HOSTILE = [
+  'main.</script><script>alert(1)</script>',
+  'main.<img src=x onerror=alert(2)>',
+  '__proto__',
+  'constructor',
+  '\u001b]52;c;SGVsbG8=\u0007evil',
+  'line\u2028break\u2029para',
+  'main.<!--',
+  'lone\ud800surrogate',
+  'a & b "quoted" \'single\'',
+]
+
+function hostileGraph(): FlameGraph {
+  const locations: ProfileSpec['locations'] = {}
+  HOSTILE.forEach((name, i) => (locations[i + 2] = [name]))
+  locations[1] = ['main.main']
+  return flameGraph(
+    cpu(
+      locations,
+      HOSTILE.map((_, i) => [[i + 2, 1], i + 1]),
+    ),
+    { minFraction: 0 },
+  )
+}
+
+describe('flame graph page and picture', () => {
+  it('the page carries every name as data that no name can close or bend, controls made visible', () => {
+    const html = renderFlameHtml(hostileGraph(), { file: '</title><script>x()</script>.pb.gz' })
+    expect(html.match(/<script\b/g)).toHaveLength(2)
+    expect(html.match(/<\/script>/g)).toHaveLength(2)
+    expect(html).not.toContain('<img')
+    expect(html).not.toContain('<!--')
+    expect(['\u2028', '\u2029', '\u001b', '\u0007'].filter((c) => html.includes(c))).toEqual([])
+    expect(html).toContain('<title>flame graph of &lt;/title&gt;&lt;script&gt;x()&lt;/script&gt;.pb.gz: cpu</title>')
+    const json = /<script type="application\/json" id="flame-data">(.*?)<\/script>/s.exec(html)![1]!
+    const data = JSON.parse(json) as { names: string[] }
+    expect(data.names).toEqual(expect.arrayContaining([HOSTILE[0], HOSTILE[1], '__proto__', 'constructor', '^[]52;c;SGVsbG8=^Gevil', HOSTILE[5]]))
+  })
+
+  it('the page loads nothing: a policy that allows no source but its own inline script and style, and no URL in it', () => {
+    const html = renderFlameHtml(hostileGraph(), { file: 'cpu.pb.gz' }).replace(/(id="flame-data">).*?(<\/script>)/s, '$1$2')
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'`)
+    expect(html).not.toMatch(/\bsrc=|\bhref=|https?:\/\/|@import|url\(/)
+  })
+
+  it('the picture is well-formed XML with every name as text, and no script', () => {
+    const svg = renderFlameSvg(hostileGraph(), { file: 'cpu.pb.gz' })
+    expect(XMLValidator.validate(svg)).toBe(true)
+    // Names are text: the only tags are the picture's own, none a script, none with an event handler.
+    const tags = svg.match(/<[^>]*>/g)!
+    expect(tags.filter((tag) => /^<\/?script|\son\w+\s*=/i.test(tag))).toEqual([])
+    const titles = JSON.stringify(new XMLParser().parse(svg))
+    for (const name of [HOSTILE[0]!, HOSTILE[1]!, '__proto__', 'main.<!--']) expect(titles).toContain(JSON.stringify(name).slice(1, -1))
+  })
+})
+
+describe('pprof flame output', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'flame-'))
+
+  it('takes its format from the name and refuses another', () => {
+    expect(flameFormatOf('a/b.SVG')).toBe('svg')
+    expect(flameFormatOf('x.htm')).toBe('html')
+    expect(() => flameFormatOf('flame.png')).toThrow(/must end in \.html .* or \.svg/)
+    expect(defaultFlameName('/tmp/heap.pb.gz')).toBe('heap.flame.html')
+    expect(defaultFlameName('cpu.pprof')).toBe('cpu.flame.html')
+  })
+
+  it('writes through a temporary name, leaves nothing behind on a bad profile, and never over the profile', async () => {
+    const bad = path.join(dir, 'bad.pb.gz')
+    writeFileSync(bad, 'not a profile')
+    await expect(writeFlame({ file: bad, output: path.join(dir, 'bad.html') })).rejects.toThrow()
+    expect(readdirSync(dir)).toEqual(['bad.pb.gz'])
+    const copy = path.join(dir, 'cpu.html')
+    writeFileSync(copy, readFileSync(path.join(FIXTURES, 'go-cpu.pb.gz')))
+    await expect(writeFlame({ file: copy, output: copy })).rejects.toThrow(/is the profile itself/)
+    const written = await writeFlame({ file: path.join(FIXTURES, 'go-cpu.pb.gz'), output: path.join(dir, 'out.svg') })
+    expect(written.format).toBe('svg')
+    expect(existsSync(path.join(dir, 'out.svg'))).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
+  })
+})
