@@ -110,6 +110,11 @@ export const PROBE_FLAGS = {
 } satisfies FlagSpecs
 
 /** The chain probe's second reading (doctor, timeline and collect ask the nodes' RPC). */
+/** --utc: the one time format of text reports (RFC 3339 to the second) in UTC instead of the local zone. */
+export const UTC_FLAG = {
+  utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
+} satisfies FlagSpecs
+
 export const PROBE_WINDOW_FLAG = {
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'signing-window': {

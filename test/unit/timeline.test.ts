@@ -349,8 +349,20 @@ describe('the builder on a recorded bundle', () => {
     expect(renderTimelineMarkdown(clusters)).toContain('BackOff: line one line two ^\\[\\[31mred^\\[\\[0m \\| pipe')
   })
 
-  it('prints local times with their offset unless asked for UTC', () => {
-    expect(absoluteTime('2026-11-22T13:04:58.216Z', true)).toBe('2026-11-22T13:04:58Z')
-    expect(absoluteTime('2026-11-22T13:04:58.216Z', false)).toMatch(/^2026-11-2\d \d\d:\d\d:58[+-]\d\d:\d\d$/)
+  it('prints local times with their offset unless asked for UTC, RFC 3339 to the second either way', () => {
+    const zone = process.env.TZ
+    try {
+      process.env.TZ = 'Asia/Kolkata'
+      expect(absoluteTime('2026-11-22T13:04:58.216000290Z', true)).toBe('2026-11-22T13:04:58Z')
+      expect(absoluteTime('2026-11-22T13:04:58.216000290Z', false)).toBe('2026-11-22T18:34:58+05:30')
+      process.env.TZ = 'America/New_York'
+      expect(absoluteTime('2026-11-22T03:04:58Z', false)).toBe('2026-11-21T22:04:58-05:00')
+      // At UTC the local time reads as --utc does.
+      process.env.TZ = 'UTC'
+      expect(absoluteTime('2026-11-22T13:04:58.216Z', false)).toBe('2026-11-22T13:04:58Z')
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
   })
 })
