@@ -12,7 +12,16 @@ interface Data {
   /** Pending on the generation alone (the hashes agree): the generation the Pod was built for, and the node's. */
   podGeneration?: string
   generation?: number
+  /** The configuration keys that changed ("config.toml:p2p.seeds"), when the local history kept the earlier configuration. */
+  changedKeys?: string[]
 }
+
+/** Keys named in a sentence; the rest counted (chainnode config-hash diff lists them all). */
+const KEYS_NAMED = 5
+const keyList = (keys: string[]) =>
+  keys.length > KEYS_NAMED ? `${keys.slice(0, KEYS_NAMED).join(', ')} and ${keys.length - KEYS_NAMED} more` : keys.join(', ')
+/** " (changed: a, b)" after a summary, when the keys are known. */
+const changed = (d: Data) => (d.changedKeys?.length ? ` (changed: ${keyList(d.changedKeys)})` : '')
 
 export default defineRule<Data>({
   id: 'config-change-restart',
@@ -45,6 +54,7 @@ export default defineRule<Data>({
           configMapHash: state.configMapHash,
           before: state.before?.podHash,
           ...(state.verdict === 'pending' && sameHash ? { podGeneration: state.podGeneration, generation: state.generation } : {}),
+          ...(state.changedKeys ? { changedKeys: state.changedKeys } : {}),
         },
         evidence: [...hashes, ...state.evidence],
       },
@@ -52,9 +62,9 @@ export default defineRule<Data>({
   },
   summary: (d) =>
     ({
-      pending: 'configuration changed: the operator will restart the Pod to apply it',
-      deferred: 'configuration changed: the restart is deferred by the disruption check',
-      'restarted-config': 'Pod was restarted because the configuration changed (intentional)',
+      pending: `configuration changed${changed(d)}: the operator will restart the Pod to apply it`,
+      deferred: `configuration changed${changed(d)}: the restart is deferred by the disruption check`,
+      'restarted-config': `Pod was restarted because the configuration changed${changed(d)} (intentional)`,
       'restarted-spec': 'Pod was recreated because its spec changed (intentional)',
       'restarted-unexpected': 'Pod was restarted with the same configuration hash (unexpected)',
     })[d.verdict],
