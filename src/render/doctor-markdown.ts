@@ -1,7 +1,7 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
-import { docsPath } from '../engine/rule-docs.js'
+import { RULES } from '../rules/index.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { timesIn } from './timeline-time.js'
 
@@ -35,7 +35,8 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
         '',
         `- **Cause:** ${visible(timesIn(f.cause, true))}`,
         `- **Action:** ${visible(timesIn(f.action, true))}`,
-        `- **Docs:** \`chainnode rules explain ${f.ruleId}\` (${docsPath(f.ruleId)})`,
+        // A path inside our package breaks once pasted into an incident document: the page's title travels instead.
+        `- **Docs:** \`chainnode rules explain ${f.ruleId}\`: ${RULES.find((r) => r.id === f.ruleId)?.title ?? f.ruleId}`,
         '',
       )
       if (f.evidence.length) {

@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 
@@ -76,10 +76,10 @@ export default defineRule<Data>({
         : d.verdict === 'restarted-unexpected'
           ? `the config-hash is the same before and after (${d.podHash ?? '<none>'}) and the operator logged no config or spec change: the node process may have exited or the Pod failed`
           : `the config-hash changed${d.before ? ` from ${d.before}` : ''} to ${d.podHash ?? '<none>'}: the operator applies configuration changes by recreating the Pod on purpose`,
-  action: (d) =>
+  action: (d, on) =>
     d.verdict === 'restarted-unexpected'
-      ? 'Compare the config-hash before and after (chainnode config-hash NAME), read the operator logs around the restart for the reconcile that triggered it, and the previous app logs.'
+      ? `Compare the config-hash before and after (chainnode config-hash ${nodeArgs(on)}), read the operator logs around the restart for the reconcile that triggered it, and the previous app logs (chainnode logs ${nodeArgs(on)} --previous).`
       : d.verdict === 'deferred'
         ? 'Nothing to do unless it lasts: the restart waits until the nodes with the same disruption labels are available again.'
-        : 'Nothing to fix: this restart is intentional. chainnode config-hash NAME shows what changed.',
+        : `Nothing to fix: this restart is intentional. chainnode config-hash ${nodeArgs(on)} shows what changed.`,
 })
