@@ -65,7 +65,7 @@ export type InputOf<C extends CommandSpec> = { [K in keyof C['flags']]: FlagValu
 /** Keeps a spec's literal types (flag types, options, defaults) so InputOf can read them. */
 export const defineCommand = <const C extends CommandSpec>(spec: C): C => spec
 
-export type OutputFormat = 'text' | 'wide' | 'json' | 'yaml' | 'markdown' | 'junit'
+export type OutputFormat = 'text' | 'wide' | 'name' | 'json' | 'yaml' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
 export const outputSpec = <const F extends OutputFormat>(formats: readonly F[]) =>

@@ -11,6 +11,7 @@ import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots
 import { outputFormatOf } from '../util/output.js'
 import { diagnose, selectRules } from '../app/doctor.js'
 import { operatorTroubleLines } from '../render/status-notes.js'
+import { fieldPath, nameLine, sortByField } from '../render/status-listing.js'
 import type { Report } from '../engine/run-rules.js'
 
 /** The rules about the operator itself, whose finding holds for every node it reconciles: status says them above its table. */
@@ -28,8 +29,11 @@ export const STATUS_COMMAND = defineCommand({
     ...KUBE_FLAGS,
     ...SCOPE_FLAGS,
     ...SNAPSHOT_FLAGS,
-    output: outputSpec(['text', 'wide', 'json', 'yaml']),
+    output: outputSpec(['text', 'wide', 'name', 'json', 'yaml']),
     ...LISTING_FLAGS,
+    'sort-by': { type: 'string', description: 'sort the nodes by a field of the ChainNode, as kubectl does: .metadata.name, {.status.latestHeight}' },
+    'show-labels': { type: 'boolean', description: "show the nodes' labels as the last column" },
+    'label-columns': { type: 'string', char: 'L', description: 'a column for the value of this label (repeatable, or comma-separated)', multiple: true },
   },
 })
 
@@ -45,9 +49,25 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   // -o wide is asked for its every column: never cut, as kubectl's.
   const width = input.output === 'wide' ? undefined : tableWidth()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
-    renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders, width })
+    renderStatusText(new SnapshotIndex(snapshot), rows, {
+      withNamespace: snapshot.scope.kind === 'all',
+      wide: input.output === 'wide',
+      noHeaders,
+      width,
+      showLabels: input['show-labels'],
+      labelColumns: input['label-columns'],
+    })
+  // kubectl's --sort-by reads the object listed: here the ChainNode of each row.
+  const rowsOf = (snapshot: Snapshot): StatusRow[] => {
+    const index = new SnapshotIndex(snapshot)
+    const rows = statusRows(index)
+    if (!input['sort-by']) return rows
+    const nodes = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
+    return sortByField(rows, (r) => nodes.get(`${r.namespace}/${r.name}`), input['sort-by'])
+  }
+  if (input['sort-by']) fieldPath(input['sort-by'])
   if (input.output === 'json' || input.output === 'yaml') {
-    const nodes = snapshots.flatMap((snapshot) => statusRows(new SnapshotIndex(snapshot)).map((row) => ({ context: snapshot.source.context, ...row })))
+    const nodes = snapshots.flatMap((snapshot) => rowsOf(snapshot).map((row) => ({ context: snapshot.source.context, ...row })))
     const collectionErrors = snapshots.flatMap((s) => s.collectionErrors)
     const operator = snapshots.flatMap((snapshot) =>
       operatorTrouble(snapshot).findings.map((f) => ({
@@ -59,10 +79,18 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
       })),
     )
     session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, operator, collectionErrors }), outputFormatOf(input.output))
+  } else if (input.output === 'name') {
+    // kubectl's -o name: one resource/name a line, nothing else, for scripts.
+    for (const snapshot of snapshots) {
+      const index = new SnapshotIndex(snapshot)
+      const nodes = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
+      const lines = rowsOf(snapshot).map((r) => nameLine(nodes.get(`${r.namespace}/${r.name}`)!))
+      if (lines.length) session.print(visible(lines.join('\n')))
+    }
   } else {
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
-      const rows = statusRows(new SnapshotIndex(snapshot))
+      const rows = rowsOf(snapshot)
       const trouble = rows.length ? operatorTroubleLines(operatorTrouble(snapshot), session.palette, width ?? tableWidth()) : []
       session.print([...trouble, rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot)].join('\n'))
     }

@@ -8,6 +8,7 @@ import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
 import { rpcFailureOf } from '../snapshot/signing.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 import { unknownConfigLines } from './status-notes.js'
+import { labelColumns, labelsCell } from './status-listing.js'
 
 export interface StatusRow {
   namespace: string
@@ -19,6 +20,8 @@ export interface StatusRow {
   restarts: number
   recreations: number
   config: 'in-sync' | 'pending' | 'unknown'
+  /** The ChainNode's labels (--show-labels, -L). */
+  labels: Record<string, string>
   /** Why CONFIG is unknown: what is missing to compare the hashes. */
   configUnknown?: string
   /** The operator's latest reconcile error, while its reconciles of the node keep failing. */
@@ -51,6 +54,7 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
       pod: pod ? podReason(pod) : '<none>',
       ready: pod ? `${statuses.filter((s) => s.ready).length}/${statuses.length}` : '0/0',
       restarts: podRestarts(pod),
+      labels: node.metadata.labels ?? {},
       recreations: index
         .eventsFor(node)
         .filter((e) => e.reason === 'NodeRestarted')
@@ -111,6 +115,10 @@ export interface StatusTextOptions {
   /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
   wide?: boolean
   noHeaders?: boolean
+  /** --show-labels: a LABELS column last. */
+  showLabels?: boolean
+  /** -L: a column per label key, after AGE. */
+  labelColumns?: readonly string[]
 }
 
 type Column = [string, (r: StatusRow) => string]
@@ -123,6 +131,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
   const chain = options.wide ? chainColumns(index) : undefined
   // Signing columns only where there is a validator to show them for.
   const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index) : undefined
+  const labelKeys = labelColumns(options.labelColumns)
   const ours: Column[] = [
     ['pod', (r) => r.pod],
     ['ready', (r) => r.ready],
@@ -139,6 +148,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
       ...(chain ? CHAIN_HEADERS : []),
       ...(signing ? SIGNING_HEADERS : []),
       ...age,
+      ...labelKeys.map((c) => c.header),
+      ...(options.showLabels ? ['labels'] : []),
     ].map(visible),
     rows.map((r) =>
       [
@@ -148,6 +159,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
         ...(chain ? chain(r) : []),
         ...(signing ? signing(r) : []),
         ...age.map((h) => serverCell(r, h)),
+        ...labelKeys.map((c) => (Object.hasOwn(r.labels, c.key) ? r.labels[c.key] : '')),
+        ...(options.showLabels ? [labelsCell(r.labels)] : []),
       ].map(visible),
     ),
     { noHeaders: options.noHeaders },
