@@ -54,7 +54,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 
-function bound(text: string | undefined, flag: string): Bound | undefined {
+export function bound(text: string | undefined, flag: string): Bound | undefined {
   if (text === undefined) return undefined
   if (/^\d{4}-\d\d-\d\dT/.test(text)) {
     if (Number.isNaN(Date.parse(text)))
