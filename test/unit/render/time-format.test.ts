@@ -1,23 +1,40 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli.js'
-import { timesIn } from '../../../src/render/timeline-time.js'
+import { absoluteTime, timesIn } from '../../../src/render/timeline-time.js'
 
 // Issue 32 item 9: doctor and timeline print times one way, RFC 3339 to the second, local unless --utc.
 const NANOSECONDS = /\d{2}:\d{2}:\d{2}\.\d+/
 const bundle = 'examples/bundles/reconcile-failing.tgz'
 
+/** Run with the process in another time zone (Node reads TZ at each conversion), then put it back. */
+function inZone(zone: string, check: () => void): void {
+  const saved = process.env.TZ
+  try {
+    process.env.TZ = zone
+    check()
+  } finally {
+    if (saved === undefined) delete process.env.TZ
+    else process.env.TZ = saved
+  }
+}
+
 describe('one time format across doctor and timeline', () => {
+  it('prints local times with their offset unless asked for UTC, RFC 3339 to the second either way', () => {
+    inZone('Asia/Kolkata', () => {
+      expect(absoluteTime('2026-11-22T13:04:58.216000290Z', true)).toBe('2026-11-22T13:04:58Z')
+      expect(absoluteTime('2026-11-22T13:04:58.216000290Z', false)).toBe('2026-11-22T18:34:58+05:30')
+    })
+    inZone('America/New_York', () => expect(absoluteTime('2026-11-22T03:04:58Z', false)).toBe('2026-11-21T22:04:58-05:00'))
+    // At UTC the local time reads as --utc does.
+    inZone('UTC', () => expect(absoluteTime('2026-11-22T13:04:58.216Z', false)).toBe('2026-11-22T13:04:58Z'))
+  })
+
   it('rewrites the times inside a sentence, never what only looks like one', () => {
-    const zone = process.env.TZ
-    try {
-      process.env.TZ = 'Asia/Kolkata'
+    inZone('Asia/Kolkata', () => {
       expect(timesIn('in InitializingData since 2026-11-25T00:52:02.849000084Z', true)).toBe('in InitializingData since 2026-11-25T00:52:02Z')
       expect(timesIn('since 2026-11-25T00:52:02.849000084Z (x2)', false)).toBe('since 2026-11-25T06:22:02+05:30 (x2)')
       expect(timesIn('height 2026-11-25 and 12:00:00 and 2026-13-45T99:99:99Z', true)).toBe('height 2026-11-25 and 12:00:00 and 2026-13-45T99:99:99Z')
-    } finally {
-      if (zone === undefined) delete process.env.TZ
-      else process.env.TZ = zone
-    }
+    })
   })
 
   it('doctor and timeline print the same local time for the same instant, and the same UTC time with --utc', { timeout: 60_000 }, async () => {
