@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { parse as parseToml } from 'smol-toml'
 import { usageError } from '../util/errors.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
@@ -49,6 +50,41 @@ function diffValue(file: string, path: string, a: unknown, b: unknown, out: Conf
     return
   }
   if (!equal(a, b)) out.push({ file, path: path || '(whole file)', kind: 'changed', before: a, after: b })
+}
+
+/** Keys kept per node in the local history: a config.toml and app.toml hold a few hundred; a stranger's ConfigMap may hold more. */
+export const MAX_CONFIG_KEYS = 2000
+
+/**
+ * A fingerprint of each key of the rendered configuration ("config.toml:p2p.seeds" → 8 hex digits of its
+ * value's SHA-256): enough to name the keys a later configuration changed, without keeping values (which may
+ * be long, or not meant to be copied) in the local history. Undefined beyond MAX_CONFIG_KEYS.
+ */
+export function configKeyDigests(data: Record<string, string>): Record<string, string> | undefined {
+  const out = new Map<string, string>()
+  const digest = (value: unknown) =>
+    createHash('sha256')
+      .update(canonical(value) ?? 'undefined')
+      .digest('hex')
+      .slice(0, 8)
+  const walk = (file: string, path: string, value: unknown): boolean => {
+    if (isMap(value) && Object.keys(value).length > 0) {
+      for (const key of Object.keys(value)) if (!walk(file, path ? `${path}.${key}` : key, value[key])) return false
+      return true
+    }
+    out.set(`${file}:${path || '(whole file)'}`, digest(value))
+    return out.size <= MAX_CONFIG_KEYS
+  }
+  for (const file of Object.keys(data).sort()) if (!walk(file, '', parseConfigFile(file, data[file]))) return undefined
+  // Built from a Map: a key named __proto__ stays a key.
+  return Object.fromEntries(out)
+}
+
+/** The keys ("file:path") whose fingerprint differs between two configurations, added and removed keys included; sorted. */
+export function changedConfigKeys(before: Record<string, string>, after: Record<string, string>): string[] {
+  const own = (record: Record<string, string>, key: string) => (Object.hasOwn(record, key) ? record[key] : undefined)
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)])
+  return [...keys].filter((key) => own(before, key) !== own(after, key)).sort()
 }
 
 /** Key-level differences between two sets of rendered files (ConfigMap data): comments and layout do not count. */

@@ -3,6 +3,7 @@ import { eventEvidence } from '../engine/rule-helpers.js'
 import { operatorLogsAbout } from './operator-logs.js'
 import { annotation, eventTime, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
+import { changedConfigKeys, configKeyDigests } from './config-diff.js'
 
 /** The operator logs a config change, a deferred recreation and a spec change at info level: routine lines are the story here. */
 const ROUTINE = { anyLevel: true }
@@ -21,6 +22,11 @@ export interface ConfigState {
   before?: Observation
   /** How the restart was detected: by the local history (pod uid changed) or by operator Events. */
   detectedBy?: 'history' | 'events'
+  /**
+   * The keys ("config.toml:p2p.seeds") that differ between the configuration the old Pod ran (pending, deferred: the
+   * Pod running now) and the ConfigMap now, when the local history kept that configuration's fingerprints.
+   */
+  changedKeys?: string[]
   evidence: Evidence[]
 }
 
@@ -40,14 +46,16 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
   const configMapHash = index.configMapOf(node)?.metadata.annotations?.[annotation('config-hash')]
   const podGeneration = pod?.metadata.annotations?.[annotation('chainnode-generation')]
   const base = { podHash, configMapHash, generation: node.metadata.generation, podGeneration }
-  if (pod && podHash && configMapHash && podHash !== configMapHash) {
-    const deferred = operatorLogsAbout(index, node, /delaying pod recreation/, 5, 50, ROUTINE)
-    return { ...base, verdict: deferred.length ? 'deferred' : 'pending', evidence: deferred }
-  }
-  if (!pod) return { ...base, verdict: 'in-sync', evidence: [] }
   // History is kept by address and name: what was seen before this ChainNode existed was another object of that name.
   const created = Date.parse(node.metadata.creationTimestamp ?? '')
   const observations = index.observationsOf(`${node.metadata.namespace}/${node.metadata.name}`).filter((o) => !(Date.parse(o.at) < created))
+  const configMap = index.configMapOf(node)
+  if (pod && podHash && configMapHash && podHash !== configMapHash) {
+    const deferred = operatorLogsAbout(index, node, /delaying pod recreation/, 5, 50, ROUTINE)
+    const changedKeys = keysChangedSince(observations, podHash, configMap)
+    return { ...base, verdict: deferred.length ? 'deferred' : 'pending', evidence: deferred, ...(changedKeys ? { changedKeys } : {}) }
+  }
+  if (!pod) return { ...base, verdict: 'in-sync', evidence: [] }
   // When the Pod started: status.startTime is set by the kubelet; creationTimestamp is the fallback.
   const restartedAt: string | undefined = pod.status?.startTime ?? pod.metadata.creationTimestamp
   const recentPod = restartedAt !== undefined && now - Date.parse(restartedAt) < RECENT_RESTART_MS
@@ -74,12 +82,14 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
           ...[...index.eventsFor(node), ...index.eventsFor(pod)].filter((e) => around(eventTime(e))).map(eventEvidence),
         ]
       : []
+  const changedKeys = verdict === 'restarted-config' && before?.podHash ? keysChangedSince(observations, before.podHash, configMap) : undefined
   return {
     ...base,
     verdict,
     restartedAt,
     before,
     detectedBy: before ? 'history' : 'events',
+    ...(changedKeys ? { changedKeys } : {}),
     evidence: [
       ...(before
         ? [
@@ -97,4 +107,15 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
       ...context,
     ],
   }
+}
+
+/**
+ * The keys that differ between the configuration rendered with config-hash `hash` (the last time the local history
+ * saw the ConfigMap at that hash) and the ConfigMap now; undefined when the history kept no fingerprints of it.
+ */
+function keysChangedSince(observations: Observation[], hash: string, configMap: KubeObject | undefined): string[] | undefined {
+  const then = [...observations].reverse().find((o) => o.configKeys && o.configMapHash === hash)
+  const now = configMap?.data ? configKeyDigests(configMap.data) : undefined
+  if (!then?.configKeys || !now) return undefined
+  return changedConfigKeys(then.configKeys, now)
 }

@@ -3,8 +3,11 @@ import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
 import { readStateFile, writeStateFile } from '../util/state-file.js'
 import type { Observation, Snapshot } from '../snapshot/types.js'
+import { configKeyDigests } from '../analysis/config-diff.js'
 
 const MAX_PER_NODE = 50
+/** Observations per node that keep their configuration's key fingerprints: enough to name what the latest change changed. */
+const WITH_CONFIG_KEYS = 2
 
 /** Where observations live: in the user's cache directory. */
 export function historyFile(env = process.env): string {
@@ -19,15 +22,17 @@ export function observe(snapshot: Snapshot): Observation[] {
   const index = new SnapshotIndex(snapshot)
   return index.chainNodes().map((node) => {
     const pod = index.podOf(node)
+    const configMap = index.configMapOf(node)
     return {
       node: `${node.metadata.namespace}/${node.metadata.name}`,
       at: snapshot.collectedAt,
       podUid: pod?.metadata.uid,
       podCreated: pod?.metadata.creationTimestamp,
       podHash: pod?.metadata.annotations?.[annotation('config-hash')],
-      configMapHash: index.configMapOf(node)?.metadata.annotations?.[annotation('config-hash')],
+      configMapHash: configMap?.metadata.annotations?.[annotation('config-hash')],
       generation: node.metadata.generation,
       podGeneration: pod?.metadata.annotations?.[annotation('chainnode-generation')],
+      configKeys: configMap?.data ? configKeyDigests(configMap.data) : undefined,
     }
   })
 }
@@ -50,8 +55,17 @@ export async function recordHistory(snapshot: Snapshot, file = historyFile()): P
   let changed = false
   for (const observation of now) {
     const list = history[key(snapshot.source.server, observation.node)] ?? []
-    if (list.length === 0 || !same(list[list.length - 1], observation)) {
-      history[key(snapshot.source.server, observation.node)] = [...list, observation].slice(-MAX_PER_NODE)
+    const last = list[list.length - 1]
+    if (last && same(last, observation) && !last.configKeys && observation.configKeys) {
+      // Recorded before fingerprints were kept: add them, keeping when it was first seen.
+      list[list.length - 1] = { ...last, configKeys: observation.configKeys }
+      changed = true
+    } else if (list.length === 0 || !same(last, observation)) {
+      const kept = [...list, observation].slice(-MAX_PER_NODE)
+      // Older observations drop their fingerprints, so the file stays small on a fleet.
+      history[key(snapshot.source.server, observation.node)] = kept.map((o, i) =>
+        i < kept.length - WITH_CONFIG_KEYS && o.configKeys ? { ...o, configKeys: undefined } : o,
+      )
       changed = true
     }
   }

@@ -20,6 +20,7 @@ import {
   PROBE_WINDOW_FLAG,
   SCOPE_FLAGS,
   SNAPSHOT_FLAGS,
+  UTC_FLAG,
   outputSpec,
   type FlagSpecs,
   type InputOf,
@@ -37,6 +38,7 @@ export const DOCTOR_FLAGS = {
   ...SNAPSHOT_FLAGS,
   output: outputSpec(['text', 'json', 'markdown', 'junit']),
   'fail-on': { type: 'string', description: 'lowest severity that makes the exit code 1', options: FAIL_ON, default: 'error' },
+  ...UTC_FLAG,
   rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
   'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
   'no-probe': PROBE_FLAGS['no-probe'],
@@ -103,7 +105,13 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
   const failOn = input['fail-on']
   const rendered = {
-    text: () => renderDoctorText(result, session.palette, { debug: session.debugEnabled, leadUps: leadUps(indexes, result), width: tableWidth() }),
+    text: () =>
+      renderDoctorText(result, session.palette, {
+        debug: session.debugEnabled,
+        leadUps: leadUps(indexes, result),
+        width: tableWidth(),
+        utc: Boolean(input.utc),
+      }),
     json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
     markdown: () => renderDoctorMarkdown(result),
     junit: () => renderDoctorJunit(result, failOn),

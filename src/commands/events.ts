@@ -5,7 +5,9 @@ import { fitWidth, tableWidth } from '../render/width.js'
 import { relatedEvents } from '../analysis/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import type { Snapshot } from '../snapshot/types.js'
+import type { KubeObject, Snapshot } from '../snapshot/types.js'
+import { eventTime } from '../snapshot/index.js'
+import { bound } from './timeline.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
@@ -19,6 +21,7 @@ export const EVENTS_COMMAND = defineCommand({
     ...SNAPSHOT_FLAGS,
     output: outputSpec(['text', 'json', 'yaml']),
     for: { type: 'string', description: 'only events about this related object, as kind/name (e.g. pod/fullnode-0, pvc/fullnode-0)' },
+    since: { type: 'string', description: 'only events last seen within this duration (5m, 2h) or after an RFC 3339 time' },
     ...LISTING_FLAGS,
   },
 })
@@ -30,7 +33,14 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
   const read = () => session.snapshots(input, { logs: 'none', objects, namespaceByDefault: true })
-  const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for)
+  const since = bound(input.since, '--since')
+  // Like kubectl logs --since: an Event counts by when it was last seen (offline, before the bundle's collection).
+  const recent = (snapshot: Snapshot) => (event: KubeObject) => {
+    if (!since) return true
+    const cutoff = 'at' in since ? Date.parse(since.at) : Date.parse(snapshot.collectedAt) - since.ago
+    return !(Date.parse(eventTime(event)) < cutoff)
+  }
+  const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for).filter(recent(snapshot))
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>
     fitWidth(renderEventsTable(eventsOf(snapshot), Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all', noHeaders), tableWidth())

@@ -65,7 +65,7 @@ export type InputOf<C extends CommandSpec> = { [K in keyof C['flags']]: FlagValu
 /** Keeps a spec's literal types (flag types, options, defaults) so InputOf can read them. */
 export const defineCommand = <const C extends CommandSpec>(spec: C): C => spec
 
-export type OutputFormat = 'text' | 'wide' | 'json' | 'yaml' | 'markdown' | 'junit'
+export type OutputFormat = 'text' | 'wide' | 'name' | 'json' | 'yaml' | 'markdown' | 'junit'
 
 /** `-o` for a command that supports the given formats. */
 export const outputSpec = <const F extends OutputFormat>(formats: readonly F[]) =>
@@ -110,6 +110,11 @@ export const PROBE_FLAGS = {
 } satisfies FlagSpecs
 
 /** The chain probe's second reading (doctor, timeline and collect ask the nodes' RPC). */
+/** --utc: the one time format of text reports (RFC 3339 to the second) in UTC instead of the local zone. */
+export const UTC_FLAG = {
+  utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
+} satisfies FlagSpecs
+
 export const PROBE_WINDOW_FLAG = {
   'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
   'signing-window': {

@@ -9,6 +9,18 @@ import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outpu
 import type { Session } from '../app/session.js'
 import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
 import { outputFormatOf } from '../util/output.js'
+import { diagnose, selectRules } from '../app/doctor.js'
+import { operatorTroubleLines } from '../render/status-notes.js'
+import { fieldPath, nameLine, sortByField } from '../render/status-listing.js'
+import type { Report } from '../engine/run-rules.js'
+
+/** The rules about the operator itself, whose finding holds for every node it reconciles: status says them above its table. */
+export const OPERATOR_WIDE_RULES = ['operator-missing', 'leader-election', 'webhook-certificates'] as const
+
+/** What the operator-wide rules find in one snapshot (status reads what they need: the release, its Lease, the webhook). */
+function operatorTrouble(snapshot: Snapshot): Report {
+  return diagnose([snapshot], selectRules({ only: OPERATOR_WIDE_RULES })).clusters[0].report
+}
 
 export const STATUS_COMMAND = defineCommand({
   args: NODE_ARG,
@@ -17,8 +29,11 @@ export const STATUS_COMMAND = defineCommand({
     ...KUBE_FLAGS,
     ...SCOPE_FLAGS,
     ...SNAPSHOT_FLAGS,
-    output: outputSpec(['text', 'wide', 'json', 'yaml']),
+    output: outputSpec(['text', 'wide', 'name', 'json', 'yaml']),
     ...LISTING_FLAGS,
+    'sort-by': { type: 'string', description: 'sort the nodes by a field of the ChainNode, as kubectl does: .metadata.name, {.status.latestHeight}' },
+    'show-labels': { type: 'boolean', description: "show the nodes' labels as the last column" },
+    'label-columns': { type: 'string', char: 'L', description: 'a column for the value of this label (repeatable, or comma-separated)', multiple: true },
   },
 })
 
@@ -28,22 +43,56 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
-  const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet'], operator: true }
+  const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet', 'ValidatingWebhookConfiguration'], operator: true }
   const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
   // -o wide is asked for its every column: never cut, as kubectl's.
   const width = input.output === 'wide' ? undefined : tableWidth()
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
-    renderStatusText(new SnapshotIndex(snapshot), rows, { withNamespace: snapshot.scope.kind === 'all', wide: input.output === 'wide', noHeaders })
+    renderStatusText(new SnapshotIndex(snapshot), rows, {
+      withNamespace: snapshot.scope.kind === 'all',
+      wide: input.output === 'wide',
+      noHeaders,
+      width,
+      showLabels: input['show-labels'],
+      labelColumns: input['label-columns'],
+    })
+  // kubectl's --sort-by reads the object listed: here the ChainNode of each row.
+  const rowsOf = (snapshot: Snapshot): StatusRow[] => {
+    const index = new SnapshotIndex(snapshot)
+    const rows = statusRows(index)
+    if (!input['sort-by']) return rows
+    const nodes = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
+    return sortByField(rows, (r) => nodes.get(`${r.namespace}/${r.name}`), input['sort-by'])
+  }
+  if (input['sort-by']) fieldPath(input['sort-by'])
   if (input.output === 'json' || input.output === 'yaml') {
-    const nodes = snapshots.flatMap((snapshot) => statusRows(new SnapshotIndex(snapshot)).map((row) => ({ context: snapshot.source.context, ...row })))
+    const nodes = snapshots.flatMap((snapshot) => rowsOf(snapshot).map((row) => ({ context: snapshot.source.context, ...row })))
     const collectionErrors = snapshots.flatMap((s) => s.collectionErrors)
-    session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, collectionErrors }), outputFormatOf(input.output))
+    const operator = snapshots.flatMap((snapshot) =>
+      operatorTrouble(snapshot).findings.map((f) => ({
+        context: snapshot.source.context,
+        ruleId: f.ruleId,
+        severity: f.severity,
+        summary: f.summary,
+        subject: f.subject,
+      })),
+    )
+    session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, operator, collectionErrors }), outputFormatOf(input.output))
+  } else if (input.output === 'name') {
+    // kubectl's -o name: one resource/name a line, nothing else, for scripts.
+    for (const snapshot of snapshots) {
+      const index = new SnapshotIndex(snapshot)
+      const nodes = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
+      const lines = rowsOf(snapshot).map((r) => nameLine(nodes.get(`${r.namespace}/${r.name}`)!))
+      if (lines.length) session.print(visible(lines.join('\n')))
+    }
   } else {
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
-      const rows = statusRows(new SnapshotIndex(snapshot))
-      session.print(rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot))
+      const rows = rowsOf(snapshot)
+      const trouble = rows.length ? operatorTroubleLines(operatorTrouble(snapshot), session.palette, width ?? tableWidth()) : []
+      session.print([...trouble, rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot)].join('\n'))
     }
   }
   if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3

@@ -17,6 +17,7 @@ import {
   outputSpec,
   type FlagSpecs,
   type InputOf,
+  UTC_FLAG,
 } from './flag-spec.js'
 import { activeProbes } from './doctor.js'
 import type { Session } from '../app/session.js'
@@ -29,7 +30,7 @@ export const TIMELINE_FLAGS = {
   output: outputSpec(['text', 'json', 'markdown']),
   since: { type: 'string', description: 'start of the window: a duration before now (2h, 30m) or an RFC 3339 time' },
   until: { type: 'string', description: 'end of the window: a duration before now or an RFC 3339 time (default: now)' },
-  utc: { type: 'boolean', description: 'print times in UTC instead of the local time zone' },
+  ...UTC_FLAG,
   // The same active probes as doctor's, so the findings placed on the timeline are doctor's.
   'no-probe': PROBE_FLAGS['no-probe'],
   ...PROBE_WINDOW_FLAG,
@@ -53,7 +54,7 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }
 
-function bound(text: string | undefined, flag: string): Bound | undefined {
+export function bound(text: string | undefined, flag: string): Bound | undefined {
   if (text === undefined) return undefined
   if (/^\d{4}-\d\d-\d\dT/.test(text)) {
     if (Number.isNaN(Date.parse(text)))

@@ -68,8 +68,18 @@ export interface Rule<Data extends object = object> {
   check(ctx: RuleContext): RuleHit<Data>[]
   summary(data: Data): string
   cause(data: Data): string
-  action(data: Data): string
+  /** The action names the real objects: the node the finding is for, so its commands can be pasted as they are. */
+  action(data: Data, on: ActionTarget): string
 }
+
+/** What an action is about: the ChainNode (or set) the finding was found for, and its subject. */
+export interface ActionTarget {
+  node: ObjectRef
+  subject: ObjectRef
+}
+
+/** `NAME -n NAMESPACE` of the node, as a command takes it. */
+export const nodeArgs = (on: ActionTarget): string => `${on.node.name}${on.node.namespace ? ` -n ${on.node.namespace}` : ''}`
 
 /** Keeps each rule's data type flowing from check() to its templates. */
 export function defineRule<Data extends object>(rule: Rule<Data>): Rule<Data> {

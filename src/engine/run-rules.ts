@@ -103,7 +103,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
             node: nodeRef,
             summary: rule.summary(hit.data),
             cause: rule.cause(hit.data),
-            action: rule.action(hit.data),
+            action: rule.action(hit.data, { node: nodeRef, subject: hit.subject }),
             evidence: hit.evidence,
             data: hit.data,
             ...(hit.since ? { since: hit.since } : {}),

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { credentialsFor } from '../cluster/auth.js'
 import { KubeClient } from '../cluster/kube-client.js'
 import { loadKubeconfig, kubeconfigFiles, resolveContext } from '../cluster/kubeconfig.js'
+import { RULE_IDS } from '../rules/ids.js'
+import { CONTAINER_CHOICES } from '../app/logs.js'
 
 /** cobra's ShellCompDirectiveNoFileComp: kubectl (and our scripts) read it from the last line. */
 const NO_FILES = ':4'
@@ -23,9 +25,15 @@ const VALUE_SOURCES: Record<string, (ctx: Context) => Promise<string[]>> = {
   namespace: (ctx) => listNames(ctx, '/api/v1/namespaces'),
   set: (ctx) => listNames(ctx, `/apis/cosmopilot.voluzi.com/v1/namespaces/${ctx.namespace ?? ''}/chainnodesets`, true),
   context: async (ctx) => [...(await loadKubeconfig(kubeconfigFiles({ kubeconfig: ctx.kubeconfig }))).contexts.keys()],
+  rule: async () => [...RULE_IDS],
+  'skip-rule': async () => [...RULE_IDS],
+  // -c: the roles logs knows, then the containers of the node's Pod (named after the node) when the node is typed.
+  container: async (ctx) => [...CONTAINER_CHOICES, ...(ctx.node ? await podContainers(ctx, ctx.node).catch(() => []) : [])],
 }
 
 interface Context {
+  /** The node typed on the line, for values that depend on it (its Pod's containers). */
+  node?: string
   kubeconfig?: string
   context?: string
   namespace?: string
@@ -63,7 +71,8 @@ async function candidatesFor(words: string[], commands: Record<string, ManifestC
   if (valueFlag && valueFlag.type === 'option') {
     if (valueFlag.options) return valueFlag.options.filter((o) => o.startsWith(current))
     const source = VALUE_SOURCES[valueFlag.name]
-    return source ? (await source(contextOf(before))).filter((n) => n.startsWith(current)) : []
+    const node = positional[command.id.split(':').length]
+    return source ? [...new Set(await source({ ...contextOf(before), node }))].filter((n) => n.startsWith(current)) : []
   }
   if (current.startsWith('-'))
     return flags
@@ -71,6 +80,7 @@ async function candidatesFor(words: string[], commands: Record<string, ManifestC
       .filter((f) => f.startsWith(current))
       .sort()
   const given = positional.length - command.id.split(':').length
+  if (command.id === 'rules:explain' && given === 0) return RULE_IDS.filter((id) => id.startsWith(current))
   if ('name' in command.args && given === 0) {
     return (await listNames(contextOf(before), `/apis/cosmopilot.voluzi.com/v1/namespaces/${contextOf(before).namespace ?? ''}/chainnodes`, true)).filter((n) =>
       n.startsWith(current),
@@ -112,6 +122,21 @@ async function listNames(ctx: Context, path: string, namespaced = false): Promis
   try {
     const list = await client.getJSON<{ items?: { metadata: { name: string } }[] }>(`${target}?limit=500`)
     return (list.items ?? []).map((item) => item.metadata.name).sort()
+  } finally {
+    client.close()
+  }
+}
+
+/** The containers (init containers first) of the Pod of a node; none when it cannot be read in time. */
+async function podContainers(ctx: Context, node: string): Promise<string[]> {
+  if (ctx.kubeconfig && !existsSync(ctx.kubeconfig)) return []
+  const resolved = await resolveContext({ kubeconfig: ctx.kubeconfig, context: ctx.context, namespace: ctx.namespace })
+  const client = new KubeClient({ server: resolved.cluster.server, credentials: await credentialsFor(resolved), timeoutMs: CLUSTER_TIMEOUT_MS, concurrency: 1 })
+  try {
+    const pod = await client.getJSON<{ spec?: { initContainers?: { name: string }[]; containers?: { name: string }[] } }>(
+      `/api/v1/namespaces/${encodeURIComponent(ctx.namespace ?? resolved.namespace)}/pods/${encodeURIComponent(node)}`,
+    )
+    return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name)
   } finally {
     client.close()
   }

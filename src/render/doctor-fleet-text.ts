@@ -6,7 +6,9 @@ import type { ObjectRef } from '../snapshot/types.js'
 import type { Palette } from './palette.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
-import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { evidenceText, presentEvidence } from './evidence.js'
+import { absoluteTime, timesIn } from './timeline-time.js'
+import type { Look } from './look.js'
 import { visible } from './visible.js'
 import { proseWidth, wrap } from './width.js'
 
@@ -56,30 +58,31 @@ export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], pal
 export function renderGroup(
   group: FindingGroup,
   palette: Palette,
-  renderFinding: (f: FindingGroup['example'], palette: Palette, width?: number) => string[],
-  width?: number,
+  renderFinding: (f: FindingGroup['example'], palette: Palette, look?: Look) => string[],
+  look: Look = { utc: true },
 ): string[] {
-  if (group.nodes.length === 1) return renderFinding(group.example, palette, width)
+  if (group.nodes.length === 1) return renderFinding(group.example, palette, look)
+  const { width, utc } = look
   const prose = proseWidth(width)
   const f = group.example
   const where = [
     plural(group.nodes.length, 'node'),
     group.chainId ? `chain ${group.chainId}` : undefined,
-    group.since ? `since ${shortTime(group.since)}` : undefined,
+    group.since ? `since ${absoluteTime(group.since, utc)}` : undefined,
   ]
     .filter(Boolean)
     .join(', ')
   const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${where}: `
-  const headline = wrap(visible(f.summary), prose, visible(plainPrefix), '    ')
+  const headline = wrap(visible(timesIn(f.summary, utc)), prose, visible(plainPrefix), '    ')
   headline[0] = `  ${palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))} ${palette.paint('rule', f.ruleId)}  ${visible(where)}: ${headline[0].slice(visible(plainPrefix).length)}`
   return [
     ...headline,
     ...wrap(nodeList(group.nodes), prose, '    Nodes:    ', ' '.repeat(14)),
-    ...wrap(visible(f.cause), prose, '    Cause:    ', ' '.repeat(14)),
-    ...wrap(visible(f.action), prose, '    Action:   ', ' '.repeat(14)),
+    ...wrap(visible(timesIn(f.cause, utc)), prose, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(timesIn(f.action, utc)), prose, '    Action:   ', ' '.repeat(14)),
     `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? [`    Evidence (from ${visible(nameOf(f.node))}, one of ${group.nodes.length.toLocaleString('en-US')}):`] : []),
-    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, (s) => palette.paint('muted', s))),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, { paintSource: (s) => palette.paint('muted', s), utc })),
   ]
 }
 
@@ -88,9 +91,9 @@ export function fleetFindings(
   cluster: ClusterReport,
   groups: FindingGroup[],
   palette: Palette,
-  renderFinding: (f: FindingGroup['example'], palette: Palette, width?: number) => string[],
+  renderFinding: (f: FindingGroup['example'], palette: Palette, look?: Look) => string[],
   leadUps?: ReadonlyMap<string, TimelineEntry[]>,
-  width?: number,
+  look: Look = { utc: true },
 ): string[] {
   const out: string[] = []
   const order = (s: Severity) => SEVERITIES.indexOf(s)
@@ -103,11 +106,11 @@ export function fleetFindings(
     const lone = loneNode(group)
     const sameAsBefore = lone !== undefined && lone === loneNode(sorted[i - 1])
     const heading = lone !== undefined ? `ChainNode ${visible(lone)}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
-    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding, width), '')
+    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding, look), '')
     if (lone !== undefined && lone === loneNode(sorted[i + 1])) return
     // A node stands for several groups at once (a halt and its operator): its lead-up is told once.
     const key = nameOf(group.example.node)
-    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, width))
+    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, look))
     ledUp.add(key)
   })
   return out

@@ -2,11 +2,20 @@ import type { DoctorResult } from '../engine/doctor-result.js'
 import type { FailOn } from '../engine/exit-code.js'
 import { nodesOf, severityRank, type Finding } from '../engine/define-rule.js'
 import { escapeMarkup } from './markup.js'
+import { presentEvidence, shortTime } from './evidence.js'
+import { timesIn } from './timeline-time.js'
 
 const xml = escapeMarkup
 
+/** A CI log is read anywhere: times in UTC to the second, log lines as level and message (as in the text report). */
 const body = (f: Finding) =>
-  [`Cause: ${f.cause}`, `Action: ${f.action}`, ...f.evidence.map((e) => `${e.at ? `${e.at} ` : ''}${e.source}: ${e.text}`)].join('\n')
+  [
+    `Cause: ${timesIn(f.cause, true)}`,
+    `Action: ${timesIn(f.action, true)}`,
+    ...presentEvidence(f.evidence).map(
+      (e) => `${e.at ? `${shortTime(e.at)} ` : ''}${e.source}: ${timesIn(e.text, true)}${e.count > 1 ? ` (x${e.count})` : ''}`,
+    ),
+  ].join('\n')
 
 /** One suite per node, one test case per rule checked; findings at or above --fail-on are failures. */
 export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string {
@@ -27,9 +36,9 @@ export function renderDoctorJunit(result: DoctorResult, failOn: FailOn): string 
         const ruleError = cluster.report.ruleErrors.find((e) => e.ruleId === ruleId && e.node.namespace === node.namespace && e.node.name === node.name)
         const failing = found.filter((f) => failOn !== 'never' && severityRank(f.severity) >= severityRank(failOn))
         const inner = [
-          ...failing.map((f) => `<failure message="${xml(f.summary)}" type="${f.severity}">${xml(body(f))}</failure>`),
+          ...failing.map((f) => `<failure message="${xml(timesIn(f.summary, true))}" type="${f.severity}">${xml(body(f))}</failure>`),
           ...(ruleError ? [`<error message="${xml(ruleError.message)}" type="rule-error"/>`] : []),
-          ...found.filter((f) => !failing.includes(f)).map((f) => `<system-out>${xml(`${f.severity}: ${f.summary}\n${body(f)}`)}</system-out>`),
+          ...found.filter((f) => !failing.includes(f)).map((f) => `<system-out>${xml(`${f.severity}: ${timesIn(f.summary, true)}\n${body(f)}`)}</system-out>`),
         ]
         suiteFailures += failing.length ? 1 : 0
         suiteErrors += ruleError ? 1 : 0

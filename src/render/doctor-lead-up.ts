@@ -3,18 +3,20 @@ import type { TimelineEntry } from '../timeline/types.js'
 import { timelineRows } from './timeline-text.js'
 import { oneLine } from './timeline-time.js'
 import { proseWidth, wrap } from './width.js'
+import type { Look } from './look.js'
 
 /**
  * The few timeline entries leading up to a node's worst finding, closing its section of doctor's
- * text, and how to see the whole timeline. Times in UTC, like the evidence lines above them; within
- * doctor's 120 columns.
+ * text, and how to see the whole timeline. Times in the zone of the evidence lines
+ * above them, within the terminal's width.
  */
-export function renderLeadUp(node: string, entries: TimelineEntry[] | undefined, now: string, palette: Palette, width?: number): string[] {
+export function renderLeadUp(node: string, entries: TimelineEntry[] | undefined, now: string, palette: Palette, look: Look): string[] {
+  const { width, utc } = look
   if (!entries?.length) return []
   const [namespace, name] = node.split('/')
   return [
     ...wrap(`Leading up to it (whole timeline: chainnode timeline ${oneLine(name)} -n ${oneLine(namespace)}):`, proseWidth(width), '  ', '    '),
-    ...timelineRows(entries, now, palette, true, '    ', width),
+    ...timelineRows(entries, now, palette, utc, '    ', width),
     '',
   ]
 }

@@ -1,8 +1,9 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
 import { visible } from './visible.js'
-import { docsPath } from '../engine/rule-docs.js'
+import { RULES } from '../rules/index.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { timesIn } from './timeline-time.js'
 
 const cell = (text: string) => visible(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
@@ -30,11 +31,12 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
       const others = f.alsoFor?.length ? ` and ${f.alsoFor.length} other node${f.alsoFor.length === 1 ? '' : 's'}` : ''
       out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${visible(`${f.node.namespace}/${f.node.name}`)}${others}`, '')
       out.push(
-        `**${visible(f.summary)}** (${visible(`${f.subject.kind}/${f.subject.name}`)})`,
+        `**${visible(timesIn(f.summary, true))}** (${visible(`${f.subject.kind}/${f.subject.name}`)})`,
         '',
-        `- **Cause:** ${visible(f.cause)}`,
-        `- **Action:** ${visible(f.action)}`,
-        `- **Docs:** \`chainnode rules explain ${f.ruleId}\` (${docsPath(f.ruleId)})`,
+        `- **Cause:** ${visible(timesIn(f.cause, true))}`,
+        `- **Action:** ${visible(timesIn(f.action, true))}`,
+        // A path inside our package breaks once pasted into an incident document: the page's title travels instead.
+        `- **Docs:** \`chainnode rules explain ${f.ruleId}\`: ${RULES.find((r) => r.id === f.ruleId)?.title ?? f.ruleId}`,
         '',
       )
       if (f.evidence.length) {

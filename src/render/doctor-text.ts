@@ -5,10 +5,12 @@ import type { Finding } from '../engine/define-rule.js'
 import type { Palette } from './palette.js'
 import { visible } from './visible.js'
 import { foldProblem } from '../snapshot/signing.js'
-import { evidenceText, presentEvidence, shortTime } from './evidence.js'
+import { evidenceText, presentEvidence } from './evidence.js'
+import { absoluteTime, timesIn } from './timeline-time.js'
 import { proseWidth, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
 import { renderLeadUp } from './doctor-lead-up.js'
+import type { Look } from './look.js'
 import { groupFindings } from '../engine/group-findings.js'
 import { fleetFindings, fleetSummary, sampleNote } from './doctor-fleet-text.js'
 
@@ -19,6 +21,8 @@ export interface DoctorTextOptions {
   leadUps?: ReadonlyMap<string, TimelineEntry[]>
   /** The terminal's width; undefined when piped: prose then wraps at 120 and nothing is cut. */
   width?: number
+  /** Times in UTC (--utc); otherwise in the local zone, as kubectl shows them. Default: UTC. */
+  utc?: boolean
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -34,8 +38,9 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
       continue
     }
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, options.leadUps, options.width))
-    else out.push(...details(cluster, palette, options.leadUps, options.width))
+    const look = { width: options.width, utc: options.utc ?? true }
+    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, look, options.leadUps))
+    else out.push(...details(cluster, palette, look, options.leadUps))
     out.push(...readProblems(cluster, palette))
   }
   const measured = measuredLines(result, palette)
@@ -51,8 +56,8 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   // Offline, "now" is when the bundle was collected: say when that was.
   for (const cluster of result.clusters.filter((c) => c.bundle))
     out.push(
-      ...wrap(`Read from bundle ${cluster.bundle}, collected ${shortTime(cluster.collectedAt)}.`, proseWidth(options.width), '').map((l) =>
-        palette.paint('muted', l),
+      ...wrap(`Read from bundle ${cluster.bundle}, collected ${absoluteTime(cluster.collectedAt, options.utc ?? true)}.`, proseWidth(options.width), '').map(
+        (l) => palette.paint('muted', l),
       ),
     )
   if (options.debug)
@@ -81,7 +86,7 @@ function signingText(signing: NonNullable<NodeResult['chain']>['signing']): stri
   return `; signed ${signing.signed} of ${signing.counted} blocks${signing.inActiveSet === false ? ', not in the active set' : ''}`
 }
 
-function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>, width?: number): string[] {
+function details(cluster: ClusterReport, palette: Palette, look: Look, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const out: string[] = []
   const byNode = new Map<string, Finding[]>()
   for (const finding of cluster.report.findings) {
@@ -90,20 +95,20 @@ function details(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap
   }
   for (const [key, findings] of byNode) {
     out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
-    for (const f of findings) out.push(...renderFinding(f, palette, width), '')
-    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, width))
+    for (const f of findings) out.push(...renderFinding(f, palette, look), '')
+    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, look))
   }
   return out
 }
 
 /** A fleet reads as causes, not nodes: a summary line per severity, then one block per group of look-alike findings. */
-function renderFleetCluster(cluster: ClusterReport, palette: Palette, leadUps?: ReadonlyMap<string, TimelineEntry[]>, width?: number): string[] {
+function renderFleetCluster(cluster: ClusterReport, palette: Palette, look: Look, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
   const groups = groupFindings(cluster.report)
   return [
-    ...fleetSummary(cluster, groups, palette, width),
-    ...sampleNote(cluster, palette, width),
+    ...fleetSummary(cluster, groups, palette, look.width),
+    ...sampleNote(cluster, palette, look.width),
     '',
-    ...fleetFindings(cluster, groups, palette, renderFinding, leadUps, width),
+    ...fleetFindings(cluster, groups, palette, renderFinding, leadUps, look),
   ]
 }
 
@@ -123,20 +128,22 @@ function readProblems(cluster: ClusterReport, palette: Palette): string[] {
   return out
 }
 
-export function renderFinding(f: Finding, palette: Palette, width?: number): string[] {
+/** One finding: headline, cause, action, docs and its evidence; times inside the words in the report's zone too. */
+export function renderFinding(f: Finding, palette: Palette, look: Look = { utc: true }): string[] {
+  const { width, utc } = look
   const prose = proseWidth(width)
   const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
   const subject = visible(`${f.subject.kind}/${f.subject.name}`)
   const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
-  const headline = wrap(visible(f.summary), prose, plainPrefix, '    ')
+  const headline = wrap(visible(timesIn(f.summary, utc)), prose, plainPrefix, '    ')
   // Painted after wrapping so escape codes do not count towards the width.
   headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
   return [
     ...headline,
-    ...wrap(visible(f.cause), prose, '    Cause:    ', ' '.repeat(14)),
-    ...wrap(visible(f.action), prose, '    Action:   ', ' '.repeat(14)),
+    ...wrap(visible(timesIn(f.cause, utc)), prose, '    Cause:    ', ' '.repeat(14)),
+    ...wrap(visible(timesIn(f.action, utc)), prose, '    Action:   ', ' '.repeat(14)),
     `    Docs:     chainnode rules explain ${f.ruleId}`,
     ...(f.evidence.length ? ['    Evidence:'] : []),
-    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, (s) => palette.paint('muted', s))),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', width, { paintSource: (s) => palette.paint('muted', s), utc })),
   ]
 }

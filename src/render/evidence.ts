@@ -3,22 +3,26 @@ import type { Evidence } from '../engine/define-rule.js'
 import { visible } from './visible.js'
 import { wrap } from './width.js'
 import { describeLogLine, logLineSummary } from '../snapshot/log-format.js'
+import { absoluteTime, timesIn } from './timeline-time.js'
 
 /** Evidence as a reader sees it: repeats folded into one line with a count, the way kubectl folds Events. */
 export interface EvidenceLine {
   source: string
   text: string
-  /** The last time it was seen (one format: RFC 3339 to the second). */
+  /** The last time it was seen: RFC 3339 to the second in UTC; evidenceText shows it in the report's zone. */
   at?: string
   count: number
   /** How long the repeats spread over, "2m", when there are several. */
   over?: string
 }
 
-/** RFC 3339 to the second: logs give nine fractional digits, Events six or none; a reader needs neither. */
-export function shortTime(at: string): string {
-  const ms = Date.parse(at)
-  return Number.isNaN(ms) ? at : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z')
+/** RFC 3339 to the second in UTC, for reports read elsewhere (markdown, JUnit); text reports use absoluteTime. */
+export const shortTime = (at: string): string => absoluteTime(at, true)
+
+export interface EvidenceTextOptions {
+  paintSource?: (source: string) => string
+  /** Times in UTC (--utc), or else in the local zone. */
+  utc?: boolean
 }
 
 /**
@@ -83,10 +87,11 @@ export const repeatSuffix = (line: EvidenceLine) => (line.count > 1 ? ` (x${line
  * One evidence line, never cut: the message is what the reader came for, and two lines cut at the same
  * place would look identical. Within `width` it wraps under itself; with no width (piped, markdown) it stays one line.
  */
-export function evidenceText(line: EvidenceLine, indent: string, width: number | undefined, paintSource = (s: string) => s): string {
-  const head = `${indent}${line.at ? `${visible(line.at)}  ` : ''}`
+export function evidenceText(line: EvidenceLine, indent: string, width: number | undefined, options: EvidenceTextOptions = {}): string {
+  const { paintSource = (s: string) => s, utc = true } = options
+  const head = `${indent}${line.at ? `${visible(absoluteTime(line.at, utc))}  ` : ''}`
   const source = visible(line.source)
-  const body = `${source}: ${visible(line.text)}${repeatSuffix(line)}`
+  const body = `${source}: ${visible(timesIn(line.text, utc))}${repeatSuffix(line)}`
   const lines = width === undefined || head.length + body.length <= width ? [head + body] : wrap(body, width, head, `${indent}    `)
   // Painted after wrapping, so escape codes do not count towards the width; only a source left whole is painted.
   if (lines[0].startsWith(`${head}${source}:`)) lines[0] = `${head}${paintSource(source)}${lines[0].slice(head.length + source.length)}`

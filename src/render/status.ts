@@ -7,6 +7,8 @@ import { visible } from './visible.js'
 import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
 import { rpcFailureOf } from '../snapshot/signing.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
+import { unknownConfigLines } from './status-notes.js'
+import { labelColumns, labelsCell } from './status-listing.js'
 
 export interface StatusRow {
   namespace: string
@@ -18,6 +20,10 @@ export interface StatusRow {
   restarts: number
   recreations: number
   config: 'in-sync' | 'pending' | 'unknown'
+  /** The ChainNode's labels (--show-labels, -L). */
+  labels: Record<string, string>
+  /** Why CONFIG is unknown: what is missing to compare the hashes. */
+  configUnknown?: string
   /** The operator's latest reconcile error, while its reconciles of the node keep failing. */
   operatorError?: { error: string; count: number; since: string; last: string }
 }
@@ -48,11 +54,12 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
       pod: pod ? podReason(pod) : '<none>',
       ready: pod ? `${statuses.filter((s) => s.ready).length}/${statuses.length}` : '0/0',
       restarts: podRestarts(pod),
+      labels: node.metadata.labels ?? {},
       recreations: index
         .eventsFor(node)
         .filter((e) => e.reason === 'NodeRestarted')
         .reduce((sum, e) => sum + (e.count ?? 1), 0),
-      config: configState(index, node, pod),
+      ...configState(index, node, pod),
       ...operatorError(index, node),
     }
   })
@@ -71,11 +78,31 @@ function serverColumns(row: TableRow | undefined, now: number): Record<string, s
   return out
 }
 
-function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): StatusRow['config'] {
+function configState(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): Pick<StatusRow, 'config' | 'configUnknown'> {
   const podHash = pod?.metadata.annotations?.[annotation('config-hash')]
-  const configHash = index.configMapOf(node)?.metadata.annotations?.[annotation('config-hash')]
-  if (!podHash || !configHash) return 'unknown'
-  return podHash === configHash ? 'in-sync' : 'pending'
+  const configMap = index.configMapOf(node)
+  const configHash = configMap?.metadata.annotations?.[annotation('config-hash')]
+  if (podHash && configHash) return { config: podHash === configHash ? 'in-sync' : 'pending' }
+  return { config: 'unknown', configUnknown: unknownReason(index, node, pod, configMap, podHash) }
+}
+
+/** What is missing to compare the Pod's config-hash with the ConfigMap's, in the words of the fix. */
+function unknownReason(
+  index: SnapshotIndex,
+  node: KubeObject,
+  pod: KubeObject | undefined,
+  configMap: KubeObject | undefined,
+  podHash: string | undefined,
+): string {
+  const key = annotation('config-hash')
+  const unread = (kind: string) =>
+    index.snapshot.collectionErrors.find((e) => e.what.toLowerCase().includes(kind) && (!e.namespace || e.namespace === node.metadata.namespace))
+  const configMapsUnread = unread('configmaps')
+  if (!configMap && configMapsUnread) return `ConfigMaps could not be read (${configMapsUnread.reason}): grant list on configmaps to compare config-hashes`
+  if (!pod) return unread('pods') ? 'Pods could not be read' : 'no Pod yet: the operator has not created it (chainnode doctor says why)'
+  if (!configMap) return `no ConfigMap of the node's name: the operator renders the configuration there (chainnode doctor says why it has not)`
+  if (!podHash) return `the Pod has no ${key} annotation: it was not created by this operator, or by a release that does not write it`
+  return `the ConfigMap has no ${key} annotation: the operator has not finished rendering the configuration`
 }
 
 /** The server's columns shown by default; the others (IP, validator details, data usage) with -o wide. */
@@ -83,9 +110,15 @@ const ESSENTIAL_SERVER_COLUMNS = ['Name', 'Status', 'Version', 'ChainID', 'Lates
 
 export interface StatusTextOptions {
   withNamespace: boolean
+  /** The terminal's width, for the notes below the table (the table itself is cut by the caller). */
+  width?: number
   /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
   wide?: boolean
   noHeaders?: boolean
+  /** --show-labels: a LABELS column last. */
+  showLabels?: boolean
+  /** -L: a column per label key, after AGE. */
+  labelColumns?: readonly string[]
 }
 
 type Column = [string, (r: StatusRow) => string]
@@ -98,6 +131,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
   const chain = options.wide ? chainColumns(index) : undefined
   // Signing columns only where there is a validator to show them for.
   const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index) : undefined
+  const labelKeys = labelColumns(options.labelColumns)
   const ours: Column[] = [
     ['pod', (r) => r.pod],
     ['ready', (r) => r.ready],
@@ -114,6 +148,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
       ...(chain ? CHAIN_HEADERS : []),
       ...(signing ? SIGNING_HEADERS : []),
       ...age,
+      ...labelKeys.map((c) => c.header),
+      ...(options.showLabels ? ['labels'] : []),
     ].map(visible),
     rows.map((r) =>
       [
@@ -123,11 +159,14 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
         ...(chain ? chain(r) : []),
         ...(signing ? signing(r) : []),
         ...age.map((h) => serverCell(r, h)),
+        ...labelKeys.map((c) => (Object.hasOwn(r.labels, c.key) ? r.labels[c.key] : '')),
+        ...(options.showLabels ? [labelsCell(r.labels)] : []),
       ].map(visible),
     ),
     { noHeaders: options.noHeaders },
   )
-  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace)
+  const notes = options.noHeaders ? [] : unknownConfigLines(rows, options.withNamespace, options.width)
+  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace) + (notes.length ? `\n\n${notes.join('\n')}` : '')
 }
 
 /** Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. */

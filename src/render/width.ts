@@ -1,3 +1,4 @@
+import { asInvoked } from '../util/invocation.js'
 /** Prose (doctor's causes and actions) wraps at this many columns when there is no terminal to measure. */
 export const TEXT_WIDTH = 120
 
@@ -28,7 +29,8 @@ export function wrap(text: string, width: number, first: string, rest = ' '.repe
   const lines: string[] = []
   let line = first
   let empty = true
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  // Hints are worded as the user invoked us before the words are counted, so "kubectl " cannot push a line past the width.
+  for (const word of asInvoked(text).split(/\s+/).filter(Boolean)) {
     if (!empty && line.length + 1 + word.length > width) {
       lines.push(line)
       line = rest + word

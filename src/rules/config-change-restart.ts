@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 
@@ -12,7 +12,16 @@ interface Data {
   /** Pending on the generation alone (the hashes agree): the generation the Pod was built for, and the node's. */
   podGeneration?: string
   generation?: number
+  /** The configuration keys that changed ("config.toml:p2p.seeds"), when the local history kept the earlier configuration. */
+  changedKeys?: string[]
 }
+
+/** Keys named in a sentence; the rest counted (chainnode config-hash diff lists them all). */
+const KEYS_NAMED = 5
+const keyList = (keys: string[]) =>
+  keys.length > KEYS_NAMED ? `${keys.slice(0, KEYS_NAMED).join(', ')} and ${keys.length - KEYS_NAMED} more` : keys.join(', ')
+/** " (changed: a, b)" after a summary, when the keys are known. */
+const changed = (d: Data) => (d.changedKeys?.length ? ` (changed: ${keyList(d.changedKeys)})` : '')
 
 export default defineRule<Data>({
   id: 'config-change-restart',
@@ -45,6 +54,7 @@ export default defineRule<Data>({
           configMapHash: state.configMapHash,
           before: state.before?.podHash,
           ...(state.verdict === 'pending' && sameHash ? { podGeneration: state.podGeneration, generation: state.generation } : {}),
+          ...(state.changedKeys ? { changedKeys: state.changedKeys } : {}),
         },
         evidence: [...hashes, ...state.evidence],
       },
@@ -52,9 +62,9 @@ export default defineRule<Data>({
   },
   summary: (d) =>
     ({
-      pending: 'configuration changed: the operator will restart the Pod to apply it',
-      deferred: 'configuration changed: the restart is deferred by the disruption check',
-      'restarted-config': 'Pod was restarted because the configuration changed (intentional)',
+      pending: `configuration changed${changed(d)}: the operator will restart the Pod to apply it`,
+      deferred: `configuration changed${changed(d)}: the restart is deferred by the disruption check`,
+      'restarted-config': `Pod was restarted because the configuration changed${changed(d)} (intentional)`,
       'restarted-spec': 'Pod was recreated because its spec changed (intentional)',
       'restarted-unexpected': 'Pod was restarted with the same configuration hash (unexpected)',
     })[d.verdict],
@@ -66,10 +76,10 @@ export default defineRule<Data>({
         : d.verdict === 'restarted-unexpected'
           ? `the config-hash is the same before and after (${d.podHash ?? '<none>'}) and the operator logged no config or spec change: the node process may have exited or the Pod failed`
           : `the config-hash changed${d.before ? ` from ${d.before}` : ''} to ${d.podHash ?? '<none>'}: the operator applies configuration changes by recreating the Pod on purpose`,
-  action: (d) =>
+  action: (d, on) =>
     d.verdict === 'restarted-unexpected'
-      ? 'Compare the config-hash before and after (chainnode config-hash NAME), read the operator logs around the restart for the reconcile that triggered it, and the previous app logs.'
+      ? `Compare the config-hash before and after (chainnode config-hash ${nodeArgs(on)}), read the operator logs around the restart for the reconcile that triggered it, and the previous app logs (chainnode logs ${nodeArgs(on)} --previous).`
       : d.verdict === 'deferred'
         ? 'Nothing to do unless it lasts: the restart waits until the nodes with the same disruption labels are available again.'
-        : 'Nothing to fix: this restart is intentional. chainnode config-hash NAME shows what changed.',
+        : `Nothing to fix: this restart is intentional. chainnode config-hash ${nodeArgs(on)} shows what changed.`,
 })

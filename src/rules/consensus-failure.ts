@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName } from '../snapshot/node-layout.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { grepLogs } from '../engine/rule-helpers.js'
 
 /**
@@ -44,8 +44,8 @@ export default defineRule<ConsensusFailure>({
     d.kind === 'app-hash'
       ? 'the block replayed gives a different app hash: the image is not the binary the chain ran at that height (a missed or early upgrade), or the data is corrupt'
       : 'the consensus routine panicked and the node stopped voting and committing; the log line after it says why',
-  action: (d) =>
+  action: (d, on) =>
     d.kind === 'app-hash'
       ? "Check that .spec.app.image (or the upgrade for this height) is the chain's binary for it; if it is, restore the data from a snapshot."
-      : 'Read the panic in the app log (chainnode logs <node> --previous), fix what it names, then restart the node.',
+      : `Read the panic in the app log (chainnode logs ${nodeArgs(on)} --previous), fix what it names, then restart the node.`,
 })

@@ -63,5 +63,8 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
       stale: `operator ${d.operator}: the leader ${d.holder} stopped renewing Lease ${d.lease}`,
     })[d.problem],
   cause: (d) => `with ${d.replicas} replica(s), only the holder of the leader Lease reconciles; without a live leader reconciles stop`,
-  action: () => 'Check that a leader holds the lease (kubectl get lease -n <operator namespace>) and inspect the logs of all replicas.',
+  action: (d) => {
+    const [namespace, name] = d.operator.split('/')
+    return `Check that a leader holds the lease (kubectl get lease ${d.lease} -n ${namespace}) and inspect the logs of all replicas (kubectl logs -n ${namespace} deploy/${name} -c manager, and each Pod of the Deployment).`
+  },
 })

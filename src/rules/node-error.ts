@@ -1,5 +1,5 @@
 import { refOf } from '../snapshot/index.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 
 export default defineRule<{ phase: string; message?: string }>({
@@ -21,5 +21,6 @@ export default defineRule<{ phase: string; message?: string }>({
   },
   summary: (d) => `node is in phase Error${d.message ? `: ${d.message}` : ''}`,
   cause: () => 'the main container of a recreated Pod did not start within 5 minutes, or the Pod failed',
-  action: () => 'Describe the Pod and read the previous logs of the main container (chainnode logs NAME --previous).',
+  action: (_d, on) =>
+    `Describe the Pod (kubectl describe pod ${nodeArgs(on)}) and read the previous logs of the main container (chainnode logs ${nodeArgs(on)} --previous).`,
 })

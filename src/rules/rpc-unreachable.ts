@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { foldProblem, rpcFailureOf, type RpcFailure } from '../snapshot/signing.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
 
 interface RpcUnreachable {
@@ -47,6 +47,6 @@ export default defineRule<RpcUnreachable>({
       'not JSON': 'something other than CometBFT answers on the RPC port (another service, a proxy page)',
       'RPC error': 'CometBFT answered with an error',
     })[d.reason as Exclude<RpcFailure, 'error'>] + (d.validator ? '; signing cannot be measured through this node' : ''),
-  action: (d) =>
-    `Read the app log (chainnode logs <node>) for a crash or a stuck start; check rpc.laddr in config.toml; by hand: kubectl port-forward ${d.target.replace(/:(\d+)$/, ' $1')} and curl localhost:${/:(\d+)$/.exec(d.target)?.[1] ?? 26657}/status.`,
+  action: (d, on) =>
+    `Read the app log (chainnode logs ${nodeArgs(on)}) for a crash or a stuck start; check rpc.laddr in config.toml; by hand: kubectl port-forward ${d.target.replace(/:(\d+)$/, ' $1')} and curl localhost:${/:(\d+)$/.exec(d.target)?.[1] ?? 26657}/status.`,
 })

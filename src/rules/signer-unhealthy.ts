@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { detectOperatorLine, podReady } from '../snapshot/node-layout.js'
-import { defineRule, type Evidence } from '../engine/define-rule.js'
+import { defineRule, nodeArgs, type Evidence } from '../engine/define-rule.js'
 import { field } from '../engine/rule-helpers.js'
 import { signerOf, signerServesHttpHealth } from '../analysis/signer-context.js'
 
@@ -47,5 +47,5 @@ export default defineRule<{ signer: string; failing: string[]; running: number; 
   },
   summary: (d) => (d.failing.length ? `signer ${d.signer}: ${d.failing.join(', ')} failing` : `signer ${d.signer}: no instance is running (${d.pods} Pod(s))`),
   cause: () => 'a signer instance that is not live or not ready (backend, Raft store or preflight not initialised) cannot sign for the node',
-  action: () => 'Read the signer leader logs and check its secrets-store backend and credentials (chainnode signer NAME shows each instance).',
+  action: (_d, on) => `Read the signer leader logs and check its secrets-store backend and credentials (chainnode signer ${nodeArgs(on)} shows each instance).`,
 })

@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName } from '../snapshot/node-layout.js'
-import { defineRule } from '../engine/define-rule.js'
+import { defineRule, nodeArgs } from '../engine/define-rule.js'
 import { field, grepLogs } from '../engine/rule-helpers.js'
 
 /** Cosmos SDK x/upgrade: `UPGRADE "v2" NEEDED at height: 1200: <info>` — the app halts at the plan's height. */
@@ -41,8 +41,8 @@ export default defineRule<UpgradeNeeded>({
     d.image
       ? 'the app halted at the upgrade height; the operator swaps the image there, and has not (yet) restarted the node on it'
       : 'the app halted at the upgrade height and the ChainNode names no image for it: nothing will restart it on the new binary',
-  action: (d) =>
+  action: (d, on) =>
     d.image
       ? `Check the Upgrade condition and the operator log for the swap to ${d.image}; the node resumes once it runs that image.`
-      : `Add the upgrade to the ChainNode: .spec.app.upgrades: [{height: ${d.height}, image: <image of ${d.name}>}] (kubectl edit chainnode <node>).`,
+      : `Add the upgrade to the ChainNode: .spec.app.upgrades: [{height: ${d.height}, image: <image of ${d.name}>}] (kubectl edit chainnode ${nodeArgs(on)}).`,
 })

@@ -146,7 +146,9 @@ export const SHAPES = {
     }),
   ),
   errors: list(collectionError),
-  history: list(object({ node: string, at: string, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string })),
+  history: list(
+    object({ node: string, at: string, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string, 'configKeys?': mapOf(string) }),
+  ),
 } satisfies Record<string, Shape>
 
 /** What a bundle's manifest.json holds. */

@@ -151,6 +151,8 @@ export interface Observation {
   configMapHash?: string
   generation?: number
   podGeneration?: string
+  /** A fingerprint of each key of the node's rendered configuration (analysis/config-diff.ts configKeyDigests). */
+  configKeys?: Record<string, string>
 }
 
 export type ScopeKind = 'node' | 'set' | 'namespace' | 'all'

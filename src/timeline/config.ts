@@ -1,4 +1,5 @@
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
+import { changedConfigKeys, configKeyDigests } from '../analysis/config-diff.js'
 import { annotation, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
 import { isoTime } from './time.js'
@@ -26,6 +27,7 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
     podCreated: pod?.metadata.creationTimestamp,
     podHash: pod?.metadata.annotations?.[annotation('config-hash')],
     configMapHash: configMap?.metadata.annotations?.[annotation('config-hash')],
+    configKeys: configMap?.data ? configKeyDigests(configMap.data) : undefined,
   }
   const history = [...index.observationsOf(key), current]
   const cmRef = { kind: 'ConfigMap', namespace: node.metadata.namespace, name: node.metadata.name }
@@ -42,7 +44,7 @@ export function configEntries(index: SnapshotIndex, node: KubeObject, now: strin
         kind: 'configmap-hash',
         subject: cmRef,
         level: 'info',
-        text: `ConfigMap config-hash ${before.configMapHash ?? '<none>'} -> ${after.configMapHash} (first seen by this tool)`,
+        text: `ConfigMap config-hash ${before.configMapHash ?? '<none>'} -> ${after.configMapHash} (first seen by this tool)${keysText(before, after)}`,
       })
     }
     if (before.podUid && after.podUid && before.podUid !== after.podUid) {
@@ -87,4 +89,11 @@ function firstSeen(history: Observation[], from: number, hash: string): string {
     .slice(from)
     .flatMap((o) => [...(o.configMapHash === hash ? [Date.parse(o.at)] : []), ...(o.podHash === hash && o.podCreated ? [Date.parse(o.podCreated)] : [])])
   return new Date(times.reduce((least, t) => Math.min(least, t), Infinity)).toISOString()
+}
+
+/** "; changed: config.toml:p2p.seeds" when both observations kept their configuration's fingerprints. */
+function keysText(before: Observation, after: Observation): string {
+  if (!before.configKeys || !after.configKeys) return ''
+  const keys = changedConfigKeys(before.configKeys, after.configKeys)
+  return keys.length ? `; changed: ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''}` : ''
 }

@@ -8,6 +8,7 @@
  * eslint.config.js and test/unit/output-guard.test.ts refuse a raw process.stdout/stderr write or console
  * call anywhere else.
  */
+import { asInvoked } from './invocation.js'
 
 /**
  * C0 controls but tab and newline, DEL, C1 controls (0x9b is a one-byte CSI), and the bidirectional
@@ -62,14 +63,14 @@ export function guarded(text: string, format: OutputFormat = 'text', withColour 
   return text.replace(SGR_OR_HIDDEN, (match) => (match.length > 1 ? (PALETTE_SGR.test(match) ? match : `^[${match.slice(1)}`) : showControl(match)))
 }
 
-/** Write to stdout, guarded. */
+/** Write to stdout, guarded; text (not JSON or XML, which programs read) names commands as the user invoked us. */
 export function writeStdout(text: string, format: OutputFormat = 'text', done?: () => void): void {
-  process.stdout.write(guarded(text, format), done)
+  process.stdout.write(guarded(format === 'text' ? asInvoked(text) : text, format), done)
 }
 
-/** Write to stderr (errors, warnings, debug lines, notices), guarded. */
+/** Write to stderr (errors, warnings, debug lines, notices), guarded, its hints as the user invoked us. */
 export function writeStderr(text: string, done?: () => void): void {
-  process.stderr.write(guarded(text), done)
+  process.stderr.write(guarded(asInvoked(text)), done)
 }
 
 /** The guard's format for a command's -o value: json and junit are parsed by programs, the rest is read. */

@@ -48,6 +48,19 @@ describe('shell completion through real kubectl', () => {
     expect(kubectlComplete(['doctor', '-n', 'sc-sig']).lines).toEqual(['sc-signer-discovery-timeout', 'sc-signer-pubkey', ':4'])
   })
 
+  it('completes rule ids, and container names of the node typed (its init containers too) after the roles logs knows', () => {
+    expect(kubectlComplete(['doctor', '--rule', 'signer-p']).lines).toEqual(['signer-pubkey', ':4'])
+    expect(kubectlComplete(['rules', 'explain', 'image']).lines).toEqual(['image-pull', ':4'])
+    expect(kubectlComplete(['logs', 'val-0', '-n', 'sc-signer-discovery-timeout', '-c', 'wait-']).lines).toEqual(['wait-cosmosigner-discovery', ':4'])
+    expect(kubectlComplete(['logs', 'val-0', '-n', 'sc-signer-discovery-timeout', '-c', '']).lines.slice(0, 5)).toEqual([
+      'app',
+      'node-utils',
+      'gate',
+      'operator',
+      'all',
+    ])
+  })
+
   it('returns nothing, and no error text, for an unknown command, a broken kubeconfig or a cluster that does not answer', async () => {
     expect(kubectlComplete(['frobnicate', '']).lines).toEqual([':4'])
     const broken = path.join(work, 'broken.yaml')

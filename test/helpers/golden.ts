@@ -38,8 +38,8 @@ export function goldenCases(): GoldenCase[] {
   return [...bundleCases(), ...widthCases()]
 }
 
-/** The environment a case runs in: a terminal width, or none (piped). */
-export const goldenEnv = (c: Pick<GoldenCase, 'columns'>) => ({ KUBECTL_CHAINNODE_COLUMNS: c.columns === undefined ? '' : String(c.columns) })
+/** The environment a case runs in: a terminal width, or none (piped); local times in one fixed zone, so a report without --utc reads the same on every machine. */
+export const goldenEnv = (c: Pick<GoldenCase, 'columns'>) => ({ KUBECTL_CHAINNODE_COLUMNS: c.columns === undefined ? '' : String(c.columns), TZ: 'UTC' })
 
 function bundleCases(): GoldenCase[] {
   return exampleBundleNames().flatMap((name) => {

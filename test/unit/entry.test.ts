@@ -32,6 +32,14 @@ describe('the entry point', () => {
     expect(run(['st'], 'kubectl_complete-chainnode').stdout).toBe(direct.stdout)
   })
 
+  it('completes rule ids for --rule, --skip-rule and rules explain, and the container roles for -c, offline', () => {
+    expect(run(['__complete', 'doctor', '--rule', 'signer-p']).stdout).toBe('signer-pubkey\n:4\n')
+    expect(run(['__complete', 'doctor', '--skip-rule', 'image']).stdout).toBe('image-pull\n:4\n')
+    expect(run(['__complete', 'rules', 'explain', 'leader']).stdout).toBe('leader-election\n:4\n')
+    // No cluster to ask for the Pod's containers: the roles logs knows still come.
+    expect(run(['__complete', 'logs', 'val-0', '-c', '']).stdout).toBe('app\nnode-utils\ngate\noperator\nall\n:4\n')
+  })
+
   it('says a mistyped command in one line with a suggestion, exit 2', () => {
     const result = run(['statsu'])
     expect(result.stderr).toBe('error: unknown command "statsu"; did you mean "status"? See chainnode --help\n')

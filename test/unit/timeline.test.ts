@@ -5,7 +5,6 @@ import { plainPalette } from '../../src/render/palette.js'
 import { renderTimelineMarkdown } from '../../src/render/timeline-markdown.js'
 import { timelineJson } from '../../src/render/timeline-json.js'
 import { renderTimelineText } from '../../src/render/timeline-text.js'
-import { absoluteTime } from '../../src/render/timeline-time.js'
 import { diagnose, selectRules } from '../../src/app/doctor.js'
 import { timelines } from '../../src/app/timeline.js'
 import { readBundle } from '../../src/snapshot/bundle.js'
@@ -347,10 +346,5 @@ describe('the builder on a recorded bundle', () => {
     expect(text).toContain('BackOff: line one line two ^[[31mred^[[0m | pipe')
     expect(text).not.toContain('\u001b')
     expect(renderTimelineMarkdown(clusters)).toContain('BackOff: line one line two ^\\[\\[31mred^\\[\\[0m \\| pipe')
-  })
-
-  it('prints local times with their offset unless asked for UTC', () => {
-    expect(absoluteTime('2026-11-22T13:04:58.216Z', true)).toBe('2026-11-22T13:04:58Z')
-    expect(absoluteTime('2026-11-22T13:04:58.216Z', false)).toMatch(/^2026-11-2\d \d\d:\d\d:58[+-]\d\d:\d\d$/)
   })
 })
