@@ -57,9 +57,7 @@ export function mdText(text: unknown, inTable = false): string {
   return flatten(text)
     .trim()
     .split(/( +)/)
-    .map((word) =>
-      LINKABLE.test(word) ? mdCode(word, inTable) : word.replace(/[<>&]/g, (c) => ENTITY[c]).replace(PUNCTUATION, (c) => `\\${c}`),
-    )
+    .map((word) => (LINKABLE.test(word) ? mdCode(word, inTable) : word.replace(/[<>&]/g, (c) => ENTITY[c]).replace(PUNCTUATION, (c) => `\\${c}`)))
     .join('')
 }
 
