@@ -189,10 +189,12 @@ export interface LabelSelector {
 
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return false
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false
+  // Own labels only: `key in labels` holds for "constructor" and "toString" on every object (-l constructor).
+  const own = (key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined)
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (own(key) !== value) return false
   for (const expr of selector.matchExpressions ?? []) {
-    const has = expr.key in labels
-    const value = labels[expr.key]
+    const has = Object.hasOwn(labels, expr.key)
+    const value = own(expr.key) ?? ''
     const values = expr.values ?? []
     if (expr.operator === 'In' && !(has && values.includes(value))) return false
     if (expr.operator === 'NotIn' && has && values.includes(value)) return false
