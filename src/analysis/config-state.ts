@@ -47,9 +47,7 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
   if (!pod) return { ...base, verdict: 'in-sync', evidence: [] }
   // History is kept by address and name: what was seen before this ChainNode existed was another object of that name.
   const created = Date.parse(node.metadata.creationTimestamp ?? '')
-  const observations = (index.snapshot.observations ?? []).filter(
-    (o) => o.node === `${node.metadata.namespace}/${node.metadata.name}` && !(Date.parse(o.at) < created),
-  )
+  const observations = index.observationsOf(node).filter((o) => !(Date.parse(o.at) < created))
   // When the Pod started: status.startTime is set by the kubelet; creationTimestamp is the fallback.
   const restartedAt: string | undefined = pod.status?.startTime ?? pod.metadata.creationTimestamp
   const recentPod = restartedAt !== undefined && now - Date.parse(restartedAt) < RECENT_RESTART_MS

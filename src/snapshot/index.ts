@@ -1,4 +1,4 @@
-import type { KubeObject, LogRecord, ObjectRef, Snapshot, TableRow } from './types.js'
+import type { KubeObject, LogRecord, Observation, ObjectRef, Snapshot, TableRow } from './types.js'
 import { compareText } from '../util/compare.js'
 import { containerEnv, ownerSetName } from './node-layout.js'
 
@@ -48,6 +48,8 @@ export class SnapshotIndex {
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
+  private rowsByKey?: Map<string, TableRow>
+  private observationsByNode?: Map<string, Observation[]>
   private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
 
   constructor(readonly snapshot: Snapshot) {
@@ -86,7 +88,24 @@ export class SnapshotIndex {
   }
 
   tableRow(node: KubeObject): TableRow | undefined {
-    return this.snapshot.chainNodeRows.find((row) => row.namespace === node.metadata.namespace && row.name === node.metadata.name)
+    // One map, built on first use: a find per node is quadratic over a fleet of 10,000.
+    if (!this.rowsByKey) {
+      this.rowsByKey = new Map()
+      for (const row of this.snapshot.chainNodeRows) {
+        const key = keyOf('', row.namespace, row.name)
+        if (!this.rowsByKey.has(key)) this.rowsByKey.set(key, row)
+      }
+    }
+    return this.rowsByKey.get(keyOf('', node.metadata.namespace, node.metadata.name))
+  }
+
+  /** Earlier observations of this node (history.json, the history store), oldest first: grouped once, not filtered per node. */
+  observationsOf(node: KubeObject): Observation[] {
+    if (!this.observationsByNode) {
+      this.observationsByNode = new Map()
+      for (const o of this.snapshot.observations ?? []) append(this.observationsByNode, o.node, o)
+    }
+    return this.observationsByNode.get(`${node.metadata.namespace}/${node.metadata.name}`) ?? []
   }
 
   /** The node Pod: same name as the ChainNode and controlled by it (the operator sets no label to find it by). */
@@ -176,7 +195,7 @@ export class SnapshotIndex {
 }
 
 /** Add to a list in a map in place: copying the list each time is quadratic for many events of one object. */
-function append(map: Map<string, KubeObject[]>, key: string, obj: KubeObject): void {
+function append<T>(map: Map<string, T[]>, key: string, obj: T): void {
   const list = map.get(key)
   if (list) list.push(obj)
   else map.set(key, [obj])
