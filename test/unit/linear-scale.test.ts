@@ -23,7 +23,8 @@ function ratio(make: (n: number) => () => void, n: number): number {
     }
     return least
   }
-  return best(n * 10) / Math.max(best(n), 0.05)
+  // A floor on the small run's time: below a millisecond, timer noise and GC would decide the ratio.
+  return best(n * 10) / Math.max(best(n), 1)
 }
 
 const chainNode = (i: number): KubeObject => ({
@@ -94,7 +95,7 @@ describe('linear in the input', () => {
         configEntries(index, node, '2026-01-03T00:00:00Z')
         configState(index, node, Date.parse('2026-01-03T00:00:00Z'))
       }
-    }, 3_000)
+    }, 5_000)
     expect(r).toBeLessThan(35)
   })
 })
