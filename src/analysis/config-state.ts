@@ -48,7 +48,7 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
   const base = { podHash, configMapHash, generation: node.metadata.generation, podGeneration }
   // History is kept by address and name: what was seen before this ChainNode existed was another object of that name.
   const created = Date.parse(node.metadata.creationTimestamp ?? '')
-  const observations = index.observationsOf(`${node.metadata.namespace}/${node.metadata.name}`).filter((o) => !(Date.parse(o.at) < created))
+  const observations = index.observationsOf(node).filter((o) => !(Date.parse(o.at) < created))
   const configMap = index.configMapOf(node)
   if (pod && podHash && configMapHash && podHash !== configMapHash) {
     const deferred = operatorLogsAbout(index, node, /delaying pod recreation/, 5, 50, ROUTINE)

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { createGunzip } from 'node:zlib'
 import { UserError, usageError } from '../util/errors.js'
 import { limitError, readLimits, type ReadLimits } from '../util/limits.js'
-import { decodeProfile } from '../pprof/decode.js'
+import { decodeProfile, ProfileFormatError } from '../pprof/decode.js'
 import { renderTop } from '../pprof/format.js'
 import { diffProfiles } from '../pprof/diff.js'
 import { topJson } from '../pprof/top-json.js'
@@ -60,7 +60,12 @@ export async function loadProfile(file: string, onStep?: (what: string) => void)
   }
   const inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? await inflateWithin(bytes, limits, file) : undefined
   onStep?.(`decoding ${file} (${(inflated ?? bytes).length} bytes)`)
-  return decodeProfile(bytes, { source: file, inflated, maxBytes: limits.profileBytes })
+  try {
+    return decodeProfile(bytes, { source: file, inflated, maxBytes: limits.profileBytes, maxDecodedBytes: limits.profileDecodedBytes })
+  } catch (error) {
+    if (error instanceof ProfileFormatError && error.code === 'decoded-too-large') throw limitError('profileDecodedBytes', limits, `${file} (${error.message})`)
+    throw error
+  }
 }
 
 /**
@@ -70,13 +75,20 @@ export async function loadProfile(file: string, onStep?: (what: string) => void)
 async function inflateWithin(bytes: Buffer, limits: ReadLimits, file: string): Promise<Buffer | undefined> {
   const gunzip = createGunzip()
   gunzip.end(bytes)
-  const chunks: Buffer[] = []
+  // One buffer of the size the gzip trailer announces (mod 4 GiB, and a stranger's word: it grows if wrong), so
+  // the chunks are not all held and then copied into a second buffer as large.
+  let out = Buffer.allocUnsafe(Math.min(bytes.length >= 4 ? bytes.readUInt32LE(bytes.length - 4) : 0, limits.profileBytes) || 1 << 20)
   let total = 0
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      if (total + chunk.length > limits.profileBytes) throw limitError('profileBytes', limits, `${file} (it unpacks to more)`)
+      if (total + chunk.length > out.length) {
+        const grown = Buffer.allocUnsafe(Math.min(limits.profileBytes, Math.max(out.length * 2, total + chunk.length)))
+        out.copy(grown, 0, 0, total)
+        out = grown
+      }
+      chunk.copy(out, total)
       total += chunk.length
-      if (total > limits.profileBytes) throw limitError('profileBytes', limits, `${file} (it unpacks to more)`)
-      chunks.push(chunk)
     }
   } catch (error) {
     if (error instanceof UserError) throw error
@@ -84,5 +96,5 @@ async function inflateWithin(bytes: Buffer, limits: ReadLimits, file: string): P
   } finally {
     gunzip.destroy()
   }
-  return Buffer.concat(chunks, total)
+  return out.subarray(0, total)
 }

@@ -106,14 +106,15 @@ export class Session {
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
     const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
     const runMs = flags.timeout ? parseDuration(flags.timeout, '--timeout') : 0
-    const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace })
+    // From the start of the process: the deadline is the user's, and it covers start-up and the kubeconfig too.
+    const deadlineAt = runMs > 0 ? Date.now() - process.uptime() * 1000 + runMs : undefined
+    const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace, deadlineAt })
     const credentials = await credentialsFor(context)
     const client = new KubeClient({
       server: context.cluster.server,
       credentials,
       timeoutMs,
-      // From the start of the process: the deadline is the user's, and it covers start-up too.
-      ...(runMs > 0 ? { deadlineAt: Date.now() - process.uptime() * 1000 + runMs } : {}),
+      ...(deadlineAt !== undefined ? { deadlineAt } : {}),
       concurrency: 32,
       onRequest: (method, path) => this.debugLine(`${method} ${path}`),
       // kubectl -v=6 style, plus when the answer came in after the process started: where a run waits.

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { constants, existsSync, readFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { usageError } from '../util/errors.js'
@@ -57,6 +58,8 @@ export interface KubeconfigOptions {
   kubeconfig?: string
   context?: string
   namespace?: string
+  /** When reading the kubeconfig must have ended (the run's --timeout): a pipe that never closes must not hang the run. */
+  deadlineAt?: number
   env?: NodeJS.ProcessEnv
 }
 
@@ -86,13 +89,14 @@ export function kubeconfigFiles(opts: KubeconfigOptions): string[] {
  * Merge the way kubectl does: the first file that defines a cluster, user or context name wins,
  * and the first file that sets current-context wins. (@kubernetes/client-node lets later files override.)
  */
-export async function loadKubeconfig(files: string[]): Promise<MergedKubeconfig> {
+export async function loadKubeconfig(files: string[], deadlineAt = Date.now() + KUBECONFIG_READ_MS): Promise<MergedKubeconfig> {
   const { load } = await import('js-yaml')
   const merged: MergedKubeconfig = { clusters: new Map(), users: new Map(), contexts: new Map(), files }
   for (const file of files) {
     let doc: unknown
+    const text = await readKubeconfigFile(file, deadlineAt)
     try {
-      doc = load(readFileSync(file, 'utf8'))
+      doc = load(text)
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
       throw usageError(`kubeconfig ${file} is not valid YAML: ${reason}`, 'fix the file or point --kubeconfig elsewhere')
@@ -104,6 +108,64 @@ export async function loadKubeconfig(files: string[]): Promise<MergedKubeconfig>
     mergeFile(merged, doc as Record<string, unknown>, path.dirname(path.resolve(file)), file)
   }
   return merged
+}
+
+/** A kubeconfig is a few kilobytes; one with thousands of clusters, a few megabytes. */
+export const KUBECONFIG_MAX_BYTES = 16 * 1024 * 1024
+/** How long a kubeconfig that is a pipe (`--kubeconfig <(vault ...)`) may take to close, without a --timeout. */
+const KUBECONFIG_READ_MS = 30_000
+
+/**
+ * A kubeconfig read within a size cap and a deadline. It may be a pipe (process substitution), so it is not refused
+ * for not being a regular file; it is opened without blocking (a FIFO with no writer would hold open() forever)
+ * and read until its end, the cap (/dev/zero never ends) or the deadline (a writer that never writes).
+ */
+async function readKubeconfigFile(file: string, deadlineAt: number): Promise<string> {
+  let handle: Awaited<ReturnType<typeof open>>
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    throw usageError(
+      `cannot read kubeconfig ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      'point --kubeconfig or KUBECONFIG at a readable file',
+    )
+  }
+  try {
+    if ((await handle.stat()).isDirectory()) throw usageError(`kubeconfig ${file} is a directory`, 'point --kubeconfig or KUBECONFIG at a file')
+    const chunks: Buffer[] = []
+    let total = 0
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024)
+      let bytesRead: number
+      try {
+        ;({ bytesRead } = await handle.read(chunk, 0, chunk.length, null))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN')
+          throw usageError(`cannot read kubeconfig ${file}`, 'point --kubeconfig or KUBECONFIG at a readable file')
+        if (Date.now() >= deadlineAt) {
+          throw usageError(
+            `kubeconfig ${file} did not end in time (a pipe or device that is still open?)`,
+            'point --kubeconfig or KUBECONFIG at a regular file',
+          )
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        continue
+      }
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > KUBECONFIG_MAX_BYTES) {
+        throw usageError(
+          `kubeconfig ${file} is larger than ${KUBECONFIG_MAX_BYTES / 1024 / 1024} MiB (a device or a wrong file?)`,
+          'point --kubeconfig or KUBECONFIG at a kubeconfig file',
+        )
+      }
+      chunks.push(chunk.subarray(0, bytesRead))
+      if (Date.now() >= deadlineAt) throw usageError(`kubeconfig ${file} did not end in time`, 'point --kubeconfig or KUBECONFIG at a regular file')
+    }
+    return Buffer.concat(chunks, total).toString('utf8')
+  } finally {
+    await handle.close()
+  }
 }
 
 function mergeFile(merged: MergedKubeconfig, doc: Record<string, unknown>, baseDir: string, file: string): void {
@@ -180,7 +242,7 @@ export async function resolveContext(opts: KubeconfigOptions): Promise<ResolvedC
       throw usageError(`kubeconfig ${named.join(', ')} (from KUBECONFIG) does not exist`, 'point KUBECONFIG at an existing file, or pass --kubeconfig FILE')
     throw usageError('no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)', 'pass --kubeconfig FILE or set KUBECONFIG')
   }
-  const merged = await loadKubeconfig(files)
+  const merged = await loadKubeconfig(files, opts.deadlineAt)
   const contextName = opts.context ?? merged.currentContext
   if (!contextName) throw usageError('the kubeconfig sets no current-context', 'pass --context NAME')
   const context = merged.contexts.get(contextName)

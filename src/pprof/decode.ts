@@ -106,6 +106,11 @@ export interface DecodeOptions {
   inflated?: Uint8Array
   /** Unpack no more than this many bytes: a gzip of zeros must not fill the memory. */
   maxBytes?: number
+  /**
+   * Decode no profile that would take more than about this many bytes in memory (a frame of 1 byte on disk is
+   * 4 in memory, a location of 4 bytes is an object of hundreds): ProfileFormatError 'decoded-too-large'.
+   */
+  maxDecodedBytes?: number
 }
 
 /**
@@ -125,12 +130,12 @@ export function decodeProfile(bytes: Uint8Array, options: DecodeOptions = {}): P
     if (kind === 'pprof-gzip') throw new ProfileFormatError('not-pprof', 'not a pprof profile: gzip data compressed twice')
   }
   rejectNonProfile(kind, data, compressed, options.source)
-  if (kind === 'pprof-raw') return readProfileProto(data)
+  if (kind === 'pprof-raw') return readProfileProto(data, options.maxDecodedBytes)
   // An unusual prefix (unknown fields, say) may still be a profile.
   try {
-    return readProfileProto(data)
+    return readProfileProto(data, options.maxDecodedBytes)
   } catch (err) {
-    if (!(err instanceof ProfileFormatError) || err.code === 'invalid-profile') throw err
+    if (!(err instanceof ProfileFormatError) || err.code === 'invalid-profile' || err.code === 'decoded-too-large') throw err
     const hex = Array.from(data.subarray(0, 8), (c) => c.toString(16).padStart(2, '0')).join(' ')
     const gz = compressed ? ' (gzip-compressed)' : ''
     throw new ProfileFormatError('not-pprof', `not a pprof profile: the data${gz} is neither gzip nor profile protobuf (it starts with ${hex})`)

@@ -11,6 +11,7 @@ export type ProfileFormatErrorCode =
   | 'invalid-profile'
   | 'not-pprof'
   | 'too-large'
+  | 'decoded-too-large'
 
 /**
  * The input is not a usable pprof profile. `message` is one line meant for

@@ -24,6 +24,8 @@ export const string = expect('a string', (v) => typeof v === 'string')
 export const number = expect('a number', (v) => typeof v === 'number' && Number.isFinite(v))
 export const boolean = expect('true or false', (v) => typeof v === 'boolean')
 export const positiveInteger = expect('a positive whole number', (v) => typeof v === 'number' && Number.isInteger(v) && v > 0)
+/** A time the tool computes with (a collection time, an observation): RFC 3339 that Date can read, no other text. */
+export const time = expect('a time (RFC 3339)', (v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) && Number.isFinite(Date.parse(v)))
 export const anything: Shape = () => undefined
 export const oneOf = (...choices: string[]): Shape => expect(`one of ${choices.join(', ')}`, (v) => typeof v === 'string' && choices.includes(v))
 
@@ -121,7 +123,7 @@ export const SHAPES = {
   manifest: object({
     kind: string,
     formatVersion: positiveInteger,
-    collectedAt: string,
+    collectedAt: time,
     'cliVersion?': string,
     'context?': string,
     'server?': string,
@@ -147,7 +149,7 @@ export const SHAPES = {
   ),
   errors: list(collectionError),
   history: list(
-    object({ node: string, at: string, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string, 'configKeys?': mapOf(string) }),
+    object({ node: string, at: time, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string, 'configKeys?': mapOf(string) }),
   ),
 } satisfies Record<string, Shape>
 

@@ -48,6 +48,7 @@ export class SnapshotIndex {
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
+  private rowsByKey?: Map<string, TableRow>
   // serve's history holds thousands of observations per node of a fleet: a scan per node would be quadratic.
   private observationsByNode?: Map<string, Observation[]>
   private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
@@ -88,7 +89,24 @@ export class SnapshotIndex {
   }
 
   tableRow(node: KubeObject): TableRow | undefined {
-    return this.snapshot.chainNodeRows.find((row) => row.namespace === node.metadata.namespace && row.name === node.metadata.name)
+    // One map, built on first use: a find per node is quadratic over a fleet of 10,000.
+    if (!this.rowsByKey) {
+      this.rowsByKey = new Map()
+      for (const row of this.snapshot.chainNodeRows) {
+        const key = keyOf('', row.namespace, row.name)
+        if (!this.rowsByKey.has(key)) this.rowsByKey.set(key, row)
+      }
+    }
+    return this.rowsByKey.get(keyOf('', node.metadata.namespace, node.metadata.name))
+  }
+
+  /** Earlier observations of this node (history.json, the history store), oldest first: grouped once, not filtered per node. */
+  observationsOf(node: KubeObject): Observation[] {
+    if (!this.observationsByNode) {
+      this.observationsByNode = new Map()
+      for (const o of this.snapshot.observations ?? []) append(this.observationsByNode, o.node, o)
+    }
+    return this.observationsByNode.get(`${node.metadata.namespace}/${node.metadata.name}`) ?? []
   }
 
   /** The node Pod: same name as the ChainNode and controlled by it (the operator sets no label to find it by). */
@@ -116,15 +134,6 @@ export class SnapshotIndex {
       return !uid || !obj.metadata.uid || uid === obj.metadata.uid
     })
     return sortEvents([...new Set([...byUid, ...byName])])
-  }
-
-  /** The local history's observations of one node ("namespace/name"), oldest first; grouped once for every node. */
-  observationsOf(node: string): readonly Observation[] {
-    if (!this.observationsByNode) {
-      this.observationsByNode = new Map()
-      for (const observation of this.snapshot.observations ?? []) append(this.observationsByNode, observation.node, observation)
-    }
-    return this.observationsByNode.get(node) ?? []
   }
 
   logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {
@@ -200,10 +209,12 @@ export interface LabelSelector {
 
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return false
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false
+  // Own labels only: `key in labels` holds for "constructor" and "toString" on every object (-l constructor).
+  const own = (key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined)
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (own(key) !== value) return false
   for (const expr of selector.matchExpressions ?? []) {
-    const has = expr.key in labels
-    const value = labels[expr.key]
+    const has = Object.hasOwn(labels, expr.key)
+    const value = own(expr.key) ?? ''
     const values = expr.values ?? []
     if (expr.operator === 'In' && !(has && values.includes(value))) return false
     if (expr.operator === 'NotIn' && has && values.includes(value)) return false

@@ -16,7 +16,8 @@ export function parseLabelSelector(text: string): LabelSelector {
     let m: RegExpExecArray | null
     if ((m = new RegExp(`^${key}\\s*(==|=|!=)\\s*([-A-Za-z0-9_.]*)$`).exec(part))) {
       if (m[2] === '!=') selector.matchExpressions.push({ key: m[1], operator: 'NotIn', values: [m[3]] })
-      else selector.matchLabels[m[1]] = m[3]
+      // Defined, not assigned: `matchLabels["__proto__"] = v` would set the object's prototype, not a label.
+      else Object.defineProperty(selector.matchLabels, m[1], { value: m[3], enumerable: true, writable: true, configurable: true })
     } else if ((m = new RegExp(`^${key}\\s+(in|notin)\\s*\\(([^)]*)\\)$`).exec(part))) {
       const values = m[3].split(',').map((v) => v.trim())
       selector.matchExpressions.push({ key: m[1], operator: m[2] === 'in' ? 'In' : 'NotIn', values })

@@ -17,6 +17,8 @@ export interface ReadLimits {
   logBytes: number
   /** Bytes of a profile, packed or unpacked (pprof top, and a capture as it streams). */
   profileBytes: number
+  /** Bytes a profile takes once decoded (its samples' frames and values, locations, functions, strings). */
+  profileDecodedBytes: number
 }
 
 export type LimitName = keyof ReadLimits
@@ -43,6 +45,13 @@ export const LIMIT_SPECS: Record<LimitName, LimitSpec> = {
   ratio: { env: 'KUBECTL_CHAINNODE_MAX_RATIO', what: 'decompression ratio of a bundle', fallback: 100, ceiling: 1_000_000, size: false },
   logBytes: { env: 'KUBECTL_CHAINNODE_MAX_LOG_SIZE', what: 'size of one log in a bundle', fallback: 64 * MiB, ceiling: 256 * MiB, size: true },
   profileBytes: { env: 'KUBECTL_CHAINNODE_MAX_PROFILE_SIZE', what: 'size of a profile', fallback: 256 * MiB, ceiling: 1 * GiB, size: true },
+  profileDecodedBytes: {
+    env: 'KUBECTL_CHAINNODE_MAX_PROFILE_DECODED',
+    what: 'decoded size of a profile',
+    fallback: 512 * MiB,
+    ceiling: 8 * GiB,
+    size: true,
+  },
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: GiB, gb: GiB, gib: GiB }

@@ -282,7 +282,7 @@ describe('JSON of the wrong shape: one line naming the file and what is wrong', 
     [
       'a manifest without a scope',
       'manifest.json',
-      JSON.stringify({ kind: 'chainnode-bundle', formatVersion: 1, collectedAt: 'x' }),
+      JSON.stringify({ kind: 'chainnode-bundle', formatVersion: 1, collectedAt: '2026-11-22T10:00:00Z' }),
       /manifest\.json .*scope is missing/,
     ],
     ['probes.json of strings', 'probes.json', '["ok"]', /probes\.json .*\[0\] should be an object, not the string "ok"/],

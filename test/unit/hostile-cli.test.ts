@@ -67,6 +67,17 @@ describe('hostile bundles and profiles through the real CLI', () => {
     )
   })
 
+  it('pprof top: a profile that decodes to more than the decoded limit is refused before decoding, naming what made it large', async () => {
+    const profile = path.join(work, 'many-frames.pb')
+    writeLargeProfile(profile, 1 << 20)
+    inputError(
+      await runCli(['pprof', 'top', profile], { env: { KUBECTL_CHAINNODE_MAX_PROFILE_DECODED: '1MiB' } }),
+      /many-frames\.pb \(it decodes to about \d+ MiB: [\d,]+ samples, [\d,]+ frames, 1,000 locations, 1,000 functions, 1,005 strings\) is over the limit of the decoded size of a profile \(1 MiB\); .*KUBECTL_CHAINNODE_MAX_PROFILE_DECODED=4MiB/,
+    )
+    const allowed = await runCli(['pprof', 'top', profile], { env: { KUBECTL_CHAINNODE_MAX_PROFILE_DECODED: '8MiB' } })
+    expect(allowed.code, allowed.stderr).toBe(0)
+  })
+
   it('a folder bundle with a link to a file outside is refused', async () => {
     const dir = folder(bundleFiles())
     writeFileSync(path.join(work, 'outside.json'), '[]')
