@@ -200,7 +200,9 @@ describe('seeded scenarios (checked with kubectl)', () => {
     const gen = (n: string) => nodes.find((c) => c.metadata.name === n).metadata.generation
     expect(pod('cfg-0').metadata.annotations['cosmopilot.voluzi.com/chainnode-generation']).toBe(String(gen('cfg-0')))
     expect(Number(pod('cfg-1').metadata.annotations['cosmopilot.voluzi.com/chainnode-generation'])).toBeLessThan(gen('cfg-1'))
-    expect(Date.now() - Date.parse(pod('cfg-0').status.startTime)).toBeLessThan(10 * 60_000)
+    // Seeded a few minutes old; the suite's own run time adds to that (21 minutes on a loaded machine): recent is
+    // what counts, well inside the 6 hours within which a restart is news.
+    expect(Date.now() - Date.parse(pod('cfg-0').status.startTime)).toBeLessThan(60 * 60_000)
     expect(Date.now() - Date.parse(pod('cfg-1').status.startTime)).toBeGreaterThan(86_400_000)
     const restarted = byReason(evs, 'NodeRestarted')
     expect(restarted.map((e) => [e.involvedObject.name, e.message])).toEqual([['cfg-0', 'Node restarted']])
