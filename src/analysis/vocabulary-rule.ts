@@ -74,6 +74,8 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
     id: spec.id,
     title: spec.title,
     severity: spec.severity,
+    // Each catalogue entry carries its own severity.
+    severityNote: '(each message has its own: see below)',
     specRow: spec.specRow,
     suppressedBy: spec.suppressedBy,
     logs: ['operator'],

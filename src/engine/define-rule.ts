@@ -51,6 +51,8 @@ export interface Rule<Data extends object = object> {
   id: RuleId
   title: string
   severity: Severity
+  /** How the severity varies from finding to finding, after the default (its docs page's header says it). */
+  severityNote?: string
   /** The row of the spec's symptom table (or the reference section) this rule implements. */
   specRow: string
   /**

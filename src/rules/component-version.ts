@@ -17,6 +17,7 @@ export default defineRule<Data>({
   id: 'component-version',
   title: 'node-utils or remote signer image below the minimum version',
   severity: 'warning',
+  severityNote: '(info when the tag is not a version)',
   specRow: '§9.2: remote signer 3.1.0 or newer and node-utils 4.0.0 or newer, image overrides included',
   suppressedBy: ['signer-pubkey'],
   check({ index, node, pod }) {

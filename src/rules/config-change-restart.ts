@@ -27,6 +27,7 @@ export default defineRule<Data>({
   id: 'config-change-restart',
   title: 'Pod restarted (or will restart) because the configuration changed',
   severity: 'info',
+  severityNote: '(warning when deferred or unexpected)',
   specRow: 'Pod restarts after config change',
   logs: ['operator'],
   suppressedBy: ['signer-pubkey', 'signer-discovery-timeout', 'node-error', 'image-pull'],

@@ -33,6 +33,7 @@ export default defineRule<DoubleSign>({
   id: 'double-sign-risk',
   title: 'Two running nodes sign with one validator key',
   severity: 'error',
+  severityNote: '(reported first: two signers of one key lose the stake)',
   specRow: 'Issue 30: two running nodes of one chain present the same validator key with voting power (double-sign, tombstoning)',
   check({ index, node, pod }) {
     const own = chainProbeOf(index.snapshot, pod)

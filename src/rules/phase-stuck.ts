@@ -62,6 +62,7 @@ export default defineRule<Data>({
   id: 'phase-stuck',
   title: 'The node holds a transitional phase too long',
   severity: 'error',
+  severityNote: '(warning for `Snapshotting`)',
   specRow: 'Issue 20: a node stuck in InitializingData, InitGenesis, Starting, Restarting, Snapshotting or Upgrading',
   logs: ['operator'],
   // These name why the phase cannot move on.

@@ -26,6 +26,7 @@ export default defineRule<{
   id: 'pvc-not-growing',
   title: 'Data volume does not grow',
   severity: 'error',
+  severityNote: '(warning when only near full)',
   specRow: 'PVC does not grow',
   logs: ['operator'],
   check({ index, node }) {

@@ -16,6 +16,7 @@ export default defineRule<RpcUnreachable>({
   id: 'rpc-unreachable',
   title: "Running node's CometBFT RPC does not answer",
   severity: 'warning',
+  severityNote: '(error for a validator: its signing cannot be measured)',
   specRow: 'Issue 30: a Running node whose RPC (26657) refuses, resets, times out or does not answer JSON-RPC',
   check({ index, node, pod }) {
     if (!pod || pod.status?.phase !== 'Running') return []

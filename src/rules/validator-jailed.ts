@@ -26,6 +26,7 @@ export default defineRule<Data>({
   id: 'validator-jailed',
   title: 'Validator jailed or out of the active set',
   severity: 'error',
+  severityNote: 'when jailed; warning when only unbonded or unbonding',
   specRow: 'Operator vocabulary: ValidatorJailed Event, .status.jailed, .status.validatorStatus unbonded/unbonding',
   check({ index, node }) {
     const status = node.status ?? {}

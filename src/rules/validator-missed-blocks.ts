@@ -42,6 +42,7 @@ export default defineRule<MissedBlocks>({
   id: 'validator-missed-blocks',
   title: 'Validator misses blocks or is not in the active set',
   severity: 'error',
+  severityNote: '(warning below `--missed-blocks-error`; info when the commits could not be read)',
   specRow: 'Issue 30: a validator misses blocks in the last commits of its chain, or is not in the active set',
   check({ index, node, pod, settings }) {
     if (!node.spec?.validator) return []
