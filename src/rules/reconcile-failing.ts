@@ -50,7 +50,8 @@ export default defineRule<Data>({
   id: 'reconcile-failing',
   title: "The operator's reconciles of the node fail",
   severity: 'error',
-  severityNote: 'when the node keeps failing (at least two failures over two minutes or more, the latest within 20 minutes); warning for a single or an older failure',
+  severityNote:
+    'when the node keeps failing (at least two failures over two minutes or more, the latest within 20 minutes); warning for a single or an older failure',
   specRow: 'Issue 20: the operator logs `Reconciler error` for the node (or its ChainNodeSet), with or without a Warning Event',
   logs: ['operator'],
   // A specific rule that fires explains the same failure better.
