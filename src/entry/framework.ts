@@ -1,6 +1,6 @@
 /**
- * What the entry point (entry.ts) loads only for lines the quick start does not serve: oclif (help at other
- * widths, unusual command lines, config-hash diff, completion) and the shell completion. An ES module beside
+ * What the entry point (main.ts) loads only for lines the quick start does not serve: oclif (help at other
+ * widths, unusual command lines) and the shell completion. An ES module beside
  * the oclif commands (dist/bundle/framework.js with the npm package, lib/framework.mjs in the single
  * executable), so that both share one oclif.
  */

@@ -2,7 +2,7 @@
  * The quick start of one command: a command line that needs no help text and no framework runs here,
  * without loading oclif. On a short run, loading the framework costs more than reading the cluster.
  * scripts/bundle.mjs bundles quickStart with each command of quick-commands.ts into its own file; the
- * entry point (entry.ts) loads the one the line names, and falls back to oclif when it answers false.
+ * entry point (main.ts) loads the one the line names, and falls back to oclif when it answers false.
  */
 import type { ExitCode } from '../util/errors.js'
 import { reportFailure } from './failure.js'
