@@ -1,4 +1,4 @@
-import { operatorReleaseName, operatorWorkerName, refOf, runsLeaderElection } from '../snapshot/index.js'
+import { operatorLeaseName, refOf, runsLeaderElection } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { ageMs, field } from '../engine/rule-helpers.js'
@@ -6,9 +6,6 @@ import { operatorLogs } from '../analysis/operator-logs.js'
 
 /** controller-runtime's default lease duration; a holder that has not renewed for twice that is gone. */
 const STALE_AFTER_MS = 2 * 15_000
-
-export const leaseName = (worker: string, release = 'cosmopilot') =>
-  worker ? `${worker}.${release}.cosmopilot.voluzi.com` : `${release}.cosmopilot.voluzi.com`
 
 type Problem = 'no-lease' | 'holder-gone' | 'stale' | 'no-holder'
 
@@ -25,7 +22,7 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
     if (!operator) return []
     // A single manager without leader election holds no Lease, and needs none.
     if (!runsLeaderElection(operator)) return []
-    const name = leaseName(operatorWorkerName(operator), operatorReleaseName(operator))
+    const name = operatorLeaseName(operator)
     const lease = index.get('Lease', operator.metadata.namespace, name)
     const pods = index.operatorPods(operator)
     const holder: string | undefined = lease?.spec?.holderIdentity

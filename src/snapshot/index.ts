@@ -282,3 +282,10 @@ export function operatorWorkerName(deployment: KubeObject): string {
 export function operatorReleaseName(deployment: KubeObject): string {
   return managerFlag(deployment, 'release-name') ?? managerEnv(deployment, 'RELEASE_NAME') ?? 'cosmopilot'
 }
+
+/** The leader-election Lease a release's managers take: <worker>.<release>.cosmopilot.voluzi.com (no worker: no prefix). */
+export function operatorLeaseName(deployment: KubeObject): string {
+  const worker = operatorWorkerName(deployment)
+  const release = operatorReleaseName(deployment)
+  return worker ? `${worker}.${release}.${ANNOTATION_DOMAIN}` : `${release}.${ANNOTATION_DOMAIN}`
+}

@@ -1,7 +1,5 @@
-import { leaseName } from '../rules/leader-election.js'
 import { allOperatorLogsAbout } from '../analysis/operator-logs.js'
-import { operatorWorkerName, type SnapshotIndex } from '../snapshot/index.js'
-import { containerEnv } from '../snapshot/node-layout.js'
+import { operatorLeaseName, type SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { parseLogLine } from './log-line.js'
 import { isoTime } from './time.js'
@@ -27,8 +25,8 @@ export function operatorEntries(index: SnapshotIndex, node: KubeObject, now: str
 }
 
 function leaseEntries(index: SnapshotIndex, operator: KubeObject, now: string): RawEntry[] {
-  const manager = (operator.spec?.template?.spec?.containers ?? []).find((c: { name: string }) => c.name === 'manager')
-  const name = leaseName(operatorWorkerName(operator), containerEnv(manager, 'RELEASE_NAME') ?? 'cosmopilot')
+  // The rule's own name for it: --release-name on the manager's command line counts as its environment does.
+  const name = operatorLeaseName(operator)
   const lease = index.get('Lease', operator.metadata.namespace, name)
   if (!lease) return []
   const subject = { kind: 'Lease', namespace: lease.metadata.namespace, name: lease.metadata.name }
