@@ -13,8 +13,8 @@ export interface OperatorInput {
   nodeNamespaces?: string[]
   logs: LogOptions
   errors: CollectionError[]
-  /** Read the releases' Lease, Events and Certificates too (default true). */
-  namespaceLists?: boolean
+  /** Which of the releases' Lease, Events and Certificates to read too (undefined: all of them). */
+  namespaceKinds?: readonly string[]
   /** Manager logs asked for before the operator's Pods were known, by namespace/pod; used when the Pod is still the one. */
   early?: ReadonlyMap<string, Promise<EarlyLog>>
 }
@@ -41,9 +41,9 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
   const targets = (ns: string) => [
     ...(byImage ? [OPERATOR_PODS] : []),
     // Events of a namespace that holds nodes were read with them.
-    ...(input.namespaceLists === false
-      ? []
-      : OPERATOR_NAMESPACE_TARGETS.filter((t) => !(input.nodeNamespaces?.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind)))),
+    ...OPERATOR_NAMESPACE_TARGETS.filter(
+      (t) => (input.namespaceKinds?.includes(t.kind) ?? true) && !(input.nodeNamespaces?.includes(ns) && NAMESPACE_TARGETS.some((n) => n.kind === t.kind)),
+    ),
   ]
   const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
   const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')

@@ -39,6 +39,8 @@ export const FLEET_LOG_THRESHOLD = 20
 export interface ObjectReads {
   kinds: readonly string[]
   operator: boolean
+  /** What of the operator release's own namespace to list (Lease, Event, Certificate); none when absent. */
+  operatorKinds?: readonly string[]
 }
 
 export interface CollectOptions {
@@ -123,8 +125,9 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
             nodeNamespaces: knownNamespace ? [knownNamespace] : undefined,
             logs: logOptions,
             errors,
-            // Its Lease, Events and Certificates are for doctor's rules; a command that shows less reads the release and its log.
-            namespaceLists: !objects,
+            // Its Lease, Events and Certificates are for doctor's rules; a command that shows less reads the release, its
+            // log and only the lists it names.
+            namespaceKinds: objects ? (objects.operatorKinds ?? []) : undefined,
             early,
           }),
         )

@@ -43,7 +43,12 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
-  const objects = { kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet', 'ValidatingWebhookConfiguration'], operator: true }
+  // The operator-wide trouble above the table is leader-election's and webhook-certificates': their Lease and Certificates.
+  const objects = {
+    kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet', 'ValidatingWebhookConfiguration'],
+    operator: true,
+    operatorKinds: ['Lease', 'Certificate'],
+  }
   const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
   // -o wide is asked for its every column: never cut, as kubectl's.
