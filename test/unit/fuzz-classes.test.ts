@@ -434,7 +434,31 @@ describe('fuzz classes: protobuf through the profile census', () => {
 })
 
 describe('fuzz classes: kubeconfig contents', () => {
+  const name = fc.oneof(fc.constantFrom('a', ...INHERITED), fc.string({ maxLength: 6 }))
+  /** The shape kubectl writes, its names and values drawn from hostile ones: some resolve, the rest must refuse. */
+  const wellShaped = fc
+    .record({
+      current: name,
+      context: name,
+      cluster: name,
+      user: name,
+      server: fc.oneof(fc.constant('https://127.0.0.1:6443'), fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 1 })),
+      extra: fc.dictionary(name, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    })
+    // Mostly one name for all four, so that the references hold and the case resolves.
+    .chain((parts) => fc.boolean().map((same) => (same ? { ...parts, context: parts.current, cluster: parts.current, user: parts.current } : parts)))
+    .map(({ current, context, cluster, user, server, extra }) =>
+      dump({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': current,
+        contexts: [{ name: context, context: { cluster, user, ...extra } }],
+        clusters: [{ name: cluster, cluster: { server, ...extra } }],
+        users: [{ name: user, user: { token: 'abc', ...extra } }],
+      }),
+    )
   const yamlText = fc.oneof(
+    wellShaped,
     fc.jsonValue({ maxDepth: 4 }).map((value) => dump(value)),
     fc
       .record({
@@ -475,7 +499,8 @@ describe('fuzz classes: kubeconfig contents', () => {
       }),
       limits(800),
     )
-    expect(cases).toBeGreaterThan(50)
     console.log(`fuzz: ${resolved} of ${cases} generated kubeconfigs resolved, the others refused with one line`)
+    expect(cases).toBeGreaterThan(50)
+    expect(resolved).toBeGreaterThan(0)
   })
 })
