@@ -8,6 +8,10 @@ import { BUNDLE_KIND, SHAPES, type BundleManifest, type Shape } from './bundle-s
 import { unpackTarGz, type ArchiveIndex } from './tar-reader.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
+/** A manifest value in a message: a list or object by its kind only (JSON.stringify would recurse through any depth). */
+const shownValue = (value: unknown): string =>
+  value !== null && typeof value === 'object' ? (Array.isArray(value) ? 'a list' : 'an object') : String(JSON.stringify(value))
+
 /** Read a bundle written by writeBundle (directory or .tgz) back into a snapshot, as a file from a stranger. */
 export async function readBundle(source: string, limits: ReadLimits = readLimits(), onProgress: (what: string) => void = () => undefined): Promise<Snapshot> {
   const stats = statSync(source, { throwIfNoEntry: false })
@@ -71,13 +75,10 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
   const manifest = manifestText === undefined ? undefined : (parse('manifest.json', manifestText) as Record<string, unknown> | null)
   if (manifest === undefined) throw usageError(`${source} is not a chainnode bundle (no manifest.json)`, 'pass a bundle written by chainnode collect')
   if (manifest === null || manifest?.kind !== BUNDLE_KIND)
-    throw usageError(`${source} is not a chainnode bundle (manifest kind is ${JSON.stringify(manifest?.kind)})`, 'pass a bundle written by chainnode collect')
+    throw usageError(`${source} is not a chainnode bundle (manifest kind is ${shownValue(manifest?.kind)})`, 'pass a bundle written by chainnode collect')
   const version = manifest.formatVersion
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
-    throw usageError(
-      `${source}: manifest.json formatVersion is ${JSON.stringify(version)}, not a positive whole number`,
-      'the bundle is damaged; collect it again',
-    )
+    throw usageError(`${source}: manifest.json formatVersion is ${shownValue(version)}, not a positive whole number`, 'the bundle is damaged; collect it again')
   if (version > SNAPSHOT_FORMAT_VERSION)
     throw usageError(`bundle format ${version} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
   const checked = check<BundleManifest>('manifest.json', SHAPES.manifest, manifest)

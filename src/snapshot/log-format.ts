@@ -42,7 +42,11 @@ const LEVEL_OF_WORD: Record<string, LogLineParts['level']> = {
   pnc: 'error',
   w: 'warning',
 }
-const levelWord = (word: unknown): LogLineParts['level'] => LEVEL_OF_WORD[String(word ?? '').toLowerCase()]
+/** Own words only: `level=__proto__` or `"level":"constructor"` is no level, not Object.prototype. */
+const levelWord = (word: unknown): LogLineParts['level'] => {
+  const key = String(word ?? '').toLowerCase()
+  return Object.hasOwn(LEVEL_OF_WORD, key) ? LEVEL_OF_WORD[key] : undefined
+}
 
 /** Keys that repeat what the evidence line already shows (time, level, message) or only matter to a developer. */
 const NOISE_KEYS = new Set(['level', 'lvl', 'severity', 'ts', 'time', 'timestamp', 't', 'caller', 'logger', 'msg', '_msg', 'message', 'stacktrace', 'source'])

@@ -7,7 +7,11 @@ export interface ParsedLine {
   text: string
 }
 
-const levelOf = (word: unknown): TimelineLevel => LEVEL_WORDS[String(word ?? '').toLowerCase()] ?? 'normal'
+/** Own words only: a line's `"level":"__proto__"` or `"constructor"` is no level, not Object.prototype. */
+const levelOf = (word: unknown): TimelineLevel => {
+  const key = String(word ?? '').toLowerCase()
+  return Object.hasOwn(LEVEL_WORDS, key) ? LEVEL_WORDS[key] : 'normal'
+}
 const DETAIL_KEYS = ['error', 'err', 'reason']
 
 /**

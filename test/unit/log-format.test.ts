@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeLogLine, isRoutineLine, logLineSummary } from '../../src/snapshot/log-format.js'
+import { parseLogLine } from '../../src/timeline/log-line.js'
 import { evidenceText, presentEvidence } from '../../src/render/evidence.js'
 import type { Evidence } from '../../src/engine/define-rule.js'
 
@@ -76,5 +77,16 @@ describe('a log line as evidence: time, level, message and the fields that matte
     expect(lines).toHaveLength(2)
     expect(new Set(lines).size).toBe(2)
     expect(lines[0]).toBe('2026-11-26T13:00:00Z  log of cosmopilot-abc/manager: ERROR Reconciler error error="signer not ready" controller=chainnode')
+  })
+})
+
+describe('a level word that is an inherited name', () => {
+  // Found by test/unit/fuzz-classes.test.ts: the level table was indexed with the line's word, so "__proto__"
+  // gave Object.prototype as the level.
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s is no level, in every format', (word) => {
+    expect(describeLogLine(`level=${word} msg=m`).level).toBeUndefined()
+    expect(describeLogLine(JSON.stringify({ level: word, msg: 'm' })).level).toBeUndefined()
+    expect(parseLogLine(JSON.stringify({ level: word, msg: 'm' })).level).toBe('normal')
+    expect(parseLogLine(`level=${word} msg=m`).level).toBe('normal')
   })
 })
