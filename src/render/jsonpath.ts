@@ -80,16 +80,24 @@ function bad(template: string, why: string) {
 
 /** Where the action opened before `from` closes: quotes and brackets may hold a `}`. */
 function actionEnd(template: string, from: number): number {
+  const at = closingAt(template, from, '', '}', 1)
+  if (at < 0) throw bad(template, 'unclosed action')
+  return at
+}
+
+/** The index where the depth, counted over opening and closing characters outside quotes, returns to 0; -1 if never. */
+function closingAt(text: string, from: number, opens: string, closes: string, depth: number): number {
   let quote = ''
-  for (let i = from; i < template.length; i++) {
-    const c = template[i]
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]
     if (quote) {
       if (c === '\\') i++
       else if (c === quote) quote = ''
     } else if (c === '"' || c === "'") quote = c
-    else if (c === '}') return i
+    else if (opens.includes(c)) depth++
+    else if (closes.includes(c) && --depth === 0) return i
   }
-  throw bad(template, 'unclosed action')
+  return -1
 }
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", '0': '\0' }
@@ -132,18 +140,9 @@ function parsePath(template: string, text: string): Step[] {
 }
 
 function bracketEnd(template: string, text: string, from: number): number {
-  let depth = 0
-  let quote = ''
-  for (let i = from; i < text.length; i++) {
-    const c = text[i]
-    if (quote) {
-      if (c === '\\') i++
-      else if (c === quote) quote = ''
-    } else if (c === '"' || c === "'") quote = c
-    else if (c === '[' || c === '(') depth++
-    else if ((c === ']' || c === ')') && --depth === 0) return i
-  }
-  throw bad(template, 'unclosed [')
+  const at = closingAt(text, from, '[(', '])', 0)
+  if (at < 0) throw bad(template, 'unclosed [')
+  return at
 }
 
 function parseBracket(template: string, inner: string): Step {
