@@ -11,6 +11,8 @@ export type FlagSpec =
       char?: string
       helpGroup?: string
       options?: readonly string[]
+      /** Options that carry a value after "=", as kubectl's `-o jsonpath=TEMPLATE`. */
+      templated?: readonly string[]
       default?: string
       multiple?: boolean
       required?: boolean
@@ -40,7 +42,20 @@ export interface CommandSpec {
   subcommands?: readonly string[]
 }
 
-type OptionOf<S> = S extends { options: readonly (infer O extends string)[] } ? O : string
+type TemplatedOf<S> = S extends { templated: readonly (infer T extends string)[] } ? `${T}=${string}` : never
+type OptionOf<S> = S extends { options: readonly (infer O extends string)[] } ? O | TemplatedOf<S> : string
+
+/** Whether a string flag takes this value: one of its options, or a templated option with its value. */
+export function takesValue(spec: { options?: readonly string[]; templated?: readonly string[] }, raw: string): boolean {
+  if (!spec.options) return true
+  return spec.options.includes(raw) || (spec.templated ?? []).some((name) => raw.startsWith(`${name}=`))
+}
+
+/** The values a string flag takes, as help shows them: text|json|jsonpath=TEMPLATE. */
+export const choicesOf = (spec: { options?: readonly string[]; templated?: readonly string[] }): string[] => [
+  ...(spec.options ?? []),
+  ...(spec.templated ?? []).map((name) => `${name}=TEMPLATE`),
+]
 
 /** The value a flag has after parsing, by its spec (a flag with a default always has a value). */
 export type FlagValueOf<S> = S extends { type: 'boolean' }
@@ -70,6 +85,10 @@ export type OutputFormat = 'text' | 'wide' | 'name' | 'json' | 'yaml' | 'markdow
 /** `-o` for a command that supports the given formats. */
 export const outputSpec = <const F extends OutputFormat>(formats: readonly F[]) =>
   ({ type: 'string', char: 'o', description: 'output format', options: formats, default: 'text' }) as const satisfies FlagSpec
+
+/** `-o` that also takes kubectl's templates (`-o jsonpath=TEMPLATE`). */
+export const templatedOutputSpec = <const F extends OutputFormat, const T extends string>(formats: readonly F[], templated: readonly T[]) =>
+  ({ ...outputSpec(formats), templated }) as const satisfies FlagSpec
 
 export const GLOBAL_FLAGS = {
   'no-color': { type: 'boolean', description: 'disable colour (also off with NO_COLOR or when stdout is not a terminal)', helpGroup: 'GLOBAL' },

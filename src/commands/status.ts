@@ -5,13 +5,25 @@ import { fitWidth, tableWidth } from '../render/width.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
+import {
+  defineCommand,
+  GLOBAL_FLAGS,
+  KUBE_FLAGS,
+  LISTING_FLAGS,
+  NODE_ARG,
+  SCOPE_FLAGS,
+  SNAPSHOT_FLAGS,
+  templatedOutputSpec,
+  type InputOf,
+} from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
-import { outputFormatOf } from '../util/output.js'
+import { outputFormatOf, writeStdout } from '../util/output.js'
 import { diagnose, selectRules } from '../app/doctor.js'
 import { operatorTroubleLines } from '../render/status-notes.js'
-import { fieldPath, nameLine, sortByField } from '../render/status-listing.js'
+import { fieldPath, kubectlList, nameLine, sortByField } from '../render/status-listing.js'
+import { parseJsonPathTemplate, renderJsonPath } from '../render/jsonpath.js'
+import { usageError } from '../util/errors.js'
 import type { Report } from '../engine/run-rules.js'
 
 /** The rules about the operator itself, whose finding holds for every node it reconciles: status says them above its table. */
@@ -29,7 +41,7 @@ export const STATUS_COMMAND = defineCommand({
     ...KUBE_FLAGS,
     ...SCOPE_FLAGS,
     ...SNAPSHOT_FLAGS,
-    output: outputSpec(['text', 'wide', 'name', 'json', 'yaml']),
+    output: templatedOutputSpec(['text', 'wide', 'name', 'json', 'yaml'], ['jsonpath']),
     ...LISTING_FLAGS,
     'sort-by': { type: 'string', description: 'sort the nodes by a field of the ChainNode, as kubectl does: .metadata.name, {.status.latestHeight}' },
     'show-labels': { type: 'boolean', description: "show the nodes' labels as the last column" },
@@ -40,6 +52,10 @@ export const STATUS_COMMAND = defineCommand({
 export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
   if (input.watch) requireLive(input.bundle)
+  const template = input.output.startsWith('jsonpath=') ? input.output.slice('jsonpath='.length) : undefined
+  // A bad template is said before the cluster is read.
+  if (template !== undefined) parseJsonPathTemplate(template)
+  if (template !== undefined && input.watch) throw usageError('-o jsonpath cannot be watched', 'drop -w, or watch the table: status -w')
   // The wide columns come from the nodes: one /status and /net_info each, no second reading.
   const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
@@ -84,6 +100,16 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
       })),
     )
     session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, operator, collectionErrors }), outputFormatOf(input.output))
+  } else if (template !== undefined) {
+    // As kubectl get -o jsonpath: over the ChainNode itself when one is named, else over a List of them.
+    const nodes = snapshots.flatMap((snapshot) => {
+      const index = new SnapshotIndex(snapshot)
+      const byKey = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
+      return rowsOf(snapshot).map((r) => byKey.get(`${r.namespace}/${r.name}`)!)
+    })
+    const text = renderJsonPath(template, input.name && nodes.length === 1 ? nodes[0] : kubectlList(nodes))
+    // kubectl adds no newline: the template says where lines end. Scripts read it: no unredacted mark.
+    if (text) writeStdout(text)
   } else if (input.output === 'name') {
     // kubectl's -o name: one resource/name a line, nothing else, for scripts.
     for (const snapshot of snapshots) {

@@ -14,6 +14,7 @@ interface ManifestFlag {
   char?: string
   type: 'boolean' | 'option'
   options?: string[]
+  description?: string
 }
 interface ManifestCommand {
   id: string
@@ -70,6 +71,13 @@ async function candidatesFor(words: string[], commands: Record<string, ManifestC
   const valueFlag = previous?.startsWith('-') ? flags.find((f) => `--${f.name}` === previous || (f.char && `-${f.char}` === previous)) : undefined
   if (valueFlag && valueFlag.type === 'option') {
     if (valueFlag.options) return valueFlag.options.filter((o) => o.startsWith(current))
+    // A flag with templated options (jsonpath=TEMPLATE) lists them in its help, as oclif-flags.ts writes it.
+    const listed = /\n<options: ([^>\n]+)>$/.exec(valueFlag.description ?? '')
+    if (listed)
+      return listed[1]
+        .split('|')
+        .map((choice) => choice.replace(/=TEMPLATE$/, '='))
+        .filter((o) => o.startsWith(current))
     const source = VALUE_SOURCES[valueFlag.name]
     const node = positional[command.id.split(':').length]
     return source ? [...new Set(await source({ ...contextOf(before), node }))].filter((n) => n.startsWith(current)) : []

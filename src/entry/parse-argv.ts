@@ -1,4 +1,4 @@
-import type { CommandSpec, FlagSpec, InputOf } from '../commands/flag-spec.js'
+import { takesValue, type CommandSpec, type FlagSpec, type InputOf } from '../commands/flag-spec.js'
 
 export type FlagValue = boolean | string | number | string[]
 
@@ -78,7 +78,7 @@ export function parseArgv(argv: string[], command: CommandSpec): ParsedArgv | un
 }
 
 function valueOf(spec: Exclude<FlagSpec, { type: 'boolean' }>, raw: string): string | number | undefined {
-  if (spec.type === 'string') return !spec.options || spec.options.includes(raw) ? raw : undefined
+  if (spec.type === 'string') return takesValue(spec, raw) ? raw : undefined
   if (!/^-?\d+$/.test(raw)) return undefined
   const n = Number(raw)
   return (spec.min === undefined || n >= spec.min) && (spec.max === undefined || n <= spec.max) ? n : undefined

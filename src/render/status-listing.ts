@@ -9,6 +9,9 @@ import { usageError } from '../util/errors.js'
 /** `-o name`: resource.group/name, as `kubectl get chainnodes -o name` prints it. */
 export const nameLine = (node: KubeObject): string => `chainnode.${(node.apiVersion ?? 'cosmopilot.voluzi.com/v1').split('/')[0]}/${node.metadata.name}`
 
+/** The document kubectl get -o json|jsonpath prints for several objects: a v1 List of them. */
+export const kubectlList = (items: readonly KubeObject[]) => ({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } })
+
 /** A field path as --sort-by takes it: `.metadata.name` or `{.status.latestHeight}`; only fields, no filters. */
 export function fieldPath(expression: string): string[] {
   const bare = expression.trim().replace(/^\{(.*)\}$/, '$1')

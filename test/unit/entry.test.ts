@@ -40,6 +40,43 @@ describe('the entry point', () => {
     expect(run(['__complete', 'logs', 'val-0', '-c', '']).stdout).toBe('app\nnode-utils\ngate\noperator\nall\n:4\n')
   })
 
+  it('completes the -o values of status, jsonpath= among them', () => {
+    expect(run(['__complete', 'status', '-o', 'j']).stdout).toBe('json\njsonpath=\n:4\n')
+  })
+
+  it('prints status -o jsonpath as kubectl get: the template over a List of ChainNodes, no newline added', () => {
+    const bundle = path.join(ROOT, 'examples', 'bundles', 'healthy.tgz')
+    const names = run(['status', '--bundle', bundle, '-o', 'jsonpath={.kind}:{.items[*].metadata.name}'])
+    expect(names.stdout).toBe('List:fullnode-0 hub-fullnodes-0 hub-fullnodes-1')
+    expect(names.status).toBe(0)
+    // Through oclif (a flag the quick start leaves to it) too, sorted first as kubectl does.
+    const rows = run([
+      'status',
+      '--bundle',
+      bundle,
+      '--sort-by',
+      '{.metadata.name}',
+      '-A',
+      '-ojsonpath={range .items[*]}{.metadata.name}{"\\t"}{.status.latestHeight}{"\\n"}{end}',
+    ])
+    expect(rows.stdout).toBe('fullnode-0\t33138000\nhub-fullnodes-0\t30998000\nhub-fullnodes-1\t30998000\n')
+    // With a NAME, the ChainNode itself, as kubectl get NAME -o jsonpath.
+    expect(run(['status', 'fullnode-0', '--bundle', bundle, '-o=jsonpath={.metadata.name} {.status.phase}']).stdout).toBe('fullnode-0 Running')
+  })
+
+  it.each([
+    [['-o', 'jsonpath={range .items[*]}{.metadata.name}'], 'error: -o jsonpath: range without end in'],
+    [['-o', 'jsonpath={.items[7]}'], 'error: -o jsonpath: array index out of bounds: index 7, length 3'],
+    [['-o', 'jsonpath'], 'error: Expected --output=jsonpath to be one of: text, wide, name, json, yaml, jsonpath=TEMPLATE; see --help'],
+    [['-o', 'jsonpth={.a}'], 'error: Expected --output=jsonpth={.a} to be one of'],
+  ])('says a bad status %j in one line, exit 2', (argv, said) => {
+    const result = run(['status', '--bundle', path.join(ROOT, 'examples', 'bundles', 'healthy.tgz'), ...argv])
+    expect(result.stderr.startsWith(said)).toBe(true)
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(result.stdout).toBe('')
+    expect(result.status).toBe(2)
+  })
+
   it('says a mistyped command in one line with a suggestion, exit 2', () => {
     const result = run(['statsu'])
     expect(result.stderr).toBe('error: unknown command "statsu"; did you mean "status"? See chainnode --help\n')

@@ -157,8 +157,13 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
       ['fullnode-0', '-n', 'cosmos'],
       ['--all', '-o', 'wide', '-w', '--no-headers'],
       ['-A', '-l', 'validator=true', '-o', 'yaml', '--context', 'a,b'],
+      // kubectl's -o jsonpath=TEMPLATE, in the three ways kubectl users type it.
+      ['-o', 'jsonpath={.items[*].metadata.name}'],
+      ['-o=jsonpath={range .items[*]}{.metadata.name}{"\t"}{.status.latestHeight}{"\n"}{end}', '-A'],
+      ['-ojsonpath={.items[0].status.phase}', '-n', 'cosmos'],
+      ['fullnode-0', '--output=jsonpath={.status.phase}'],
     ],
-    handedOver: [['-o', 'markdown'], ['a', 'b'], ['--help']],
+    handedOver: [['-o', 'markdown'], ['a', 'b'], ['--help'], ['-o', 'jsonpath'], ['-o', 'jsonpathx={.a}'], ['-o', 'json={.a}']],
   },
   events: {
     spec: EVENTS_COMMAND,
@@ -349,4 +354,26 @@ describe('every quick command parses its lines as oclif does', () => {
 
   const handed = Object.entries(COMMANDS).flatMap(([id, c]) => c.handedOver.map((argv) => [`${id} ${argv.join(' ')}`, c, argv] as const))
   it.each(handed)('%s: handed to oclif', (_line, c, argv) => expect(parseCommandLine(argv, c.spec)).toBeUndefined())
+})
+
+describe('-o jsonpath=TEMPLATE, as kubectl takes it', () => {
+  const template = '{range .items[*]}{.metadata.name}{"\\t"}{.status.latestHeight}{"\\n"}{end}'
+  it.each([[['-o', `jsonpath=${template}`]], [[`-o=jsonpath=${template}`]], [[`-ojsonpath=${template}`]], [[`--output=jsonpath=${template}`]]])(
+    '%j: both parsers keep the whole template',
+    async (argv) => {
+      expect(parseArgv(argv, STATUS_COMMAND)?.flags.output).toBe(`jsonpath=${template}`)
+      expect((await oclifParseWith(Status, argv)).flags).toMatchObject({ output: `jsonpath=${template}` })
+    },
+  )
+
+  it.each([[['-o', 'jsonpath']], [['-o', 'jsonpath2={.a}']], [['-o', 'markdown']]])('%j: oclif refuses it, naming the choices', async (argv) => {
+    expect(parseArgv(argv, STATUS_COMMAND)).toBeUndefined()
+    const reference = await oclifParseWith(Status, argv)
+    expect(reference.error).toMatch(/text, wide, name, json, yaml, jsonpath=TEMPLATE/)
+  })
+
+  it('is status only: a command without templates refuses it in both parsers', async () => {
+    expect(parseArgv(['-o', 'jsonpath={.a}'], EVENTS_COMMAND)).toBeUndefined()
+    expect(await oclifParseWith(Events, ['-o', 'jsonpath={.a}'])).toHaveProperty('error')
+  })
 })

@@ -30,6 +30,9 @@ export abstract class BaseCommand extends Command {
       process.exitCode = error.oclif.exit
       return
     }
+    // oclif wraps what a flag's own check threw (flag-spec's templated options) as "Parsing --flag \n\t<message>\nSee more help…".
+    const wrapped = /^Parsing --[\w-]+ *\n\t(.*)\nSee more help/s.exec(error.message)
+    if (wrapped) error.message = wrapped[1]
     // oclif's own parse errors (unknown flag, bad option value, missing argument) are usage errors.
     const parseError = error instanceof Errors.CLIError || error.name === 'CLIError' || /Parse|Flag|Arg/.test(error.constructor.name)
     const missing = missingArgument(error)

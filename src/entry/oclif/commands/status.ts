@@ -12,6 +12,7 @@ export default class Status extends KubeCommand {
     '<%= config.bin %> status -A -l validator=true -o wide',
     '<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o wide',
     '<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o yaml',
+    `<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.status.latestHeight}{"\\n"}{end}'`,
   ]
   static args = oclifArgs(STATUS_COMMAND.args)
   static flags = oclifFlags(STATUS_COMMAND.flags)
