@@ -74,6 +74,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
       withNamespace: snapshot.scope.kind === 'all',
       wide: input.output === 'wide',
       noHeaders,
+      notes: !input.watch,
       width,
       showLabels: input['show-labels'],
       labelColumns: input['label-columns'],

@@ -115,6 +115,8 @@ export interface StatusTextOptions {
   /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
   wide?: boolean
   noHeaders?: boolean
+  /** Footnotes under the table (unknown values explained); off under --watch, where rows keep coming below it, as kubectl prints none. */
+  notes?: boolean
   /** --show-labels: a LABELS column last. */
   showLabels?: boolean
   /** -L: a column per label key, after AGE. */
@@ -165,7 +167,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     ),
     { noHeaders: options.noHeaders },
   )
-  const notes = options.noHeaders ? [] : unknownConfigLines(rows, options.withNamespace, options.width)
+  const notes = options.noHeaders || options.notes === false ? [] : unknownConfigLines(rows, options.withNamespace, options.width)
   return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace) + (notes.length ? `\n\n${notes.join('\n')}` : '')
 }
 

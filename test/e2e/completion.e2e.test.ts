@@ -34,7 +34,7 @@ function completeAsync(command: string, args: string[], kubeconfig: string): Pro
 describe('shell completion through real kubectl', () => {
   it('completes command names offline', () => {
     expect(kubectlComplete(['doc']).lines).toEqual(['doctor', ':4'])
-    expect(kubectlComplete(['pprof', '']).lines).toEqual(['allocs', 'block', 'goroutine', 'heap', 'mutex', 'profile', 'top', 'trace', ':4'])
+    expect(kubectlComplete(['pprof', '']).lines).toEqual(['allocs', 'block', 'flame', 'goroutine', 'heap', 'mutex', 'profile', 'top', 'trace', ':4'])
   })
 
   it('completes flags and flag values', () => {

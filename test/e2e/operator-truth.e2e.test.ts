@@ -71,7 +71,10 @@ describe("the operator's own word on a node", () => {
     expect(text.code).toBe(0)
     const [table, below] = text.stdout.split("\n\nReconcile failing (the operator's latest error):\n")
     expect(table).toMatch(/^NAME\s+STATUS/)
-    expect(below.trim()).toMatch(/^quota-0: failed to create init pod: .*exceeded quota: compute-resources.* \(x\d+ over \d+m\), last \S+ ago$/)
+    // The paragraph under the table; the CONFIG footnote (no Pod yet) follows it.
+    expect(below.trim().split('\n\n')[0]).toMatch(
+      /^quota-0: failed to create init pod: .*exceeded quota: compute-resources.* \(x\d+ over \d+m\), last \S+ ago$/,
+    )
     const json = await runCli(['status', 'quota-0', '-n', 'sc-reconcile-failing', '-o', 'json'], { env: env() })
     const list = JSON.parse(json.stdout)
     expect(schemaErrors('node-status.schema.json', list)).toEqual([])
