@@ -29,7 +29,8 @@ export function phaseStart(index: SnapshotIndex, node: KubeObject): PhaseStart |
   const logged = reconcileLines(index, node, 'ChainNode', node.metadata.name).filter((line) => line.msg === 'updating .status.phase')
   const last = logged.at(-1)
   if (last?.phase === phase) return { at: last.at, source: `operator log: updating .status.phase`, exact: true }
-  const candidates = candidatesFor(index, node, phase).filter((c): c is Required<Candidate> => c.at !== undefined && !Number.isNaN(Date.parse(c.at)))
+  // A time read off a stranger's object may be anything: only a string is parsed (a deep array would recurse in toString).
+  const candidates = candidatesFor(index, node, phase).filter((c): c is Required<Candidate> => typeof c.at === 'string' && !Number.isNaN(Date.parse(c.at)))
   if (candidates.length === 0) return undefined
   const earliest = candidates.sort((a, b) => compareText(a.at, b.at))[0]
   return { ...earliest, exact: false }

@@ -34,7 +34,10 @@ import { buildProfile, ProtoWriter } from './pprof/build-profile.js'
  */
 const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1)
 const TIME_LIMIT_MS = 5_000 * SCALE
-const limits = (runs: number) => ({ numRuns: runs * SCALE, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false })
+// The suite's run is seeded, so CI is reproducible; FUZZ_SCALE hunts with fresh seeds. A seeded hunt on the day found a
+// rule error at depth 3,215 it could not yet place (seed 150178231): see the closing note.
+const SEED = SCALE === 1 ? 20261126 : undefined
+const limits = (runs: number) => ({ numRuns: runs * SCALE, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false, seed: SEED })
 /**
  * One parse of a line of at most a few tens of kilobytes takes microseconds when linear; a backtracking pattern
  * takes seconds on the same input. Far above any scheduling noise, far below a quadratic parse.
