@@ -150,9 +150,8 @@ describe('double-sign-risk', () => {
 })
 
 describe('rpc-unreachable', () => {
-  const refused =
-    '/status on 26657: error forwarding port 26657 to pod 1b8f, uid : failed to execute portforward in network namespace "/var/run/netns/cni-1": dial tcp4 127.0.0.1:26657: connect: connection refused'
-  it('a Running node whose RPC refuses: a finding with the reason in one line, and <error: refused> in status -o wide', () => {
+  /** The healthy bundle, with fullnode-0's chain probe failed for this reason. */
+  const withFailedProbe = (detail: string) => {
     const snapshot = structuredClone(healthy)
     snapshot.probes.push({
       kind: 'chain',
@@ -160,10 +159,16 @@ describe('rpc-unreachable', () => {
       pod: 'fullnode-0',
       target: 'pod/fullnode-0:26657',
       ok: false,
-      detail: refused,
+      detail,
       at,
-      chain: { problems: [refused] },
+      chain: { problems: [detail] },
     })
+    return snapshot
+  }
+  const refused =
+    '/status on 26657: error forwarding port 26657 to pod 1b8f, uid : failed to execute portforward in network namespace "/var/run/netns/cni-1": dial tcp4 127.0.0.1:26657: connect: connection refused'
+  it('a Running node whose RPC refuses: a finding with the reason in one line, and <error: refused> in status -o wide', () => {
+    const snapshot = withFailedProbe(refused)
     const [finding] = findingsOf(snapshot, 'rpc-unreachable')
     expect(finding.summary).toBe('RPC pod/fullnode-0:26657 does not answer: /status on 26657: connection refused')
     expect(finding.severity).toBe('warning')
@@ -177,17 +182,7 @@ describe('rpc-unreachable', () => {
   it('a port-forward that could not be set up says nothing about the RPC: no finding, the line stays under "Measured"', () => {
     const noForward =
       '/status on 26657: error forwarding port 26657 to pod fullnode-0/sc-healthy, uid : forward not found for port 26657 in pod "sc-healthy/fullnode-0"'
-    const snapshot = structuredClone(healthy)
-    snapshot.probes.push({
-      kind: 'chain',
-      namespace: 'sc-healthy',
-      pod: 'fullnode-0',
-      target: 'pod/fullnode-0:26657',
-      ok: false,
-      detail: noForward,
-      at,
-      chain: { problems: [noForward] },
-    })
+    const snapshot = withFailedProbe(noForward)
     expect(findingsOf(snapshot, 'rpc-unreachable')).toEqual([])
   })
 })
