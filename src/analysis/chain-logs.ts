@@ -1,6 +1,7 @@
 import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
 import type { Evidence } from '../engine/define-rule.js'
 import type { LogLine } from '../engine/rule-helpers.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 /** One line of a CometBFT-based chain's log, whatever format it was written in. */
 export interface ChainLogEntry {
@@ -35,7 +36,7 @@ export function parseChainLine(line: LogLine): ChainLogEntry | undefined {
   const text = line.text.replace(ANSI, '').trim()
   if (text.startsWith('{')) {
     try {
-      const json = JSON.parse(text) as Record<string, unknown>
+      const json = parseJsonPruned<Record<string, unknown>>(text)
       const msg = json._msg ?? json.message ?? json.msg
       if (typeof msg !== 'string') return undefined
       const fields = Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))

@@ -3,6 +3,7 @@ import { parse as parseToml } from 'smol-toml'
 import { usageError } from '../util/errors.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 export interface ConfigChange {
   file: string
@@ -17,7 +18,7 @@ export interface ConfigChange {
 export function parseConfigFile(name: string, text: string): unknown {
   try {
     if (name.endsWith('.toml')) return parseToml(text)
-    if (name.endsWith('.json')) return JSON.parse(text)
+    if (name.endsWith('.json')) return parseJsonPruned(text)
   } catch (error) {
     return { '<unparsable>': `${(error as Error).message.split('\n')[0]}` }
   }

@@ -3,6 +3,7 @@ import type { KubeObject, LogRecord } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { logLines } from '../engine/rule-helpers.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 /** One line controller-runtime's zap logger wrote inside a reconcile (it carries a reconcileID). */
 export interface ReconcileLine {
@@ -76,12 +77,12 @@ export function parseReconcileLine(text: string, criTime: string | undefined, so
   let fields: Record<string, unknown>
   let consoleParts: string[] | undefined
   try {
-    if (text.startsWith('{')) fields = JSON.parse(text)
+    if (text.startsWith('{')) fields = parseJsonPruned(text)
     else {
       consoleParts = text.split('\t')
       const json = consoleParts.findIndex((part) => part.startsWith('{'))
       if (json < 3) return undefined
-      fields = JSON.parse(consoleParts.slice(json).join('\t'))
+      fields = parseJsonPruned(consoleParts.slice(json).join('\t'))
     }
   } catch {
     return undefined

@@ -5,6 +5,7 @@ import { renderChanges } from '../render/config-hash.js'
 import { annotation, SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
 import { Redactor } from '../snapshot/redact.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
@@ -68,7 +69,7 @@ export async function watchConfigHash(client: KubeClient, snapshot: Snapshot, no
       path,
       lineSplitter((line) => {
         if (!line.trim()) return
-        const event = JSON.parse(line) as WatchEvent
+        const event = parseJsonPruned<WatchEvent>(line)
         handle(redactor ? { ...event, object: redactor.value(event.object) } : event)
       }),
       abort.signal,

@@ -2,6 +2,7 @@ import { finished, type Readable } from 'node:stream'
 import type { Credentials } from './auth.js'
 import type { FailureReason } from '../snapshot/types.js'
 import { Transport, type Exchange } from './transport.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 export class ApiError extends Error {
   constructor(
@@ -80,7 +81,7 @@ export class KubeClient {
   async getJSON<T = unknown>(path: string, accept = 'application/json'): Promise<T> {
     const { text } = await this.request(path, { accept })
     try {
-      return JSON.parse(text) as T
+      return parseJsonPruned<T>(text)
     } catch {
       throw new ApiError('error', `the server answered ${path} with something that is not JSON`, undefined, path)
     }

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../snapshot/types.js'
 import { lineSplitter, type KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 /** How long the server keeps one watch open before we reopen it from where it stopped (kubectl's reflectors: 5-10 min). */
 const WATCH_SECONDS = 300
@@ -75,7 +76,7 @@ export class WatchedLists {
         if (!line.trim() || gone) return
         let applied = false
         try {
-          applied = this.apply(watched, JSON.parse(line) as WatchEvent)
+          applied = this.apply(watched, parseJsonPruned<WatchEvent>(line))
         } catch {
           // Not a watch event: what this watch holds can no longer be trusted.
         }

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { openNamelessTempFile, sweepStaleTempDirs } from '../util/cleanup.js'
 import { UserError, errorMessage, usageError } from '../util/errors.js'
+import { JsonTooDeepError, parseJsonBounded } from '../util/json-depth.js'
 import { readLimits, type ReadLimits } from '../util/limits.js'
 import { ArchiveFiles, FolderFiles, type BundleFiles } from './bundle-files.js'
 import { BUNDLE_KIND, SHAPES, type BundleManifest, type Shape } from './bundle-shape.js'
@@ -50,8 +51,10 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
   const files = inner ? outer.within(inner.name) : outer
   const parse = (file: string, text: string): unknown => {
     try {
-      return JSON.parse(text)
-    } catch {
+      return parseJsonBounded(text)
+    } catch (error) {
+      if (error instanceof JsonTooDeepError)
+        throw usageError(`${source}: ${file} holds values ${error.message}`, 'the bundle is damaged or was not written by chainnode collect')
       throw usageError(`${source}: ${file} is not valid JSON`, 'the bundle is damaged; collect it again')
     }
   }

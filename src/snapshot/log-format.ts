@@ -2,6 +2,8 @@
  * One log line taken apart, whatever wrote it, for evidence: the snapshot holds the raw lines; rules use
  * this to tell routine lines from trouble, renderers to show time, level, message and the fields that matter.
  */
+import { parseJsonPruned } from '../util/json-depth.js'
+
 export const LEVEL_WORDS: Record<string, 'error' | 'warning'> = {
   error: 'error',
   err: 'error',
@@ -101,7 +103,7 @@ export function describeLogLine(line: string): LogLineParts {
   const text = line.replace(ANSI_CODES, '').trim()
   if (text.startsWith('{')) {
     try {
-      const json = JSON.parse(text) as Record<string, unknown>
+      const json = parseJsonPruned<Record<string, unknown>>(text)
       if (json && typeof json === 'object' && !Array.isArray(json)) {
         const message = json.msg ?? json._msg ?? json.message
         return {

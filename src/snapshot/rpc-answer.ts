@@ -4,6 +4,7 @@
  * socket. src/cluster/chain-probe.ts fetches the answers and hands them here.
  */
 import type { ChainFacts, ChainSample } from './types.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 /** One HTTP answer from a Pod's port, as the probe read it (at most its byte limit). */
 export interface RpcAnswer {
@@ -39,7 +40,7 @@ export function rpcResult(answer: RpcAnswer | Error, what: string, problems: str
     problems.push(`${what}: ${problem}`)
     return undefined
   }
-  const body = JSON.parse(text) as Json
+  const body = parseJsonPruned<Json>(text)
   if (body !== null && typeof body === 'object' && body.error) {
     const error = typeof body.error === 'object' ? body.error : { message: String(body.error) }
     problems.push(`${what}: RPC error ${error.code ?? ''}: ${[error.message, error.data].filter(Boolean).map(String).join(': ')}`.slice(0, 300))

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { SigningReading } from './types.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 /** CometBFT's BlockIDFlag: 1 absent, 2 commit, 3 nil. A nil vote is a signature too (x/slashing counts it as signed). */
 const BLOCK_ID_FLAG_ABSENT = 1
@@ -18,7 +19,7 @@ export function consensusAddressOf(pubKey: unknown): string | undefined {
   if (base64.startsWith('{')) {
     let parsed: Record<string, unknown>
     try {
-      parsed = JSON.parse(base64) as Record<string, unknown>
+      parsed = parseJsonPruned<Record<string, unknown>>(base64)
     } catch {
       return undefined
     }

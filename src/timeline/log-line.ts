@@ -1,5 +1,6 @@
 import { LEVEL_WORDS } from '../snapshot/log-format.js'
 import type { TimelineLevel } from './types.js'
+import { parseJsonPruned } from '../util/json-depth.js'
 
 export interface ParsedLine {
   level: TimelineLevel
@@ -43,7 +44,7 @@ export function parseLogLine(line: string): ParsedLine {
 function parseFields(trimmed: string): ParsedLine {
   if (trimmed.startsWith('{')) {
     try {
-      const fields = JSON.parse(trimmed) as Record<string, unknown>
+      const fields = parseJsonPruned<Record<string, unknown>>(trimmed)
       const message = String(fields.msg ?? fields._msg ?? fields.message ?? trimmed)
       const details = DETAIL_KEYS.filter((key) => fields[key] !== undefined && String(fields[key]) !== message).map((key) => `${key}=${String(fields[key])}`)
       return { level: levelOf(fields.level ?? fields.severity), text: [message, ...details].join(' ') }

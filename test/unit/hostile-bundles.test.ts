@@ -295,17 +295,18 @@ describe('JSON of the wrong shape: one line naming the file and what is wrong', 
     ['the string "1"', '"1"', /formatVersion is "1", not a positive whole number/],
     ['-1', '-1', /formatVersion is -1, not a positive whole number/],
     ['1.5', '1.5', /formatVersion is 1.5, not a positive whole number/],
+    ['a list', '[[1]]', /formatVersion is a list, not a positive whole number/],
     // Found by test/unit/fuzz-classes.test.ts: the message stringified the value, through any depth.
-    ['a list 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, /formatVersion is a list, not a positive whole number/],
+    ['a list 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, /manifest\.json holds values nested deeper than 512 levels/],
   ])('formatVersion given as %s', async (_name, value, message) => {
     const files = bundleFiles()
     files['manifest.json'] = files['manifest.json'].replace('"formatVersion":1', `"formatVersion":${value}`)
     await refused(folder(files), message)
   })
 
-  it('a manifest kind 100,000 deep is named by its kind, not stringified through its depth', async () => {
+  it('a manifest kind that is an object is named by its kind, not stringified', async () => {
     const files = bundleFiles()
-    files['manifest.json'] = files['manifest.json'].replace('"kind":"chainnode-bundle"', `"kind":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)
+    files['manifest.json'] = files['manifest.json'].replace('"kind":"chainnode-bundle"', `"kind":${'{"a":'.repeat(500)}1${'}'.repeat(500)}`)
     await refused(folder(files), /not a chainnode bundle \(manifest kind is an object\)/)
   })
 })
