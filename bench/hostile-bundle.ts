@@ -3,10 +3,10 @@
 //
 //   npx tsx bench/hostile-bundle.ts        (needs a current `npm run build`; writes a few GB of gzip input, kept small on disk)
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { gzipOfParts, gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
+import { bundleFiles, gzipOfParts, gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'bin', 'chainnode')
@@ -70,6 +70,24 @@ async function main(): Promise<void> {
     const result = measure(argv(file))
     console.log(`${name} (${statSync(file).size} bytes): exit ${result.code}, ${result.ms.toFixed(0)} ms, ${result.peakMB} MB peak: ${result.line}`)
     rmSync(file)
+  }
+
+  console.log('\n# an Event message of 25, 50 and 100 MB (issue 31): timeline keeps its first 4,096 characters')
+  for (const size of [25, 50, 100]) {
+    const files = bundleFiles()
+    const events = JSON.parse(files['resources/ns/Event.json']) as { message?: string }[]
+    events[0].message = 'x y '.repeat((size * 1_000_000) / 4)
+    files['resources/ns/Event.json'] = JSON.stringify(events)
+    const folder = path.join(work, `event-${size}`)
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(folder, name)), { recursive: true })
+      writeFileSync(path.join(folder, name), content)
+    }
+    for (const command of ['timeline', 'doctor']) {
+      const result = measure([command, '--bundle', folder, '-n', 'ns'])
+      console.log(`${command}, ${size} MB message: exit ${result.code}, ${result.ms.toFixed(0)} ms, ${result.peakMB} MB peak`)
+    }
+    rmSync(folder, { recursive: true })
   }
 
   // Signals during long reads: bench/interrupt.ts.

@@ -30,6 +30,7 @@ export function timelineJson(clusters: ClusterTimelines[]): object {
           level: e.level,
           subject: { kind: e.subject.kind, namespace: e.subject.namespace ?? null, name: e.subject.name },
           text: e.text,
+          ...(e.cutChars ? { cutChars: e.cutChars } : {}),
         })),
       })),
     })),

@@ -1,6 +1,6 @@
 import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline } from '../timeline/types.js'
-import { absoluteTime, lastSeen } from './timeline-time.js'
+import { absoluteTime, entryText, lastSeen } from './timeline-time.js'
 import { mdCell, mdCode, mdText } from './markdown.js'
 const MARK = { error: '🔴 ', warning: '🟠 ', info: '🔵 ', normal: '' } as const
 
@@ -33,7 +33,7 @@ function node(timeline: NodeTimeline): string[] {
   if (timeline.entries.length === 0) return [...out, 'Nothing happened in this window.', '']
   out.push('| Time (UTC) | Last seen | Source | Object | What |', '|---|---|---|---|---|')
   for (const e of timeline.entries) {
-    const what = `${MARK[e.level]}${e.source === 'finding' ? `**${mdCell(e.text)}**` : mdCell(e.text)}`
+    const what = `${MARK[e.level]}${e.source === 'finding' ? `**${mdCell(entryText(e))}**` : mdCell(entryText(e))}`
     out.push(`| ${time(e.first)} | ${mdCell(lastSeen(e, timeline.now))} | ${mdCell(e.source)} | ${mdCell(`${e.subject.kind}/${e.subject.name}`)} | ${what} |`)
   }
   return [...out, '']

@@ -2,7 +2,7 @@ import type { Palette } from './palette.js'
 import type { ClusterTimelines } from '../timeline/types.js'
 import type { NodeTimeline, TimelineEntry } from '../timeline/types.js'
 import { columns } from './columns.js'
-import { absoluteTime, lastSeen, oneLine } from './timeline-time.js'
+import { absoluteTime, entryText, lastSeen, oneLine } from './timeline-time.js'
 import { cut, proseWidth, wrap } from './width.js'
 
 const object = (entry: TimelineEntry) => oneLine(`${entry.subject.kind.toLowerCase()}/${entry.subject.name}`)
@@ -38,7 +38,7 @@ function renderNode(timeline: NodeTimeline, palette: Palette, utc: boolean, widt
 
 /** The table lines of some timeline entries; doctor prints a few of them under a node. */
 export function timelineRows(entries: TimelineEntry[], now: string, palette: Palette, utc: boolean, indent = '', width?: number): string[] {
-  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, object(e), oneLine(e.text)])
+  const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, object(e), oneLine(entryText(e))])
   return columns(['time', 'last seen', 'source', 'object', 'message'], rows)
     .split('\n')
     .map((line, i) => {

@@ -34,6 +34,10 @@ export function lastSeen(entry: TimelineEntry, now: string): string {
 }
 
 /** One line of text from the cluster: line breaks and tabs become spaces, other control characters are made visible. */
+/** An entry's text as printed: what was cut from a message of megabytes is counted, not shown. */
+export const entryText = (entry: Pick<TimelineEntry, 'text' | 'cutChars'>): string =>
+  entry.cutChars ? `${entry.text}… (${entry.cutChars} more characters)` : entry.text
+
 export function oneLine(text: string): string {
   return visible(text.replace(/[\r\n\t]+/g, ' ')).trim()
 }

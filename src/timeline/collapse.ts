@@ -15,6 +15,17 @@ export function normaliseForGrouping(text: string): string {
     .trim()
 }
 
+/**
+ * An entry's text is one row of a table: a stranger's message of megabytes would otherwise be copied by every
+ * normalising pattern and printed whole. kubectl describe's Events column shows less.
+ */
+export const MAX_ENTRY_CHARS = 4096
+
+function withinLength(entry: RawEntry): RawEntry {
+  if (entry.text.length <= MAX_ENTRY_CHARS) return entry
+  return { ...entry, text: entry.text.slice(0, MAX_ENTRY_CHARS), cutChars: entry.text.length - MAX_ENTRY_CHARS }
+}
+
 const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
 
 /**
@@ -24,7 +35,7 @@ const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.sub
 export function collapse(raw: RawEntry[]): TimelineEntry[] {
   const groups = new Map<string, TimelineEntry>()
   // Each time parsed once, not once per comparison: a noisy node has hundreds of log lines.
-  const byTime = raw.map((entry) => ({ entry, at: Date.parse(entry.at) })).sort((a, b) => a.at - b.at)
+  const byTime = raw.map((entry) => ({ entry: withinLength(entry), at: Date.parse(entry.at) })).sort((a, b) => a.at - b.at)
   for (const { entry } of byTime) {
     const key = groupKey(entry)
     const last = entry.last ?? entry.at
@@ -40,6 +51,7 @@ export function collapse(raw: RawEntry[]): TimelineEntry[] {
     if (Date.parse(last) >= Date.parse(seen.last)) {
       seen.last = last
       seen.text = entry.text
+      seen.cutChars = entry.cutChars
       seen.level = entry.level
     }
   }

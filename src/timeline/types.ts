@@ -20,6 +20,8 @@ export interface TimelineEntry {
   subject: ObjectRef
   level: TimelineLevel
   text: string
+  /** Characters cut from the end of `text` (an Event message or log line of megabytes): renderers say how many. */
+  cutChars?: number
 }
 
 export interface TimelineWindow {

@@ -11,7 +11,7 @@ import { readBundle } from '../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import { buildTimeline, chooseWindow, leadUp, DEFAULT_LEAD_IN_MS } from '../../src/timeline/build.js'
-import { collapse, inWindow, normaliseForGrouping } from '../../src/timeline/collapse.js'
+import { collapse, inWindow, MAX_ENTRY_CHARS, normaliseForGrouping } from '../../src/timeline/collapse.js'
 import { parseLogLine, parseProblemLine } from '../../src/timeline/log-line.js'
 import type { RawEntry, TimelineEntry } from '../../src/timeline/types.js'
 import { ROOT } from '../helpers/cli.js'
@@ -335,6 +335,20 @@ describe('the builder on a recorded bundle', () => {
     const onTerminal = renderTimelineText(clusters, plainPalette, true, 120).split('\n')
     expect(Math.max(...onTerminal.map((line) => line.length))).toBe(120)
     expect(onTerminal.some((line) => line.endsWith('…'))).toBe(true)
+  })
+
+  it('keeps the first 4,096 characters of a message of megabytes and counts the rest, in every format', () => {
+    const snapshot = incident()
+    const event = snapshot.objects.find((o) => o.kind === 'Event' && o.metadata.name === 'cfg-0.new')!
+    event.note = 'x'.repeat(MAX_ENTRY_CHARS) + 'y'.repeat(5_000_000)
+    const clusters = timelines([snapshot], selectRules({}), { since: { at: '2026-11-22T13:00:00Z' } })
+    const entry = clusters[0].nodes[0].entries.find((e) => e.kind === 'Event/BackOff')!
+    expect(entry.text).toBe(`BackOff: ${'x'.repeat(MAX_ENTRY_CHARS - 9)}`)
+    expect(entry.cutChars).toBe(5_000_009)
+    expect(renderTimelineText(clusters, plainPalette, true)).toMatch(/BackOff: x+… \(5000009 more characters\)$/m)
+    expect(renderTimelineMarkdown(clusters)).toMatch(/BackOff: x+… \(5000009 more characters\) \|$/m)
+    expect(schemaErrors('timeline.schema.json', timelineJson(clusters))).toEqual([])
+    expect(JSON.stringify(timelineJson(clusters))).not.toContain('xy')
   })
 
   it('prints text from the cluster on one line with control characters made visible', () => {
