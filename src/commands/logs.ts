@@ -17,6 +17,7 @@ import {
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 export const LOGS_COMMAND = defineCommand({
   args: REQUIRED_NODE_ARG,
@@ -28,7 +29,7 @@ export const LOGS_COMMAND = defineCommand({
     previous: { type: 'boolean', char: 'p', description: 'the previous run of the container' },
     since: { type: 'string', description: 'only lines newer than this (e.g. 10m)' },
     follow: { type: 'boolean', char: 'f', description: 'stream new lines until Ctrl-C' },
-    grep: { type: 'string', description: 'only lines matching this regular expression' },
+    grep: { type: 'string', description: 'only lines matching this regular expression (Go syntax)' },
   },
 })
 
@@ -114,9 +115,9 @@ function unreadable(line: string): number {
   return 1
 }
 
-function compile(pattern: string): RegExp {
+function compile(pattern: string): GoRegexp {
   try {
-    return new RegExp(pattern)
+    return compileGoRegexp(pattern)
   } catch {
     throw usageError(`--grep "${pattern}" is not a valid regular expression`, 'escape special characters, e.g. --grep "can\'t get pubkey"')
   }

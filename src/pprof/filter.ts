@@ -1,5 +1,6 @@
 import { ProfileUsageError } from './errors.js'
 import type { Profile } from './types.js'
+import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 /*
  * `go tool pprof -focus RE -ignore RE` (profile.FilterSamplesByName): a
@@ -35,7 +36,7 @@ export function filterSamples(profile: Profile, filter: SampleFilter): FilteredS
   let ignoreMatched = ignore === undefined
   profile.locations.forEach((loc, l) => {
     const mapping = loc.mappingIndex >= 0 ? profile.mappings[loc.mappingIndex]!.file : undefined
-    const matches = (re: RegExp): boolean =>
+    const matches = (re: GoRegexp): boolean =>
       loc.lines.some((line) => {
         const fn = line.functionIndex >= 0 ? profile.functions[line.functionIndex] : undefined
         return fn !== undefined && (re.test(fn.name) || re.test(fn.filename))
@@ -67,21 +68,7 @@ export function filterSamples(profile: Profile, filter: SampleFilter): FilteredS
   return { keep, active, unmatched }
 }
 
-/** A Go (RE2) regexp as JavaScript reads it: named groups and a leading (?i) translated, unanchored like MatchString. */
-export function compileGoRegexp(source: string): RegExp {
-  let flags = ''
-  let body = source
-  const inline = /^\(\?([imsU]+)\)/.exec(body)
-  if (inline) {
-    if (inline[1]!.includes('i')) flags += 'i'
-    if (inline[1]!.includes('s')) flags += 's'
-    if (inline[1]!.includes('m')) flags += 'm'
-    body = body.slice(inline[0].length)
-  }
-  return new RegExp(body.replace(/\(\?P</g, '(?<'), flags)
-}
-
-function compile(name: string, source: string | undefined): RegExp | undefined {
+function compile(name: string, source: string | undefined): GoRegexp | undefined {
   if (source === undefined || source === '') return undefined
   try {
     return compileGoRegexp(source)

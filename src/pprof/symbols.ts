@@ -1,4 +1,5 @@
 import type { Profile, ProfileFunction } from './types.js'
+import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 /*
  * What `go tool pprof` does to names before building its graph, for a
@@ -71,9 +72,10 @@ function simplifyFunc(f: string): string {
   return name
 }
 
-function goRegexp(source: string): RegExp | undefined {
+function goRegexp(source: string): GoRegexp | undefined {
   try {
-    return new RegExp(`^(?:${source.replace(/\(\?P</g, '(?<')})$`, 'u')
+    // The profile's own expression, matched against its own names: both a stranger's, so RE2 (linear) only.
+    return compileGoRegexp(source, { whole: true })
   } catch {
     return undefined // pprof ignores a drop_frames it cannot compile
   }

@@ -1,4 +1,5 @@
 import { usageError } from '../util/errors.js'
+import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 /**
  * kubectl's `-o jsonpath=TEMPLATE`: literal text with `{expression}` actions, `{range EXPR}…{end}`,
@@ -72,6 +73,22 @@ export function renderJsonPath(template: string, document: unknown): string {
   }
   run(nodes, document)
   return out.join('')
+}
+
+const compiledRegexps = new Map<string, GoRegexp>()
+
+/** `=~` takes Go's syntax, as kubectl's does, compiled once per pattern however many items it is tried on. */
+function goRegexpOf(template: string, pattern: string): GoRegexp {
+  let compiled = compiledRegexps.get(pattern)
+  if (!compiled) {
+    try {
+      compiled = compileGoRegexp(pattern)
+    } catch (error) {
+      throw bad(template, `${JSON.stringify(pattern)} is not a regular expression (${(error as Error).message})`)
+    }
+    compiledRegexps.set(pattern, compiled)
+  }
+  return compiled
 }
 
 function bad(template: string, why: string) {
@@ -273,7 +290,7 @@ function passes(template: string, step: Extract<Step, { kind: 'filter' }>, item:
   const [left, right] = [lefts[0], rights[0]]
   if (step.operator === '=~') {
     if (typeof left !== 'string' || typeof right !== 'string') throw bad(template, 'a regular expression matches text only')
-    return new RegExp(right).test(left)
+    return goRegexpOf(template, right).test(left)
   }
   if (step.operator === '==') return left === right
   if (step.operator === '!=') return left !== right

@@ -20,7 +20,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   engine: ['snapshot', 'util', 'rules:type'],
   analysis: ['engine', 'snapshot', 'util', 'rules:type'],
   snapshot: ['util'],
-  pprof: [],
+  pprof: ['util'],
   util: [],
 }
 

@@ -147,6 +147,15 @@ describe('drop_frames from the profile', () => {
       ['main.main', 0, 3, null],
     ])
   })
+
+  it("a profile's own catastrophic expression against its own long names ends (RE2: a backtracking RegExp takes 2^n steps)", () => {
+    const long = 'a'.repeat(5_000)
+    const p = cpu({ 1: [long], 2: ['main.main'] }, [[[1, 2], 3]], { dropFrames: '(a+)+b|(a|aa)+c' })
+    expect(table(topTable(p, { nodeFraction: 0, focus: '(a|a)+$x', ignore: '(a*)*b' }))).toEqual([])
+    // The same shape that matches: the long frame is dropped beneath main.main.
+    const matching = cpu({ 1: [long], 2: ['main.main'] }, [[[1, 2], 3]], { dropFrames: '(a+)+' })
+    expect(table(topTable(matching, { nodeFraction: 0 }))).toEqual([['main.main', 3, 3, null]])
+  })
 })
 
 // Texts printed by `go tool pprof -top -nodefraction=0 -edgefraction=0`
