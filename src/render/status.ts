@@ -1,3 +1,4 @@
+import { proseWidth, wrap } from './width.js'
 import { humanAge } from '../util/duration.js'
 import { annotation, type SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-layout.js'
@@ -168,16 +169,21 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     { noHeaders: options.noHeaders },
   )
   const notes = options.noHeaders || options.notes === false ? [] : unknownConfigLines(rows, options.withNamespace, options.width)
-  return table + operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace) + (notes.length ? `\n\n${notes.join('\n')}` : '')
+  const errors = operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace, options.width)
+  return table + errors + (notes.length ? `\n\n${notes.join('\n')}` : '')
 }
 
-/** Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. */
-function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean): string {
+/**
+ * Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. Wrapped, not cut:
+ * the cause (the quota, the webhook) comes last in the operator's wording.
+ */
+function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean, width: number | undefined): string {
   const failing = rows.filter((r) => r.operatorError)
   if (failing.length === 0) return ''
-  const lines = failing.map(({ namespace, name, operatorError: e }) => {
+  const lines = failing.flatMap(({ namespace, name, operatorError: e }) => {
     const repeats = e!.count > 1 ? ` (x${e!.count} over ${humanAge(Date.parse(e!.last) - Date.parse(e!.since))})` : ''
-    return `  ${withNamespace ? `${namespace}/` : ''}${visible(name)}: ${visible(e!.error)}${repeats}, last ${humanAge(now - Date.parse(e!.last))} ago`
+    const text = `${withNamespace ? `${namespace}/` : ''}${visible(name)}: ${visible(e!.error)}${repeats}, last ${humanAge(now - Date.parse(e!.last))} ago`
+    return wrap(text, proseWidth(width), '  ', '    ')
   })
   return `\n\nReconcile failing (the operator's latest error):\n${lines.join('\n')}`
 }

@@ -72,9 +72,13 @@ describe("the operator's own word on a node", () => {
     const [table, below] = text.stdout.split("\n\nReconcile failing (the operator's latest error):\n")
     expect(table).toMatch(/^NAME\s+STATUS/)
     // The paragraph under the table; the CONFIG footnote (no Pod yet) follows it.
-    expect(below.trim().split('\n\n')[0]).toMatch(
-      /^quota-0: failed to create init pod: .*exceeded quota: compute-resources.* \(x\d+ over \d+m\), last \S+ ago$/,
-    )
+    // Wrapped at the width of prose (piped: 120), its lines joined again.
+    expect(
+      below
+        .trim()
+        .split('\n\n')[0]
+        .replace(/\n {4}/g, ' '),
+    ).toMatch(/^quota-0: failed to create init pod: .*exceeded quota: compute-resources.* \(x\d+ over \d+m\), last \S+ ago$/)
     const json = await runCli(['status', 'quota-0', '-n', 'sc-reconcile-failing', '-o', 'json'], { env: env() })
     const list = JSON.parse(json.stdout)
     expect(schemaErrors('node-status.schema.json', list)).toEqual([])

@@ -26,6 +26,12 @@ function widthCases(): GoldenCase[] {
     { file: `width/doctor.signer-discovery-timeout.${columns}.txt`, args: ['doctor', '--bundle', doctor, '--no-color'], columns },
     { file: `width/status.healthy.${columns}.txt`, args: ['status', '--bundle', fleet], columns },
     { file: `width/status-wide.healthy.${columns}.txt`, args: ['status', '--bundle', fleet, '-o', 'wide'], columns },
+    // The notes around the table: operator-wide trouble above it, the operator's latest error and unknown values below.
+    ...['webhook-certificates', 'reconcile-failing'].map((name) => ({
+      file: `width/status.${name}.${columns}.txt`,
+      args: ['status', '--bundle', `examples/bundles/${name}.tgz`],
+      columns,
+    })),
     { file: `width/timeline.signer-discovery-timeout.${columns}.txt`, args: ['timeline', '--all', '--utc', '--bundle', doctor], columns },
   ])
 }

@@ -295,7 +295,8 @@ describe("status shows the operator's latest error", () => {
     const rows = statusRows(index)
     expect(rows[0].operatorError).toMatchObject({ error: QUOTA_ERROR })
     expect(rows[0].operatorError!.count).toBeGreaterThan(1)
-    const text = renderStatusText(index, rows, { withNamespace: false })
+    // Wrapped at the width of prose: its lines joined again.
+    const text = renderStatusText(index, rows, { withNamespace: false }).replace(/\n {4}/g, ' ')
     expect(text).toMatch(
       new RegExp(
         `\\n\\nReconcile failing \\(the operator's latest error\\):\\n  quota-0: failed to create init pod: .* \\(x\\d+ over \\d+m\\), last \\S+ ago$`,
