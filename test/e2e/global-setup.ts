@@ -71,13 +71,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('clusterDir', dir)
 
   const scenariosModule = fileURLToPath(new URL('../cluster/scenarios/index.ts', import.meta.url))
+  let stopRenewing = () => {}
   if (process.env.CHAINNODE_E2E_SCENARIOS !== '0' && existsSync(scenariosModule)) {
     const ts = Date.now()
     try {
       const mod = (await import(pathToFileURL(scenariosModule).href)) as {
         seedScenarios: (ctx: Record<string, unknown>) => Promise<Array<{ name: string }>>
+        keepLeaderRenewing: (ctx: Record<string, unknown>) => () => void
       }
-      const seeded = await mod.seedScenarios({
+      const ctx = {
         kubeconfigPath: c.kubeconfigPath,
         server: c.server,
         adminToken: c.adminToken,
@@ -86,7 +88,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         pprofPort: c.pprofPort,
         pprofTakenPort: c.plainHttpPort,
         clusterDir: dir,
-      })
+      }
+      const seeded = await mod.seedScenarios(ctx)
+      stopRenewing = mod.keepLeaderRenewing(ctx)
       log(`seeded ${seeded.length} scenarios in ${((Date.now() - ts) / 1000).toFixed(1)}s`)
     } catch (e) {
       log(`seeding scenarios failed; logs stay in ${join(dir, 'logs')}`)
@@ -97,6 +101,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   return async () => {
+    stopRenewing()
     process.removeListener('exit', onExit)
     if (process.env.CHAINNODE_KEEP_CLUSTER === '1') {
       log(`CHAINNODE_KEEP_CLUSTER=1: left running in ${dir}; stop with: npx tsx test/cluster/cli.ts down --dir ${dir}`)

@@ -80,11 +80,18 @@ function pick(names?: string[]): Scenario[] {
   return ALL.filter((s) => names.includes(s.info.name))
 }
 
-function namespace(name: string, scenario?: string): KObject {
+/** When a scenario's namespace was seeded: the "now" its operator log lines are written against. */
+const SEEDED_AT = 'chainnode.test/seeded-at'
+
+function namespace(name: string, scenario?: string, seededAt?: Date): KObject {
   return {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name, labels: scenario ? { 'chainnode.test/scenario': scenario } : ({} as Record<string, string>) },
+    metadata: {
+      name,
+      labels: scenario ? { 'chainnode.test/scenario': scenario } : ({} as Record<string, string>),
+      ...(seededAt ? { annotations: { [SEEDED_AT]: seededAt.toISOString() } } : {}),
+    },
   }
 }
 
@@ -108,7 +115,7 @@ export async function seedScenarios(ctx: ScenarioCtx, names?: string[] | Cluster
     await Promise.all([
       seedClusterScoped(sys),
       api.upsert(namespace(OPERATOR_NS)),
-      ...chosen.map((sc) => api.upsert(namespace(sc.info.namespace, sc.info.name))),
+      ...chosen.map((sc) => api.upsert(namespace(sc.info.namespace, sc.info.name, now))),
     ])
     const [shared] = await Promise.all([
       seedShared(sys),
@@ -122,13 +129,44 @@ export async function seedScenarios(ctx: ScenarioCtx, names?: string[] | Cluster
     ])
     // The shared manager log speaks about every scenario present in the cluster, not only the
     // ones seeded by this call (a subset re-seed must not drop the others' lines).
-    const present = await Promise.all(
-      ALL.map(async (sc) => chosen.includes(sc) || (await api.tryGet('v1', 'Namespace', undefined, sc.info.namespace)) !== undefined),
+    // Each scenario's lines are dated against the time it was itself seeded: re-dating another scenario's lines to
+    // this call's "now" would move them away from the Pods and Events seeded with them (a restart's "config
+    // changed" line minutes after the restart).
+    const seededAt = await Promise.all(
+      ALL.map(async (sc) => {
+        if (chosen.includes(sc)) return now
+        const ns = await api.tryGet('v1', 'Namespace', undefined, sc.info.namespace)
+        if (!ns) return undefined
+        const at = Date.parse((ns.metadata as { annotations?: Record<string, string> }).annotations?.[SEEDED_AT] ?? '')
+        return Number.isNaN(at) ? now : new Date(at)
+      }),
     )
-    const operatorLines = ALL.filter((_, i) => present[i]).flatMap((sc) => sc.operatorLogs?.(now) ?? [])
+    const operatorLines = ALL.flatMap((sc, i) => (seededAt[i] ? (sc.operatorLogs?.(seededAt[i]) ?? []) : []))
     await Promise.all([finalizeShared(sys, shared, operatorLines), ...chosen.map((sc) => sc.finalize?.(seeder(sc.info.namespace)))])
     return chosen.map((sc) => sc.info)
   } finally {
+    api.close()
+  }
+}
+
+/**
+ * Renew the healthy leader's Lease every 2 s, as the real manager does (client-go's retry period), until stopped:
+ * re-stamping it only when a test asks let a slow run (a loaded CI machine) find it 30 s old and the leader lost.
+ */
+export function keepLeaderRenewing(ctx: ScenarioCtx, everyMs = 2_000): () => void {
+  const api = new Api(ctx)
+  const seeder = new Seeder(ctx, api, clusterIO(ctx), new Date(), OPERATOR_NS)
+  let renewing = false
+  const timer = setInterval(() => {
+    if (renewing) return
+    renewing = true
+    refreshShared(seeder)
+      .catch(() => undefined)
+      .finally(() => (renewing = false))
+  }, everyMs)
+  timer.unref()
+  return () => {
+    clearInterval(timer)
     api.close()
   }
 }
