@@ -1,8 +1,8 @@
-import { configFile, tomlString } from '../engine/rule-helpers.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { PROFILING_PORT } from '../snapshot/node-layout.js'
 import { usageError } from '../util/errors.js'
+import { configFile, tomlString } from '../snapshot/node-config.js'
 
 /** Which process of a node's Pod to profile: the operator's sidecar, or the chain itself. */
 export type ProfileTarget = 'node-utils' | 'chain'
