@@ -2,10 +2,11 @@ import { onInterrupt } from '../util/cleanup.js'
 import { lineSplitter, type KubeClient } from '../cluster/kube-client.js'
 import { diffConfigs } from '../analysis/config-diff.js'
 import { renderChanges } from '../render/config-hash.js'
-import { annotation, SnapshotIndex } from '../snapshot/index.js'
+import { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
 import { Redactor } from '../snapshot/redact.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { annotation } from '../snapshot/operator.js'
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'

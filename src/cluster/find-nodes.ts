@@ -1,10 +1,10 @@
 import { incompleteError, usageError } from '../util/errors.js'
-import { CHAINNODE_API } from '../snapshot/index.js'
 import { notFound } from '../snapshot/scope.js'
 import type { CollectionError, KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
 import { FROM_CACHE } from './targets.js'
+import { CHAINNODE_API } from '../snapshot/operator.js'
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
 const CHAINNODES = `/apis/${CHAINNODE_API}`

@@ -1,6 +1,7 @@
-import { eventCount, eventTime, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
+import { eventCount, eventTime } from '../snapshot/events.js'
 
 /** The evidence items rules attach to a finding: an Event, a field's value, something looked for and not found. */
 export function eventEvidence(event: KubeObject): Evidence {

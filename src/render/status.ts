@@ -1,6 +1,6 @@
 import { proseWidth, wrap } from './width.js'
 import { humanAge } from '../util/duration.js'
-import { annotation, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-layout.js'
 import type { KubeObject, TableRow } from '../snapshot/types.js'
 import { columns } from './columns.js'
@@ -10,6 +10,7 @@ import { rpcFailureOf } from '../snapshot/signing.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 import { unknownConfigLines } from './status-notes.js'
 import { labelColumns, labelsCell } from './status-listing.js'
+import { annotation } from '../snapshot/operator.js'
 
 export interface StatusRow {
   namespace: string

@@ -1,7 +1,7 @@
-import { eventTime, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { compareText } from '../util/compare.js'
-import { byReason, matchingEvents } from '../snapshot/events.js'
+import { byReason, matchingEvents, eventTime } from '../snapshot/events.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 
 interface Data {
