@@ -1,9 +1,11 @@
 import { describeMovement, isRecent, movementOf } from '../snapshot/chain.js'
-import { eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
 import type { ChainFacts, KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { ageMs, configFile, matchingEvents, tomlString } from '../engine/rule-helpers.js'
+import { ageMs } from '../util/duration.js'
+import { configFile, tomlString } from '../snapshot/node-config.js'
+import { matchingEvents, eventTime } from '../snapshot/events.js'
 
 /**
  * Once its burst is spent, kubelet's event recorder updates a still-failing probe's Event at most every

@@ -1,7 +1,7 @@
 import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
 import type { Evidence } from '../engine/define-rule.js'
-import type { LogLine } from '../engine/rule-helpers.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import type { LogLine } from '../snapshot/log-lines.js'
 
 /** One line of a CometBFT-based chain's log, whatever format it was written in. */
 export interface ChainLogEntry {

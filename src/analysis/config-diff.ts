@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { parse as parseToml } from 'smol-toml'
 import { usageError } from '../util/errors.js'
-import { annotation, SnapshotIndex } from '../snapshot/index.js'
+import { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { annotation } from '../snapshot/operator.js'
 
 export interface ConfigChange {
   file: string

@@ -1,9 +1,11 @@
 import type { Evidence } from '../engine/define-rule.js'
-import { eventEvidence } from '../engine/rule-helpers.js'
 import { operatorLogsAbout } from './operator-logs.js'
-import { annotation, eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
 import { changedConfigKeys, configKeyDigests } from './config-diff.js'
+import { eventEvidence } from '../engine/evidence.js'
+import { annotation } from '../snapshot/operator.js'
+import { eventTime } from '../snapshot/events.js'
 
 /** The operator logs a config change, a deferred recreation and a spec change at info level: routine lines are the story here. */
 const ROUTINE = { anyLevel: true }

@@ -1,9 +1,9 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { grepLogs } from '../engine/rule-helpers.js'
 import { compareText } from '../util/compare.js'
 import { escapeRegExp } from '../util/regexp.js'
+import { grepLogs } from './grep-logs.js'
 
 /** Error and warning lines only, unless the caller reads routine lines on purpose (see grepLogs). */
 type LogLevels = { anyLevel?: boolean }

@@ -1,12 +1,12 @@
-import { eventTime } from '../snapshot/index.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field } from '../engine/rule-helpers.js'
 import type { RuleId } from '../rules/ids.js'
 import { compareText } from '../util/compare.js'
 import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
 import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { eventTime } from '../snapshot/events.js'
 
 /** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
 const ERROR_LOG_FRESH_MS = 20 * 60_000

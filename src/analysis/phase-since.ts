@@ -1,7 +1,9 @@
-import { annotation, eventFirstTime, eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import { reconcileLines } from './reconcile-log.js'
+import { annotation } from '../snapshot/operator.js'
+import { eventFirstTime, eventTime } from '../snapshot/events.js'
 
 /** When a node entered its current phase, and what says so. */
 export interface PhaseStart {

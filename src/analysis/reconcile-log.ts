@@ -2,8 +2,8 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, LogRecord } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { logLines } from '../engine/rule-helpers.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { logLines } from '../snapshot/log-lines.js'
 
 /** One line controller-runtime's zap logger wrote inside a reconcile (it carries a reconcileID). */
 export interface ReconcileLine {

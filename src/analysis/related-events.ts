@@ -1,5 +1,6 @@
-import { sortEvents, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
+import { sortEvents } from '../snapshot/events.js'
 
 const KIND_ALIASES: Record<string, string> = {
   pod: 'Pod',

@@ -1,6 +1,7 @@
-import { selectorMatches, type LabelSelector, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import { signerTargetOf, type OperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
+import { selectorMatches, type LabelSelector } from '../snapshot/label-selector.js'
 
 /** What the cluster holds about the remote signer serving a node. */
 export interface SignerContext {

@@ -2,9 +2,9 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, NODE_UTILS, containerImage, detectOperatorLine, imageTag, podContainers } from '../snapshot/node-layout.js'
 import type { KubeObject, ProbeRecord } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { grepLogs } from '../engine/rule-helpers.js'
 import { SECRETS_STORE_REFUSAL, policiesBlockingSigner, signerOf, signerTargets, vaultProvider } from './signer-context.js'
 import { MINIMUM_VERSIONS, versionAtLeast } from './versions.js'
+import { grepLogs } from './grep-logs.js'
 
 export type VersionVerdict = 'ok' | 'old' | 'unknown'
 

@@ -1,9 +1,10 @@
 import path from 'node:path'
-import { annotation, SnapshotIndex } from '../snapshot/index.js'
+import { SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
 import { readStateFile, writeStateFile } from '../util/state-file.js'
 import type { Observation, Snapshot } from '../snapshot/types.js'
 import { configKeyDigests } from '../analysis/config-diff.js'
+import { annotation } from '../snapshot/operator.js'
 
 const MAX_PER_NODE = 50
 /** Observations per node that keep their configuration's key fingerprints: enough to name what the latest change changed. */

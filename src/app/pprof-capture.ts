@@ -1,19 +1,17 @@
 import type { Connection, KubeFlags, Session } from './session.js'
 import { usageError } from '../util/errors.js'
 import { readFile } from 'node:fs/promises'
-import { CaptureError, defaultProfileName, PROFILE_KINDS, type ProfileKindName } from '../pprof/capture.js'
+import { CaptureError, defaultProfileName, PROFILE_KINDS, type ProfileKindName, type ProfileTarget } from '../pprof/capture.js'
 import { parseGoroutineText } from '../pprof/goroutines.js'
-import { renderGoroutineGroups } from '../render/goroutines.js'
+import type { CaptureResult } from '../render/pprof-capture.js'
 import { captureGrowth, captureOne } from './pprof-growth.js'
-import { renderFinding } from '../render/doctor-text.js'
+import type { Finding } from '../engine/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { resolveScope } from '../snapshot/scope.js'
-import { countdown } from '../render/progress.js'
 import { diagnose, selectRules } from './doctor.js'
 import { topReport } from './pprof-report.js'
-import { profilingEndpoint, sensitiveNotice, type ProfileTarget, type ProfilingEndpoint } from './pprof-target.js'
+import { profilingEndpoint, type ProfilingEndpoint } from './pprof-target.js'
 import { liveSnapshot } from './snapshots.js'
-import { writeStderr } from '../util/output.js'
 
 export interface CaptureRequest {
   kind: ProfileKindName
@@ -31,40 +29,47 @@ export interface CaptureRequest {
   target?: ProfileTarget
 }
 
+/** What a capture tells its command while it runs; the command words it (render/pprof-capture.ts). */
+export interface CaptureProgress {
+  /** Before anything is read: which process the profile describes. */
+  notice(target: ProfileTarget): void
+  /** A timed capture starts; the command shows a countdown and gets back how to stop it. */
+  capturing(what: { kind: ProfileKindName; namespace: string; pod: string; seconds: number }): Promise<{ stop(): void }>
+  /** Nothing answered, or not with a profile: the profiling-unavailable findings that say why. */
+  unavailable(findings: Finding[]): void
+}
+
 /** pprof heap|profile|goroutine|...: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
-export async function captureFromNode(session: Session, flags: KubeFlags, request: CaptureRequest): Promise<void> {
+export async function captureFromNode(session: Session, flags: KubeFlags, request: CaptureRequest, progress: CaptureProgress): Promise<CaptureResult> {
   const { kind } = request
   const connection = await session.connect(flags)
   const namespace = connection.context.namespace
   const targetName = request.target ?? 'node-utils'
   const { pod, endpoint } = await nodePod(session, connection, request.name, targetName)
-  writeStderr(`${sensitiveNotice(targetName)}\n`)
+  progress.notice(targetName)
   const target = { connection, namespace, pod, ...endpoint }
   const timed = PROFILE_KINDS[kind].timed
-  const timer = timed ? await countdown(`capturing ${kind} from ${namespace}/${pod}`, request.seconds ?? 0) : undefined
+  const timer = timed ? await progress.capturing({ kind, namespace, pod, seconds: request.seconds ?? 0 }) : undefined
   try {
-    if (request.growthMs !== undefined) {
-      session.print(await captureGrowth(target, { ...request, growthMs: request.growthMs }))
-      return
-    }
+    if (request.growthMs !== undefined) return { kind: 'growth', report: await captureGrowth(target, { ...request, growthMs: request.growthMs }) }
     const file = request.file ?? defaultProfileName(namespace, pod, kind, new Date(), request.textForm)
     await captureOne(target, request, file)
     timer?.stop()
-    session.print(await summarise(kind, file, request))
+    return await summarise(kind, file, request)
   } catch (error) {
     timer?.stop()
     // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
     if (targetName === 'node-utils' && error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
-      await explainUnavailable(session, connection, request.name, pod, error)
+      progress.unavailable(await whyUnavailable(session, connection, request.name, pod, error))
     throw error
   }
 }
 
 /** What a capture shows: the top table, goroutines grouped by stack for a text dump, the command for a trace. */
-async function summarise(kind: ProfileKindName, file: string, request: CaptureRequest): Promise<string> {
-  if (kind === 'trace') return `open it with: go tool trace ${file}`
-  if (request.textForm !== undefined) return renderGoroutineGroups(parseGoroutineText(await readFile(file, 'utf8')), request.top)
-  return topReport({ file, rows: request.top })
+async function summarise(kind: ProfileKindName, file: string, request: CaptureRequest): Promise<CaptureResult> {
+  if (kind === 'trace') return { kind: 'trace', file }
+  if (request.textForm !== undefined) return { kind: 'goroutines', dump: parseGoroutineText(await readFile(file, 'utf8')) }
+  return { kind: 'top', report: await topReport({ file, rows: request.top }) }
 }
 
 /** A node's snapshot without logs (or with them, to explain a failure), read the way every command reads one. */
@@ -88,11 +93,11 @@ async function nodePod(session: Session, connection: Connection, name: string, t
   return { pod: pod.metadata.name, endpoint: profilingEndpoint(index, node, target) }
 }
 
-/** Nothing answered on 6666: say why, using the profiling-unavailable rule on fresh evidence. */
-async function explainUnavailable(session: Session, connection: Connection, name: string, pod: string, error: CaptureError): Promise<void> {
+/** Nothing answered on 6666: why, from the profiling-unavailable rule on fresh evidence. */
+async function whyUnavailable(session: Session, connection: Connection, name: string, pod: string, error: CaptureError): Promise<Finding[]> {
   const snapshot = await nodeSnapshot(session, connection, name, 'all')
   const namespace = connection.context.namespace
   snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
   const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))
-  for (const finding of result.clusters[0].report.findings) writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)
+  return result.clusters[0].report.findings
 }

@@ -1,11 +1,9 @@
-import { configFile, tomlString } from '../engine/rule-helpers.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { PROFILING_PORT } from '../snapshot/node-layout.js'
 import { usageError } from '../util/errors.js'
-
-/** Which process of a node's Pod to profile: the operator's sidecar, or the chain itself. */
-export type ProfileTarget = 'node-utils' | 'chain'
+import { configFile, tomlString } from '../snapshot/node-config.js'
+import type { ProfileTarget } from '../pprof/capture.js'
 
 export interface ProfilingEndpoint {
   port: number
@@ -37,11 +35,4 @@ export function profilingEndpoint(index: SnapshotIndex, node: KubeObject, target
     )
   }
   return { port: Number(port), serverName: 'the chain process' }
-}
-
-/** What a capture's reader must know first: whose profile it is, and that it can hold secrets. */
-export function sensitiveNotice(target: ProfileTarget): string {
-  const what =
-    target === 'chain' ? 'the chain process (not node-utils, not total Pod memory)' : 'the node-utils process (not the chain process, not total Pod memory)'
-  return `note: profiles describe only ${what} and can contain sensitive process data; keep them access-controlled.`
 }

@@ -6,12 +6,13 @@ import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 
 export { DEFAULT_SIGNING_WINDOW }
 import { readBundle } from '../snapshot/bundle.js'
-import { operatorWorkerName, selectorMatches, SnapshotIndex } from '../snapshot/index.js'
-import { parseLabelSelector } from '../snapshot/label-selector.js'
+import { SnapshotIndex } from '../snapshot/index.js'
+import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
+import { operatorWorkerName } from '../snapshot/operator.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000

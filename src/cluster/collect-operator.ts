@@ -1,9 +1,10 @@
-import { operatorWorkerName, selectorMatches } from '../snapshot/index.js'
 import type { CollectionError, KubeObject, LogRecord } from '../snapshot/types.js'
 import type { Reader } from './lists.js'
 import type { KubeClient } from './kube-client.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, OPERATOR_NAMESPACE_TARGETS, OPERATOR_PODS } from './targets.js'
+import { operatorWorkerName } from '../snapshot/operator.js'
+import { selectorMatches } from '../snapshot/label-selector.js'
 
 export interface OperatorInput {
   /** What the cluster-wide lists returned: labelled operator Deployments and their Pods among them. */

@@ -1,10 +1,10 @@
 import { incompleteError, usageError } from '../util/errors.js'
-import { CHAINNODE_API } from '../snapshot/index.js'
 import { notFound } from '../snapshot/scope.js'
 import type { CollectionError, KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
-import { withoutManagedFields } from './lists.js'
-import { FROM_CACHE } from './targets.js'
+import { readerFor, withoutManagedFields } from './lists.js'
+import { CHAINNODESETS, FROM_CACHE } from './targets.js'
+import { CHAINNODE_API } from '../snapshot/operator.js'
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
 const CHAINNODES = `/apis/${CHAINNODE_API}`
@@ -46,16 +46,10 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
  * obtained) is a subject of its own, which a scope of a namespace must not miss.
  */
 async function listSets(client: KubeClient, namespace: string | undefined): Promise<Pick<FoundNodes, 'sets' | 'errors'>> {
-  const path = namespace ? `${CHAINNODES}/namespaces/${namespace}/chainnodesets` : `${CHAINNODES}/chainnodesets`
-  try {
-    const list = await client.getJSON<{ items?: KubeObject[] }>(`${path}?${FROM_CACHE}`)
-    return { sets: (list.items ?? []).map((set) => withoutManagedFields({ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' })) }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
-    // An operator line without sets (no such CRD) has none to miss.
-    if (error.reason === 'not-found') return { sets: [] }
-    return { sets: [], errors: [{ what: `list chainnodesets${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message }] }
-  }
+  // One list read as collect's: a failure recorded, a missing CRD (an operator line without sets) none to miss.
+  const errors: CollectionError[] = []
+  const sets = await readerFor(client, errors, async (items) => items)(CHAINNODESETS, namespace)
+  return errors.length ? { sets, errors } : { sets }
 }
 
 function fromTable(table: {

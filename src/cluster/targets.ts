@@ -22,6 +22,15 @@ export type NodeNeed = 'signer' | 'volume-snapshots' | 'nodeset'
 const core = '/api/v1'
 const apis = (groupVersion: string) => `/apis/${groupVersion}`
 
+/** The ChainNodeSets of a namespace: listed with the nodes of a namespace or cluster scope, and for a node's owner. */
+export const CHAINNODESETS: ListTarget = {
+  kind: 'ChainNodeSet',
+  group: apis('cosmopilot.voluzi.com/v1'),
+  plural: 'chainnodesets',
+  namespaced: true,
+  optional: true,
+}
+
 export const NAMESPACE_TARGETS: ListTarget[] = [
   { kind: 'Pod', group: core, plural: 'pods', namespaced: true },
   { kind: 'Event', group: core, plural: 'events', namespaced: true },
@@ -47,7 +56,7 @@ export const NAMESPACE_TARGETS: ListTarget[] = [
     optional: true,
     onlyFor: 'volume-snapshots',
   },
-  { kind: 'ChainNodeSet', group: apis('cosmopilot.voluzi.com/v1'), plural: 'chainnodesets', namespaced: true, optional: true, onlyFor: 'nodeset' },
+  { ...CHAINNODESETS, onlyFor: 'nodeset' },
 ]
 
 /** On every object of the Helm chart, the operator's pods included (reference §7.1). */

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../snapshot/types.js'
-import { lineSplitter, type KubeClient } from './kube-client.js'
+import type { KubeClient } from './kube-client.js'
 import { withoutManagedFields } from './lists.js'
-import { parseJsonPruned } from '../util/json-depth.js'
+import { streamWatch, type WatchEvent } from './watch-stream.js'
 
 /** How long the server keeps one watch open before we reopen it from where it stopped (kubectl's reflectors: 5-10 min). */
 const WATCH_SECONDS = 300
@@ -10,11 +10,6 @@ const WATCH_SECONDS = 300
  * concurrent streams. Past this many (a scope of many namespaces), lists are listed every cycle as before.
  */
 export const MAX_WATCHES = 24
-
-interface WatchEvent {
-  type?: string
-  object?: KubeObject & { code?: number }
-}
 
 /** One list kept current: its objects by namespace/name and the resourceVersion the watch has reached. */
 interface Watched {
@@ -72,21 +67,24 @@ export class WatchedLists {
     let gone = false
     while (!this.closed && !gone && this.watched.get(path) === watched) {
       const query = `watch=1&allowWatchBookmarks=true&timeoutSeconds=${this.watchSeconds}&resourceVersion=${encodeURIComponent(watched.resourceVersion)}`
-      const onLine = (line: string) => {
-        if (!line.trim() || gone) return
+      const drop = () => {
+        gone = true
+        watched.stop.abort()
+      }
+      const onEvent = (event: WatchEvent) => {
+        if (gone) return
         let applied = false
         try {
-          applied = this.apply(watched, parseJsonPruned<WatchEvent>(line))
+          applied = this.apply(watched, event)
         } catch {
           // Not a watch event: what this watch holds can no longer be trusted.
         }
-        if (!applied) {
-          gone = true
-          watched.stop.abort()
-        }
+        if (!applied) drop()
       }
       try {
-        await this.client.stream(path.replace(/resourceVersion=0/, query), lineSplitter(onLine), watched.stop.signal)
+        await streamWatch(this.client, path.replace(/resourceVersion=0/, query), onEvent, watched.stop.signal, () => {
+          if (!gone) drop()
+        })
       } catch {
         gone = true
       }

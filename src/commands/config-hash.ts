@@ -1,4 +1,4 @@
-import { renderConfigDiff, renderConfigHash } from '../render/config-hash.js'
+import { renderConfigDiff, renderConfigHash, renderConfigWatchEvent } from '../render/config-hash.js'
 import { compareConfigs } from '../analysis/config-diff.js'
 import { configState } from '../analysis/config-state.js'
 import { watchConfigHash } from '../app/config-watch.js'
@@ -29,7 +29,8 @@ export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, 
   const history = (snapshot.observations ?? []).filter((o) => o.node === key)
   if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2), 'json')
   else session.print(renderConfigHash(key, state, history, undefined, session.palette))
-  if (input.watch) await watchConfigHash((await session.connect(input)).client, snapshot, node, (line) => session.print(line), !input['no-redact'])
+  if (input.watch)
+    await watchConfigHash((await session.connect(input)).client, snapshot, node, (event) => session.print(renderConfigWatchEvent(event)), !input['no-redact'])
 }
 
 export const CONFIG_HASH_DIFF_COMMAND = defineCommand({

@@ -6,11 +6,11 @@ import { relatedEvents } from '../analysis/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
-import { eventTime } from '../snapshot/index.js'
 import { bound } from './timeline.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
+import { eventTime } from '../snapshot/events.js'
 
 export const EVENTS_COMMAND = defineCommand({
   args: NODE_ARG,

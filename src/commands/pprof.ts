@@ -3,6 +3,9 @@ import { usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
+import { capturingText, renderCaptureResult, sensitiveNotice } from '../render/pprof-capture.js'
+import { renderFinding } from '../render/doctor-text.js'
+import { countdown } from '../render/progress.js'
 import { topReport } from '../app/pprof-report.js'
 import { writeFlame } from '../app/pprof-flame.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
@@ -152,15 +155,25 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
   const growthMs = input.growth === undefined ? undefined : parseDuration(input.growth, '--growth')
   if (growthMs !== undefined && (growthMs < 1000 || growthMs > MAX_GROWTH_MS))
     throw usageError(`--growth ${input.growth} is out of range`, 'give 1s to 1h, e.g. --growth 60s')
-  await captureFromNode(session, input, {
-    kind,
-    name: input.name,
-    seconds: input.seconds,
-    file: input.output,
-    localPort: input['local-port'],
-    top: input.top,
-    textForm: input.text === undefined ? undefined : (Number(input.text) as 1 | 2),
-    growthMs,
-    target: input.target === 'chain' ? 'chain' : 'node-utils',
-  })
+  const result = await captureFromNode(
+    session,
+    input,
+    {
+      kind,
+      name: input.name,
+      seconds: input.seconds,
+      file: input.output,
+      localPort: input['local-port'],
+      top: input.top,
+      textForm: input.text === undefined ? undefined : (Number(input.text) as 1 | 2),
+      growthMs,
+      target: input.target === 'chain' ? 'chain' : 'node-utils',
+    },
+    {
+      notice: (target) => writeStderr(`${sensitiveNotice(target)}\n`),
+      capturing: (what) => countdown(capturingText(what), what.seconds),
+      unavailable: (findings) => findings.forEach((finding) => writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)),
+    },
+  )
+  session.print(renderCaptureResult(result, input.top))
 }

@@ -1,4 +1,4 @@
-import { renderStatusText, statusRows, type StatusRow } from '../render/status.js'
+import { renderStatusText } from '../render/status.js'
 import { structured } from '../render/structured.js'
 import { visible } from '../render/visible.js'
 import { fitWidth, tableWidth } from '../render/width.js'
@@ -25,6 +25,7 @@ import { fieldPath, kubectlList, nameLine, sortByField } from '../render/status-
 import { parseJsonPathTemplate, renderJsonPath } from '../render/jsonpath.js'
 import { usageError } from '../util/errors.js'
 import type { Report } from '../engine/run-rules.js'
+import { statusRows, type StatusRow } from '../analysis/status-model.js'
 
 /** The rules about the operator itself, whose finding holds for every node it reconciles: status says them above its table. */
 export const OPERATOR_WIDE_RULES = ['operator-missing', 'leader-election', 'webhook-certificates'] as const

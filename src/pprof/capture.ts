@@ -13,6 +13,9 @@ export const PROFILE_KINDS = {
 } as const
 export type ProfileKindName = keyof typeof PROFILE_KINDS
 
+/** Which process of a node's Pod to profile: the operator's sidecar, or the chain itself. */
+export type ProfileTarget = 'node-utils' | 'chain'
+
 /** Nothing answered on Pod port 6666, or it answered with something that is not a profile. */
 export class CaptureError extends Error {
   constructor(

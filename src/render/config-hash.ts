@@ -96,3 +96,38 @@ export function renderConfigDiff(comparison: ConfigComparison): string {
       : `No restart: the Pod is the same (${visibleOrNone(pod.after) ?? '<none>'}).`,
   ].join('\n')
 }
+
+/** What config-hash --watch saw happen to the node's ConfigMap or Pod (app/config-watch.ts), one event at a time. */
+export type ConfigWatchEvent =
+  | { kind: 'watching'; namespace: string; name: string }
+  | { kind: 'configmap-deleted'; at: string; name: string }
+  | { kind: 'configmap-changed'; at: string; name: string; hashBefore?: string; hashAfter?: string; changes: ConfigChange[] }
+  | { kind: 'pod-deleted'; at: string; name: string; uid?: string }
+  | { kind: 'pod-patched'; at: string; name: string; hashBefore?: string; hashAfter?: string }
+  | { kind: 'pod-recreated'; at: string; name: string; uid?: string; hashBefore?: string; hashAfter?: string }
+
+/** config-hash --watch: one event as the lines it prints, each stamped to the second (UTC). */
+export function renderConfigWatchEvent(event: ConfigWatchEvent): string {
+  if (event.kind === 'watching') return `watching Pod and ConfigMap ${event.namespace}/${event.name} (Ctrl-C to stop)`
+  const stamp = event.at.replace(/\.\d+Z$/, 'Z')
+  const hashes = (e: { hashBefore?: string; hashAfter?: string }) => `config-hash ${e.hashBefore ?? '<none>'} -> ${e.hashAfter ?? '<none>'}`
+  switch (event.kind) {
+    case 'configmap-deleted':
+      return `${stamp}  ConfigMap ${event.name} deleted`
+    case 'configmap-changed': {
+      const head =
+        event.hashBefore !== event.hashAfter
+          ? `${stamp}  ConfigMap ${event.name}: ${hashes(event)} (the operator will restart the Pod)`
+          : `${stamp}  ConfigMap ${event.name}: data changed, config-hash unchanged (no restart: peer or state-sync settings)`
+      return event.changes.length ? `${head}\n${renderChanges(event.changes)}` : head
+    }
+    case 'pod-deleted':
+      return `${stamp}  Pod ${event.name} deleted (uid ${event.uid})`
+    case 'pod-patched':
+      return `${stamp}  Pod ${event.name}: ${hashes(event)} (patched in place)`
+    case 'pod-recreated': {
+      const verdict = event.hashAfter !== event.hashBefore ? 'restart because the configuration changed (intentional)' : 'same config-hash: unexpected restart'
+      return `${stamp}  Pod ${event.name} recreated (uid ${event.uid}), ${hashes(event)}: ${verdict}`
+    }
+  }
+}

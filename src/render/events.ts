@@ -1,8 +1,8 @@
 import { humanAge } from '../util/duration.js'
-import { eventCount, eventFirstTime, eventTime } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
+import { eventCount, eventFirstTime, eventTime } from '../snapshot/events.js'
 
 /** kubectl's age column for an event: "5m", or "5m (x3 over 20m)" for a repeated one. */
 export function eventAge(event: KubeObject, now: number): string {

@@ -25,7 +25,7 @@ export function operatorTroubleLines(report: Report | undefined, palette: Palett
 }
 
 /** Below the table, like kubectl's notes: why a CONFIG cell says unknown, one line per reason with its nodes. */
-/** The fields of a status row the note reads (render/status.ts StatusRow). */
+/** The fields of a status row the note reads (analysis/status-model.ts StatusRow). */
 interface RowConfig {
   namespace: string
   name: string

@@ -2,8 +2,9 @@ import { readinessRefusals } from '../analysis/chain-evidence.js'
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, podReady } from '../snapshot/node-layout.js'
 import { defineRule } from '../engine/define-rule.js'
-import { eventEvidence, field, grepLogs } from '../engine/rule-helpers.js'
 import { goDurationMs } from '../util/duration.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 /** node-utils' `got latest block ... threshold=1m0s age=6m40.5s`: the block /ready found too old. */
 function olderThanThreshold(text: string, blockThreshold: string): boolean {

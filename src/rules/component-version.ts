@@ -1,9 +1,9 @@
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, containerImage, detectOperatorLine, imageTag } from '../snapshot/node-layout.js'
 import { defineRule } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
 import { signerOf } from '../analysis/signer-context.js'
 import { MINIMUM_VERSIONS, versionAtLeast } from '../analysis/versions.js'
+import { field } from '../engine/evidence.js'
 
 interface Data {
   component: 'node-utils' | 'remote signer'

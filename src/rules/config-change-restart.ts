@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
+import { field } from '../engine/evidence.js'
 
 interface Data {
   verdict: Exclude<ConfigVerdict, 'in-sync'>

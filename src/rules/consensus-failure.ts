@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName } from '../snapshot/node-layout.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { grepLogs } from '../engine/rule-helpers.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 /**
  * CometBFT's `CONSENSUS FAILURE!!!` (the consensus routine panicked and stopped) and the replay's

@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { allContainerStatuses, containerImage } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, matchingEvents } from '../engine/rule-helpers.js'
+import { eventEvidence } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 const PULL_REASONS = ['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'ErrImageNeverPull']
 

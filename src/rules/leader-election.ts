@@ -1,8 +1,10 @@
-import { operatorLeaseName, refOf, runsLeaderElection } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { ageMs, field } from '../engine/rule-helpers.js'
 import { operatorLogs } from '../analysis/operator-logs.js'
+import { ageMs } from '../util/duration.js'
+import { field } from '../engine/evidence.js'
+import { operatorLeaseName, runsLeaderElection } from '../snapshot/operator.js'
 
 /** controller-runtime's default lease duration; a holder that has not renewed for twice that is gone. */
 const STALE_AFTER_MS = 2 * 15_000

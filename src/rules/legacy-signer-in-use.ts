@@ -1,8 +1,9 @@
 import { refOf } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, podContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { field, grepLogs } from '../engine/rule-helpers.js'
 import { SECRETS_STORE_REFUSAL, vaultProvider } from '../analysis/signer-context.js'
+import { field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 export default defineRule<{ containers: string[]; autoRenewToken: boolean; uploadGenerated: boolean; permissionErrors: number }>({
   id: 'legacy-signer-in-use',

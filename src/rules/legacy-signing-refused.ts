@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { defineRule } from '../engine/define-rule.js'
-import { eventEvidence, matchingEvents } from '../engine/rule-helpers.js'
 import { operatorLogsAbout } from '../analysis/operator-logs.js'
+import { eventEvidence } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 const REFUSAL = /tmkms|legacy sign|vault-token-renewer|legacy signer/i
 

@@ -1,6 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
+import { byReason, matchingEvents } from '../snapshot/events.js'
+import { eventEvidence, field } from '../engine/evidence.js'
 
 export default defineRule<{ phase: string; message?: string }>({
   id: 'node-error',

@@ -5,7 +5,11 @@ import { badServers, measuredStall, readinessRefusals, stateSyncEvidence } from 
 import { chainLogSignals } from '../analysis/chain-logs.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import type { ChainFacts } from '../snapshot/types.js'
-import { configFile, eventEvidence, field, grepLogs, logLines, matchingEvents, tomlString } from '../engine/rule-helpers.js'
+import { configFile, tomlString } from '../snapshot/node-config.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
+import { logLines } from '../snapshot/log-lines.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 const PEER_TROUBLE = /no addresses to dial|dialing failed|Error dialing peer|connection refused|i\/o timeout|no peers|numPeers["=: ]+0|"?outbound"?[=: ]+0/i
 // Case matters: every healthy start logs `appHash=...`; a mismatch says `wrong Block.Header.AppHash`.

@@ -1,6 +1,6 @@
 import { refOf } from '../snapshot/index.js'
 import { defineRule } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
+import { field } from '../engine/evidence.js'
 
 export default defineRule<{ worker: string }>({
   id: 'operator-missing',

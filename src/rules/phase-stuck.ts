@@ -1,10 +1,11 @@
 import { humanAge, parseDuration } from '../util/duration.js'
-import { eventTime, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field } from '../engine/rule-helpers.js'
 import { phaseStart } from '../analysis/phase-since.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { eventTime } from '../snapshot/events.js'
 
 const MIN = 60_000
 /**

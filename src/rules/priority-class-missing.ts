@@ -1,8 +1,10 @@
-import { operatorReleaseName, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field, matchingEvents, missing } from '../engine/rule-helpers.js'
 import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
+import { eventEvidence, field, missing } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
+import { operatorReleaseName } from '../snapshot/operator.js'
 
 const NOT_FOUND = /no PriorityClass with name (\S+) was found/
 

@@ -1,7 +1,9 @@
 import { refOf } from '../snapshot/index.js'
 import { NODE_UTILS, PROFILING_PORT, containerEnv, podContainers, podInitContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { configFile, field, grepLogs } from '../engine/rule-helpers.js'
+import { configFile } from '../snapshot/node-config.js'
+import { field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 const PROFILING_WARNING = /profil\w*.*(disabled|unavailable|not available)|6666.*(in use|taken|occupied)|pprof.*(disabled|failed)/i
 

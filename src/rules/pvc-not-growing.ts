@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
+import { byReason, matchingEvents } from '../snapshot/events.js'
+import { eventEvidence, field } from '../engine/evidence.js'
 
 /** The API server refuses the bigger request outright; the operator only logs it (`failed to resize PVC …`). */
 const RESIZE_REFUSED = /failed to resize PVC|can be resized|must support resize/

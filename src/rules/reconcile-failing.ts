@@ -1,13 +1,12 @@
 import { humanAge } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
 import { causeAction, classifyReconcileError, type ReconcileCause } from '../analysis/reconcile-causes.js'
 import { groupErrors, reconcileHistory } from '../analysis/reconcile-log.js'
 import { operatorSaid } from '../analysis/operator-said.js'
-import { eventEvidence } from '../engine/rule-helpers.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
+import { field, eventEvidence } from '../engine/evidence.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000

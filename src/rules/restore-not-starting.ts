@@ -1,8 +1,9 @@
 import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 /** The operator reads the source snapshot before creating the PVC; a failed read is only logged. */
 const SNAPSHOT_READ_FAILED = /volumesnapshots?(?:\.snapshot\.storage\.k8s\.io)? "[^"]+" not found|no matches for kind "VolumeSnapshot"/

@@ -2,7 +2,7 @@ import { refOf } from '../snapshot/index.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { foldProblem, rpcFailureOf, type RpcFailure } from '../snapshot/signing.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
+import { field } from '../engine/evidence.js'
 
 interface RpcUnreachable {
   target: string

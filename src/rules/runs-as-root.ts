@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { podContainers, podInitContainers } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 export default defineRule<{ containers: string[] }>({
   id: 'runs-as-root',

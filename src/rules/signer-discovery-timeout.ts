@@ -1,8 +1,10 @@
 import { refOf } from '../snapshot/index.js'
 import { DISCOVERY_GATE, containerStatus, podReady } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field, grepLogs, matchingEvents, missing } from '../engine/rule-helpers.js'
 import { SIGNER_PORT, policiesBlockingSigner, signerOf, signerTargets } from '../analysis/signer-context.js'
+import { eventEvidence, field, missing } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 export default defineRule<{
   signer?: string

@@ -10,9 +10,11 @@ import {
   podReady,
 } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { byReason, eventEvidence, field, grepLogs, matchingEvents } from '../engine/rule-helpers.js'
 import { signerOf } from '../analysis/signer-context.js'
 import { MINIMUM_VERSIONS, versionAtLeast } from '../analysis/versions.js'
+import { byReason, matchingEvents } from '../snapshot/events.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 export default defineRule<{
   occurrences: number

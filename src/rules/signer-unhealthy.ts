@@ -1,8 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { detectOperatorLine, podReady } from '../snapshot/node-layout.js'
 import { defineRule, nodeArgs, type Evidence } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
 import { signerOf, signerServesHttpHealth } from '../analysis/signer-context.js'
+import { field } from '../engine/evidence.js'
 
 export default defineRule<{ signer: string; failing: string[]; running: number; pods: number }>({
   id: 'signer-unhealthy',

@@ -1,9 +1,11 @@
-import { annotation, eventCount, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { allContainerStatuses } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { operatorLogsAbout } from '../analysis/operator-logs.js'
+import { byReason, matchingEvents, eventCount } from '../snapshot/events.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { annotation } from '../snapshot/operator.js'
 
 /** A corrupted snapshot is deleted and retaken with no Event saying so: only the operator's log line tells. */
 const CORRUPTED = /Data is corrupted/

@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import { mainContainerName } from '../snapshot/node-layout.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { field, grepLogs } from '../engine/rule-helpers.js'
+import { field } from '../engine/evidence.js'
+import { grepLogs } from '../analysis/grep-logs.js'
 
 /** Cosmos SDK x/upgrade: `UPGRADE "v2" NEEDED at height: 1200: <info>` — the app halts at the plan's height. */
 const UPGRADE_NEEDED = /UPGRADE "([^"]{1,100})" NEEDED at height: (\d+)/

@@ -1,7 +1,8 @@
-import { eventTime, refOf } from '../snapshot/index.js'
+import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { byReason, eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { compareText } from '../util/compare.js'
+import { byReason, matchingEvents, eventTime } from '../snapshot/events.js'
+import { eventEvidence, field } from '../engine/evidence.js'
 
 interface Data {
   node: string

@@ -1,8 +1,8 @@
 import { chainProbeOf, movementOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
-import { field } from '../engine/rule-helpers.js'
 import type { ChainFacts, SigningReading } from '../snapshot/types.js'
+import { field } from '../engine/evidence.js'
 
 export const DEFAULT_MISSED_BLOCKS = { warning: 5, error: 20 }
 

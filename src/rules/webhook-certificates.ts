@@ -2,9 +2,10 @@ import { refOf } from '../snapshot/index.js'
 import { containerEnv } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { eventEvidence, field, matchingEvents } from '../engine/rule-helpers.js'
 import { operatorLogs } from '../analysis/operator-logs.js'
 import { escapeRegExp } from '../util/regexp.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { matchingEvents } from '../snapshot/events.js'
 
 /**
  * Certificate failures of the webhook server only: the manager also logs healthy certificate reloads at

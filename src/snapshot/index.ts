@@ -1,41 +1,12 @@
 import type { KubeObject, LogRecord, Observation, ObjectRef, Snapshot, TableRow } from './types.js'
 import { compareText } from '../util/compare.js'
-import { containerEnv, ownerSetName } from './node-layout.js'
-
-export const CHAINNODE_API = 'cosmopilot.voluzi.com/v1'
-export const ANNOTATION_DOMAIN = 'cosmopilot.voluzi.com'
-export const annotation = (key: string) => `${ANNOTATION_DOMAIN}/${key}`
+import { ownerSetName } from './node-layout.js'
+import { sortEvents } from './events.js'
+import { selectorMatches, type LabelSelector } from './label-selector.js'
+import { operatorWorkerName } from './operator.js'
 
 export const refOf = (obj: KubeObject): ObjectRef => ({ kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name })
 export const keyOf = (kind: string, namespace: string | undefined, name: string) => `${kind}/${namespace ?? ''}/${name}`
-
-/** When an Event last happened, null-safe across core/v1 and events.k8s.io/v1 shapes. */
-export function eventTime(event: KubeObject): string {
-  return (
-    event.series?.lastObservedTime ??
-    event.lastTimestamp ??
-    event.eventTime ??
-    event.firstTimestamp ??
-    event.metadata.creationTimestamp ??
-    '1970-01-01T00:00:00Z'
-  )
-}
-
-export function eventFirstTime(event: KubeObject): string {
-  return event.firstTimestamp ?? event.eventTime ?? event.metadata.creationTimestamp ?? eventTime(event)
-}
-
-export function eventCount(event: KubeObject): number {
-  return Math.max(event.count ?? 0, event.series?.count ?? 0, 1)
-}
-
-/** Sorted newest last, the order kubectl's `--sort-by=.lastTimestamp` intends but with nulls handled. */
-export function sortEvents(events: KubeObject[]): KubeObject[] {
-  // Each time parsed once, not once per comparison: a bundle can hold 300,000 events.
-  const timed = events.map((event) => ({ event, at: Date.parse(eventTime(event)) }))
-  timed.sort((a, b) => a.at - b.at || (a.event.metadata.name < b.event.metadata.name ? -1 : a.event.metadata.name > b.event.metadata.name ? 1 : 0))
-  return timed.map(({ event }) => event)
-}
 
 /** Read-only lookups over one snapshot; rules and renderers use this instead of walking raw lists. */
 const logKey = (namespace: string | undefined, pod: string, container: string, previous: boolean) => `${namespace}/${pod}/${container}/${previous}`
@@ -202,90 +173,6 @@ function append<T>(map: Map<string, T[]>, key: string, obj: T): void {
   else map.set(key, [obj])
 }
 
-export interface LabelSelector {
-  matchLabels?: Record<string, string>
-  matchExpressions?: { key: string; operator: string; values?: string[] }[]
-}
-
-export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return false
-  // Own labels only: `key in labels` holds for "constructor" and "toString" on every object (-l constructor).
-  const own = (key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined)
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (own(key) !== value) return false
-  for (const expr of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, expr.key)
-    const value = own(expr.key) ?? ''
-    const values = expr.values ?? []
-    if (expr.operator === 'In' && !(has && values.includes(value))) return false
-    if (expr.operator === 'NotIn' && has && values.includes(value)) return false
-    if (expr.operator === 'Exists' && !has) return false
-    if (expr.operator === 'DoesNotExist' && has) return false
-  }
-  return true
-}
-
 export function isDefaultStorageClass(sc: KubeObject): boolean {
   return sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true'
-}
-
-interface ManagerContainer {
-  name: string
-  command?: string[]
-  args?: string[]
-  env?: { name: string; value?: string }[]
-}
-
-function managerContainer(deployment: KubeObject): ManagerContainer | undefined {
-  const containers: ManagerContainer[] = deployment.spec?.template?.spec?.containers ?? []
-  return containers.find((c) => c.name === 'manager') ?? containers[0]
-}
-
-/**
- * A manager flag as Go's flag package reads it: `--flag=value`, `-flag value`, or a bare boolean
- * `--flag`. The binary takes each flag's default from an environment variable (cmd/manager/config.go),
- * so a flag given on the command line wins over the variable.
- */
-export function managerFlag(deployment: KubeObject, flag: string, boolean = false): string | undefined {
-  const manager = managerContainer(deployment)
-  const argv = [...(manager?.command ?? []).slice(1), ...(manager?.args ?? [])]
-  let value: string | undefined
-  argv.forEach((arg, i) => {
-    const match = /^--?([\w-]+)(?:=(.*))?$/.exec(arg)
-    if (match?.[1] === flag) value = match[2] ?? (boolean ? 'true' : argv[i + 1])
-  })
-  return value
-}
-
-export function managerEnv(deployment: KubeObject, name: string): string | undefined {
-  return containerEnv(managerContainer(deployment), name)
-}
-
-/** Go's strconv.ParseBool, as the flag package reads a boolean flag. */
-export function goBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
-  return undefined
-}
-
-/** Leader election is off unless switched on: the chart sets ENABLE_LEADER_ELECTION=true, the binary defaults to false. */
-export function runsLeaderElection(deployment: KubeObject): boolean {
-  const flag = managerFlag(deployment, 'enable-leader-election', true)
-  // The operator's env reader takes exactly "true" as true.
-  return flag !== undefined ? goBool(flag) === true : managerEnv(deployment, 'ENABLE_LEADER_ELECTION') === 'true'
-}
-
-export function operatorWorkerName(deployment: KubeObject): string {
-  return managerFlag(deployment, 'worker-name') ?? managerEnv(deployment, 'WORKER_NAME') ?? ''
-}
-
-/** RELEASE_NAME names the Lease and the PriorityClasses; the chart never sets it. */
-export function operatorReleaseName(deployment: KubeObject): string {
-  return managerFlag(deployment, 'release-name') ?? managerEnv(deployment, 'RELEASE_NAME') ?? 'cosmopilot'
-}
-
-/** The leader-election Lease a release's managers take: <worker>.<release>.cosmopilot.voluzi.com (no worker: no prefix). */
-export function operatorLeaseName(deployment: KubeObject): string {
-  const worker = operatorWorkerName(deployment)
-  const release = operatorReleaseName(deployment)
-  return worker ? `${worker}.${release}.${ANNOTATION_DOMAIN}` : `${release}.${ANNOTATION_DOMAIN}`
 }

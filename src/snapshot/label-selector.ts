@@ -1,5 +1,4 @@
 import { usageError } from '../util/errors.js'
-import type { LabelSelector } from './index.js'
 
 /**
  * kubectl's -l syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`, joined by commas
@@ -26,4 +25,26 @@ export function parseLabelSelector(text: string): LabelSelector {
     } else throw bad()
   }
   return selector
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>
+  matchExpressions?: { key: string; operator: string; values?: string[] }[]
+}
+
+export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false
+  // Own labels only: `key in labels` holds for "constructor" and "toString" on every object (-l constructor).
+  const own = (key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined)
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (own(key) !== value) return false
+  for (const expr of selector.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, expr.key)
+    const value = own(expr.key) ?? ''
+    const values = expr.values ?? []
+    if (expr.operator === 'In' && !(has && values.includes(value))) return false
+    if (expr.operator === 'NotIn' && has && values.includes(value)) return false
+    if (expr.operator === 'Exists' && !has) return false
+    if (expr.operator === 'DoesNotExist' && has) return false
+  }
+  return true
 }

@@ -1,7 +1,7 @@
-import { annotation } from '../snapshot/index.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import { annotation } from '../snapshot/operator.js'
 
 interface Condition {
   type: string

@@ -1,9 +1,10 @@
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
 import { changedConfigKeys, configKeyDigests } from '../analysis/config-diff.js'
-import { annotation, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Observation } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry, TimelineLevel } from './types.js'
+import { annotation } from '../snapshot/operator.js'
 
 const RESTART_TEXT: Partial<Record<ConfigVerdict, [TimelineLevel, string]>> = {
   'restarted-config': ['info', 'restart because the configuration changed'],

@@ -1,9 +1,10 @@
 import { relatedObjects } from '../analysis/related-events.js'
-import { eventCount, eventFirstTime, eventTime, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import { signerOf } from '../analysis/signer-context.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import { eventCount, eventFirstTime, eventTime } from '../snapshot/events.js'
 
 /** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
 export function timelineObjects(index: SnapshotIndex, node: KubeObject): KubeObject[] {

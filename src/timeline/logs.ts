@@ -1,10 +1,10 @@
-import { logLines } from '../engine/rule-helpers.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { mainContainerName, NODE_UTILS } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { parseProblemLine } from './log-line.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import { logLines } from '../snapshot/log-lines.js'
 
 /** Error and warning lines of the chain's main container and node-utils, this run's and the previous one's. */
 export function appLogEntries(index: SnapshotIndex, node: KubeObject): RawEntry[] {

@@ -1,9 +1,10 @@
 import { allOperatorLogsAbout } from '../analysis/operator-logs.js'
-import { operatorLeaseName, type SnapshotIndex } from '../snapshot/index.js'
+import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { parseLogLine } from './log-line.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import { operatorLeaseName } from '../snapshot/operator.js'
 
 /** Enough to cover the tail the collector reads of a manager log (500 lines per replica). */
 const MAX_OPERATOR_LINES = 2000

@@ -1,8 +1,8 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { annotation } from '../snapshot/index.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import { annotation } from '../snapshot/operator.js'
 
 const ref = (obj: KubeObject): ObjectRef => ({ kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name })
 

@@ -30,3 +30,6 @@ export function goDurationMs(text: string | undefined): number | undefined {
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined
   return parts.reduce((total, [, value, unit]) => total + Number(value) * GO_UNIT_MS[unit], 0)
 }
+
+/** How long ago `time` was; an absent time is infinitely old. */
+export const ageMs = (now: number, time: string | undefined): number => (time ? now - Date.parse(time) : Number.POSITIVE_INFINITY)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { eventAge } from '../../src/render/events.js'
-import { eventTime, sortEvents } from '../../src/snapshot/index.js'
 import type { KubeObject } from '../../src/snapshot/types.js'
+import { eventTime, sortEvents } from '../../src/snapshot/events.js'
 
 const event = (name: string, fields: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1',

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { selectorMatches } from '../../src/snapshot/index.js'
-import { parseLabelSelector } from '../../src/snapshot/label-selector.js'
+import { parseLabelSelector, selectorMatches } from '../../src/snapshot/label-selector.js'
 
 const matches = (selector: string, labels: Record<string, string>) => selectorMatches(parseLabelSelector(selector), labels)
 

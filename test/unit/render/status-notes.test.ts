@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
-import { annotation, SnapshotIndex } from '../../../src/snapshot/index.js'
-import { renderStatusText, statusRows } from '../../../src/render/status.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import { renderStatusText } from '../../../src/render/status.js'
 import { fixtureBundle } from '../../helpers/fixtures.js'
+import { annotation } from '../../../src/snapshot/operator.js'
+import { statusRows } from '../../../src/analysis/status-model.js'
 
 // Issue 32 item 6: status says operator-wide trouble once above its table, and why a CONFIG cell is unknown.
 describe('status: operator-wide trouble and unknown values', () => {

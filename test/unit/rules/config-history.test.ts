@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { configState } from '../../../src/analysis/config-state.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
-import { annotation, SnapshotIndex } from '../../../src/snapshot/index.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { fixtureBundle } from '../../helpers/fixtures.js'
+import { annotation } from '../../../src/snapshot/operator.js'
 
 /**
  * The local history is keyed by the cluster's address and the node's name. A node recreated under the same

@@ -6,10 +6,11 @@ import { changedConfigKeys, configKeyDigests, MAX_CONFIG_KEYS } from '../../../s
 import { configState } from '../../../src/analysis/config-state.js'
 import { recordHistory } from '../../../src/app/history-store.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
-import { annotation, SnapshotIndex } from '../../../src/snapshot/index.js'
+import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import configChangeRestart from '../../../src/rules/config-change-restart.js'
 import { fixtureBundle } from '../../helpers/fixtures.js'
+import { annotation } from '../../../src/snapshot/operator.js'
 
 // Issue 32 item 9: a config restart names the keys that changed, read off the local history's fingerprints.
 const dirs: string[] = []

@@ -1,10 +1,10 @@
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { grepLogs } from '../../../src/engine/rule-helpers.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject } from '../../../src/snapshot/types.js'
 import { ROOT } from '../../helpers/cli.js'
+import { grepLogs } from '../../../src/analysis/grep-logs.js'
 
 describe('grepLogs', () => {
   let index: SnapshotIndex

@@ -6,13 +6,14 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import { onsetOf, type Rule, type RuleSettings } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { reconcileHistory } from '../../../src/analysis/reconcile-log.js'
-import { renderStatusText, statusRows } from '../../../src/render/status.js'
+import { renderStatusText } from '../../../src/render/status.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { ROOT } from '../../helpers/cli.js'
+import { statusRows } from '../../../src/analysis/status-model.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const bundles = new Map<string, Snapshot>()

@@ -4,13 +4,13 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
-import { statusRows } from '../../../src/render/status.js'
 import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { reconcileFields, reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { ROOT } from '../../helpers/cli.js'
+import { statusRows } from '../../../src/analysis/status-model.js'
 
 const bundles = new Map<string, Snapshot>()
 const load = (name: string) => structuredClone(bundles.get(name)!)

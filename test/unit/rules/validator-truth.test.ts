@@ -11,9 +11,10 @@ import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { commitSigners, countSigning, validatorPowers } from '../../../src/snapshot/signing.js'
 import type { ChainFacts, ProbeRecord, Snapshot } from '../../../src/snapshot/types.js'
-import { renderStatusText, statusRows } from '../../../src/render/status.js'
+import { renderStatusText } from '../../../src/render/status.js'
 import { ROOT } from '../../helpers/cli.js'
 import { fourValidators, operatorPubKey } from '../../helpers/chain-commits.js'
+import { statusRows } from '../../../src/analysis/status-model.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let healthy: Snapshot

@@ -1,0 +1,25 @@
+import { refOf } from '../snapshot/index.js'
+import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { Evidence } from './define-rule.js'
+import { eventCount, eventTime } from '../snapshot/events.js'
+
+/** The evidence items rules attach to a finding: an Event, a field's value, something looked for and not found. */
+export function eventEvidence(event: KubeObject): Evidence {
+  const involved = event.involvedObject ?? event.regarding ?? {}
+  const count = eventCount(event)
+  return {
+    kind: 'event',
+    source: `Event ${event.type ?? 'Normal'} ${event.reason ?? ''} on ${involved.kind}/${involved.name}`,
+    text: `${event.message ?? event.note ?? ''}${count > 1 ? ` (x${count})` : ''}`,
+    at: eventTime(event),
+  }
+}
+
+export function field(obj: KubeObject | ObjectRef, path: string, value: unknown): Evidence {
+  const ref = 'metadata' in obj ? refOf(obj as KubeObject) : (obj as ObjectRef)
+  return { kind: 'field', source: `${ref.kind}/${ref.name}`, text: `${path} = ${value === undefined ? '<none>' : JSON.stringify(value)}` }
+}
+
+export function missing(source: string, text: string): Evidence {
+  return { kind: 'missing', source, text }
+}

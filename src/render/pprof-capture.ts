@@ -1,0 +1,24 @@
+import type { ProfileKindName, ProfileTarget } from '../pprof/capture.js'
+import type { GoroutineDump } from '../pprof/goroutines.js'
+import { renderGoroutineGroups } from './goroutines.js'
+
+/** What a capture's reader must know first: whose profile it is, and that it can hold secrets. */
+export function sensitiveNotice(target: ProfileTarget): string {
+  const what =
+    target === 'chain' ? 'the chain process (not node-utils, not total Pod memory)' : 'the node-utils process (not the chain process, not total Pod memory)'
+  return `note: profiles describe only ${what} and can contain sensitive process data; keep them access-controlled.`
+}
+
+/** The countdown's words while a timed capture runs. */
+export const capturingText = (what: { kind: ProfileKindName; namespace: string; pod: string }) => `capturing ${what.kind} from ${what.namespace}/${what.pod}`
+
+/** What a capture gives (app/pprof-capture.ts): the growth between two, the saved file's top table or goroutines by stack, or a trace to open. */
+export type CaptureResult =
+  { kind: 'growth'; report: string } | { kind: 'top'; report: string } | { kind: 'goroutines'; dump: GoroutineDump } | { kind: 'trace'; file: string }
+
+/** A capture's summary: the top table (or growth) as the report gave it, goroutines grouped by stack, the command for a trace. */
+export function renderCaptureResult(result: CaptureResult, rows: number): string {
+  if (result.kind === 'trace') return `open it with: go tool trace ${result.file}`
+  if (result.kind === 'goroutines') return renderGoroutineGroups(result.dump, rows)
+  return result.report
+}

@@ -1,0 +1,28 @@
+import type { SnapshotIndex } from './index.js'
+import type { KubeObject, LogRecord } from './types.js'
+
+export interface LogLine {
+  at?: string
+  text: string
+}
+
+/** Logs are collected with timestamps=true: split the RFC 3339 prefix off each line. */
+export function logLines(index: SnapshotIndex, pod: KubeObject | undefined, container: string, previous = false): LogLine[] {
+  if (!pod) return []
+  const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
+  if (!record?.text) return []
+  // Many rules grep the same operator log: split it once.
+  let lines = splitLogs.get(record)
+  if (!lines) {
+    lines = record.text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        const match = /^(\d{4}-\d\d-\d\dT\S+Z)\s(.*)$/.exec(line)
+        return match ? { at: match[1], text: match[2] } : { text: line }
+      })
+    splitLogs.set(record, lines)
+  }
+  return lines
+}
+const splitLogs = new WeakMap<LogRecord, LogLine[]>()
