@@ -3,10 +3,9 @@ import { KubeCommand } from '../../kube-command.js'
 import { PPROF_MUTEX_COMMAND, runPprofMutex } from '../../../../commands/pprof.js'
 
 export default class PprofMutex extends KubeCommand {
-  static summary = 'Capture mutex contention in node-utils (when its mutex profile fraction is set) and print the top table'
-  static description =
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second capture after the interval and shows what grew."
-  static examples = ['<%= config.bin %> pprof mutex fullnode-0 -n cosmos']
+  static summary = PPROF_MUTEX_COMMAND.summary
+  static description = PPROF_MUTEX_COMMAND.description
+  static examples = [...PPROF_MUTEX_COMMAND.examples]
   static args = oclifArgs(PPROF_MUTEX_COMMAND.args)
   static flags = oclifFlags(PPROF_MUTEX_COMMAND.flags)
 

@@ -3,10 +3,9 @@ import { KubeCommand } from '../../kube-command.js'
 import { PPROF_PROFILE_COMMAND, runPprofProfile } from '../../../../commands/pprof.js'
 
 export default class PprofProfile extends KubeCommand {
-  static summary = 'Capture a CPU profile of node-utils for --seconds and print its top table'
-  static description =
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically."
-  static examples = ['<%= config.bin %> pprof profile fullnode-0 -n cosmos --seconds 10']
+  static summary = PPROF_PROFILE_COMMAND.summary
+  static description = PPROF_PROFILE_COMMAND.description
+  static examples = [...PPROF_PROFILE_COMMAND.examples]
   static args = oclifArgs(PPROF_PROFILE_COMMAND.args)
   static flags = oclifFlags(PPROF_PROFILE_COMMAND.flags)
 

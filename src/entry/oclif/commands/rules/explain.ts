@@ -3,8 +3,8 @@ import { BaseCommand } from '../../command.js'
 import { RULES_EXPLAIN_COMMAND, runRulesExplain } from '../../../../commands/rules.js'
 
 export default class RulesExplain extends BaseCommand {
-  static summary = "Print a rule's documentation page"
-  static examples = ['<%= config.bin %> rules explain not-syncing']
+  static summary = RULES_EXPLAIN_COMMAND.summary
+  static examples = [...RULES_EXPLAIN_COMMAND.examples]
   static args = oclifArgs(RULES_EXPLAIN_COMMAND.args)
   static flags = oclifFlags(RULES_EXPLAIN_COMMAND.flags)
 

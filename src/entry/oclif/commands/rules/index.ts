@@ -3,8 +3,8 @@ import { BaseCommand } from '../../command.js'
 import { RULES_COMMAND, runRules } from '../../../../commands/rules.js'
 
 export default class Rules extends BaseCommand {
-  static summary = 'List the diagnostic rules doctor runs'
-  static examples = ['<%= config.bin %> rules', '<%= config.bin %> rules -o json', '<%= config.bin %> rules explain image-pull']
+  static summary = RULES_COMMAND.summary
+  static examples = [...RULES_COMMAND.examples]
   static flags = oclifFlags(RULES_COMMAND.flags)
 
   async run(): Promise<void> {
