@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../command.js'
+import { BaseCommand } from './command.js'
 
 const SCRIPTS: Record<string, string> = {
   bash: `# kubectl-chainnode bash completion: source <(kubectl-chainnode completion bash)
