@@ -16,6 +16,8 @@ const cases = [
 ]
 const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
 cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
+// The same run through oclif: the quick start hands a line ending in `--` to oclif (src/entry/parse-argv.ts), whose output is the same.
+cases.push({ name: 'doctor --bundle via oclif', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle, '--'] })
 // The unbundled build for comparison: tsc's dist/entry/command-index.js (a module graph, not one bundle), with its own manifest.
 const unbundled = mkdtempSync(path.join(tmpdir(), 'chainnode-unbundled-'))
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
