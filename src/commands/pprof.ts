@@ -26,14 +26,18 @@ const CAPTURE_FLAGS = {
   },
 } satisfies FlagSpecs
 
+/** How every capture reads its profile, said in each capture's help. */
+const CAPTURE_HELP =
+  "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically."
+const CAPTURE_GROWTH_HELP = `${CAPTURE_HELP} --growth takes a second capture after the interval and shows what grew.`
+
 const GROWTH_FLAG = {
   growth: { type: 'string', description: 'take a second capture this long after the first (e.g. 60s) and show what grew between them' },
 } satisfies FlagSpecs
 
 export const PPROF_HEAP_COMMAND = defineCommand({
   summary: 'Capture a heap profile of node-utils (or, with --target chain, of the chain process) and print its top table',
-  description:
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second heap profile after the interval and shows what grew, in use and allocated (go tool pprof -diff_base).",
+  description: `${CAPTURE_HELP} --growth takes a second heap profile after the interval and shows what grew, in use and allocated (go tool pprof -diff_base).`,
   examples: [
     '<%= config.bin %> pprof heap fullnode-0 -n cosmos',
     '<%= config.bin %> pprof heap fullnode-0 -n cosmos --growth 60s',
@@ -44,10 +48,8 @@ export const PPROF_HEAP_COMMAND = defineCommand({
 })
 export const PPROF_GOROUTINE_COMMAND = defineCommand({
   summary: "Capture the goroutines of node-utils (protobuf, or Go's text forms with --text 1|2) and print them by stack",
-  description:
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second capture after the interval and shows what grew.",
+  description: CAPTURE_GROWTH_HELP,
   examples: ['<%= config.bin %> pprof goroutine fullnode-0 -n cosmos --text 1', '<%= config.bin %> pprof goroutine fullnode-0 -n cosmos --growth 60s'],
-
   args: REQUIRED_NODE_ARG,
   flags: {
     ...CAPTURE_FLAGS,
@@ -59,43 +61,38 @@ export const PPROF_GOROUTINE_COMMAND = defineCommand({
     },
   },
 })
-export const PPROF_ALLOCS_COMMAND = defineCommand({
-  summary: 'Capture the allocations of node-utils since it started and print their top table',
-  description:
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second capture after the interval and shows what grew.",
-  examples: ['<%= config.bin %> pprof allocs fullnode-0 -n cosmos'],
-  args: REQUIRED_NODE_ARG,
-  flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
-})
-export const PPROF_BLOCK_COMMAND = defineCommand({
-  summary: 'Capture where node-utils blocks on synchronisation (when its block profile rate is set) and print the top table',
-  description:
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second capture after the interval and shows what grew.",
-  examples: ['<%= config.bin %> pprof block fullnode-0 -n cosmos'],
-  args: REQUIRED_NODE_ARG,
-  flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
-})
-export const PPROF_MUTEX_COMMAND = defineCommand({
-  summary: 'Capture mutex contention in node-utils (when its mutex profile fraction is set) and print the top table',
-  description:
-    "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically. --growth takes a second capture after the interval and shows what grew.",
-  examples: ['<%= config.bin %> pprof mutex fullnode-0 -n cosmos'],
-  args: REQUIRED_NODE_ARG,
-  flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
-})
+/** A capture that --growth can repeat, and its help: allocs, block and mutex differ only in what they read. */
+const growthCapture = (summary: string, example: string) =>
+  defineCommand({
+    summary,
+    description: CAPTURE_GROWTH_HELP,
+    examples: [example],
+    args: REQUIRED_NODE_ARG,
+    flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
+  })
+export const PPROF_ALLOCS_COMMAND = growthCapture(
+  'Capture the allocations of node-utils since it started and print their top table',
+  '<%= config.bin %> pprof allocs fullnode-0 -n cosmos',
+)
+export const PPROF_BLOCK_COMMAND = growthCapture(
+  'Capture where node-utils blocks on synchronisation (when its block profile rate is set) and print the top table',
+  '<%= config.bin %> pprof block fullnode-0 -n cosmos',
+)
+export const PPROF_MUTEX_COMMAND = growthCapture(
+  'Capture mutex contention in node-utils (when its mutex profile fraction is set) and print the top table',
+  '<%= config.bin %> pprof mutex fullnode-0 -n cosmos',
+)
 export const PPROF_PROFILE_COMMAND = defineCommand({
   summary: 'Capture a CPU profile of node-utils for --seconds and print its top table',
-  description: "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically.",
+  description: CAPTURE_HELP,
   examples: ['<%= config.bin %> pprof profile fullnode-0 -n cosmos --seconds 10'],
-
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'CPU sampling duration', default: 30 } },
 })
 export const PPROF_TRACE_COMMAND = defineCommand({
   summary: 'Capture a Go execution trace of node-utils for --seconds',
-  description: "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically.",
+  description: CAPTURE_HELP,
   examples: ['<%= config.bin %> pprof trace fullnode-0 -n cosmos --seconds 3'],
-
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'tracing duration', default: 5 } },
 })
@@ -108,7 +105,6 @@ export const PPROF_TOP_COMMAND = defineCommand({
     '<%= config.bin %> pprof top examples/profiles/leak-after.pb.gz --base examples/profiles/leak-before.pb.gz',
     '<%= config.bin %> pprof top examples/profiles/leak-after.pb.gz --focus leakyCache -o json',
   ],
-
   args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
   flags: {
     ...GLOBAL_FLAGS,
@@ -132,7 +128,6 @@ export const PPROF_FLAME_COMMAND = defineCommand({
     '<%= config.bin %> pprof flame examples/profiles/heap.pb.gz --sample-index alloc_space -o allocs.svg',
     '<%= config.bin %> pprof flame examples/profiles/leak-after.pb.gz --focus leakyCache -o leak.html',
   ],
-
   args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
   flags: {
     ...GLOBAL_FLAGS,
