@@ -16,10 +16,15 @@ const cases = [
 ]
 const bundle = path.join(root, 'examples', 'bundles', 'healthy.tgz')
 cases.push({ name: 'doctor --bundle healthy.tgz', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle] })
-// The unbundled build for comparison: tsc's dist/entry/oclif/commands found by pattern, with its own manifest.
+// The same run through oclif: the quick start hands a line ending in `--` to oclif (src/entry/parse-argv.ts), whose output is the same.
+cases.push({ name: 'doctor --bundle via oclif', cmd: path.join(root, 'bin', 'kubectl-chainnode'), args: ['doctor', '--bundle', bundle, '--'] })
+// The unbundled build for comparison: tsc's dist/entry/command-index.js (a module graph, not one bundle), with its own manifest.
 const unbundled = mkdtempSync(path.join(tmpdir(), 'chainnode-unbundled-'))
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-writeFileSync(path.join(unbundled, 'package.json'), JSON.stringify({ ...pkg, oclif: { ...pkg.oclif, commands: './dist/entry/oclif/commands' } }))
+writeFileSync(
+  path.join(unbundled, 'package.json'),
+  JSON.stringify({ ...pkg, oclif: { ...pkg.oclif, commands: { ...pkg.oclif.commands, target: './dist/entry/command-index.js' } } }),
+)
 for (const entry of ['dist', 'node_modules', 'docs']) symlinkSync(path.join(root, entry), path.join(unbundled, entry))
 mkdirSync(path.join(unbundled, 'bin'))
 for (const file of ['run.js', 'package.json']) copyFileSync(path.join(root, 'bin', file), path.join(unbundled, 'bin', file))

@@ -3,9 +3,10 @@
 // oclif side of the entry point (src/entry/framework.ts), shares those chunks and oclif itself.
 // The entry point (src/entry/main.ts -> entry.cjs) and the quick start are CommonJS: Node 20 starts a script
 // faster than an ES module, and has a code cache (src/entry/code-cache.ts) for scripts, not for modules. The
-// quick start is one small bundle per command (src/entry/quick-commands.ts), so a run compiles only its own.
+// quick start is one small bundle per command (the command registry, src/commands/index.ts), so a run compiles only its own.
 import { build } from 'esbuild'
-import { QUICK_COMMANDS, quickBundleName } from '../dist/entry/quick-commands.js'
+import { COMMANDS } from '../dist/commands/index.js'
+import { quickBundleName } from '../dist/entry/quick-commands.js'
 
 const common = { bundle: true, platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' }
 const outdir = 'dist/bundle'
@@ -44,5 +45,5 @@ await Promise.all([
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
   build({ ...common, entryPoints: ['src/entry/main.ts'], outfile: `${outdir}/entry.cjs`, format: 'cjs' }),
-  ...Object.entries(QUICK_COMMANDS).map(([id, command]) => quickBundle(id, command)),
+  ...Object.entries(COMMANDS).map(([id, command]) => quickBundle(id, command)),
 ])

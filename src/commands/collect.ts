@@ -6,6 +6,11 @@ import type { Session } from '../app/session.js'
 import { writeStderr } from '../util/output.js'
 
 export const COLLECT_COMMAND = defineCommand({
+  summary: 'Save everything about nodes into a support bundle that doctor and the other commands can read offline',
+  description:
+    'Secret objects are never read; tokens, keys and mnemonics in logs, env values and annotations are masked unless --no-redact is given. The layout is documented in the README.',
+  examples: ['<%= config.bin %> collect fullnode-0 -n cosmos --out incident.tgz', '<%= config.bin %> collect --all -n cosmos --out ./bundle-dir'],
+
   args: NODE_ARG,
   flags: {
     ...GLOBAL_FLAGS,

@@ -6,8 +6,18 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import { outputFormatOf } from '../util/output.js'
 import type { Session } from '../app/session.js'
+import { STATE_DIR_HELP } from '../util/state-dir.js'
 
 export const CONFIG_HASH_COMMAND = defineCommand({
+  summary: "Compare a node's config-hash with the rendered configuration and attribute Pod restarts",
+  description: `Verdicts: in sync; configuration changed and restart pending or deferred; restarted because the configuration changed (intentional); restarted with the same hash (unexpected, with the operator log lines and Events around the restart).
+Every read of a node by any command records its hashes and Pod in history.json under the state directory (${STATE_DIR_HELP}) so restarts can be compared across runs.`,
+  examples: [
+    '<%= config.bin %> config-hash fullnode-0 -n cosmos',
+    '<%= config.bin %> config-hash fullnode-0 --watch',
+    '<%= config.bin %> config-hash cfg-0 --bundle examples/bundles/config-change-restart.tgz',
+  ],
+
   args: REQUIRED_NODE_ARG,
   flags: {
     ...GLOBAL_FLAGS,
@@ -34,6 +44,13 @@ export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, 
 }
 
 export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
+  summary: 'Key-level difference of the rendered configuration between two bundles, or a bundle and the live cluster',
+  description: 'TOML and JSON files are parsed, so comments and layout do not count. Says whether a Pod restart followed (the Pod uid changed).',
+  examples: [
+    '<%= config.bin %> config-hash diff examples/bundles/config-change-restart.tgz examples/bundles/config-change-restart.tgz --node cfg-1',
+    '<%= config.bin %> config-hash diff examples/bundles/config-change-restart.tgz live --node cfg-1 -n sc-config-change-restart',
+  ],
+
   args: {
     before: { description: 'bundle (file or directory)', required: true },
     after: { description: 'bundle, or "live" for the cluster', required: true },

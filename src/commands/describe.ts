@@ -5,7 +5,12 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
-export const DESCRIBE_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS } })
+export const DESCRIBE_COMMAND = defineCommand({
+  summary: 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does',
+  examples: ['<%= config.bin %> describe fullnode-0 -n cosmos', '<%= config.bin %> describe pull-0 --bundle examples/bundles/image-pull.tgz'],
+  args: REQUIRED_NODE_ARG,
+  flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS },
+})
 
 export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)

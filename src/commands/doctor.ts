@@ -76,7 +76,20 @@ export const DOCTOR_FLAGS = {
 } satisfies FlagSpecs
 
 /** Everything doctor accepts on the command line, the inherited global and kube flags included. */
-export const DOCTOR_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...DOCTOR_FLAGS } })
+export const DOCTOR_COMMAND = defineCommand({
+  summary: 'Run the whole diagnostic procedure and say what is wrong, why, and what to do',
+  description: `Reads the ChainNode, its Pod, Events, logs, storage, signer and the operator in one pass, then matches every rule of the symptom catalogue (chainnode rules).
+
+Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error, 3 incomplete (unreachable, forbidden or timed-out reads).`,
+  examples: [
+    '<%= config.bin %> doctor fullnode-0 -n cosmos',
+    '<%= config.bin %> doctor --set cosmoshub -n cosmos -o markdown',
+    '<%= config.bin %> doctor -A --fail-on warning -o junit > doctor.xml',
+    '<%= config.bin %> doctor --bundle examples/bundles/signer-discovery-timeout.tgz',
+  ],
+  args: NODE_ARG,
+  flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...DOCTOR_FLAGS },
+})
 
 export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 

@@ -13,6 +13,17 @@ import { outputFormatOf } from '../util/output.js'
 import { eventTime } from '../snapshot/events.js'
 
 export const EVENTS_COMMAND = defineCommand({
+  summary: 'Events about nodes and everything they own, newest last, repeats collapsed',
+  description:
+    'Without NAME, --set or -A, the Events of every node in the namespace, as kubectl get events lists the namespace. Sorted by series.lastObservedTime, then lastTimestamp, then eventTime, then creation time (events with null timestamps included).',
+  examples: [
+    '<%= config.bin %> events fullnode-0 -n cosmos',
+    '<%= config.bin %> events fullnode-0 --for pod/fullnode-0 -w',
+    '<%= config.bin %> events -o json',
+    '<%= config.bin %> events pull-0 --bundle examples/bundles/image-pull.tgz --for pod/pull-0',
+    '<%= config.bin %> events --bundle examples/bundles/healthy.tgz -l nodeset=hub -o yaml',
+  ],
+
   args: NODE_ARG,
   flags: {
     ...GLOBAL_FLAGS,

@@ -31,11 +31,17 @@ export interface ArgSpec {
 export type ArgSpecs = Record<string, ArgSpec>
 
 /**
- * One command, defined once: its arguments and every flag it accepts (the global and kube flags
- * included). The oclif class (help, manifest, README, completion) and the quick start both read it,
+ * One command, defined once: its help text, its arguments and every flag it accepts (the global and
+ * kube flags included). The oclif class (help, manifest, README, completion) and the quick start both read it,
  * and the input its runner takes is derived from it (InputOf).
  */
 export interface CommandSpec {
+  /** One line: the command's row in the command list, and the first line of its help. */
+  summary: string
+  /** More help under the summary, when one line is not enough. */
+  description?: string
+  /** Command lines a user can copy; `<%= config.bin %>` is the binary's name. The first is shown with a missing argument. */
+  examples: readonly string[]
   args: ArgSpecs
   flags: FlagSpecs
   /** Words after the command name that name a subcommand (config-hash diff): such lines are not this command's. */

@@ -20,6 +20,17 @@ import type { Session } from '../app/session.js'
 import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 export const LOGS_COMMAND = defineCommand({
+  summary: 'Logs of a node: the chain binary, node-utils, the signer gate, or the operator',
+  description:
+    '`-c app` is the chain binary whatever its container is called (app on the 5.0.0 line, the binary name before); `-c gate` is wait-cosmosigner-discovery.',
+  examples: [
+    '<%= config.bin %> logs fullnode-0 -n cosmos',
+    '<%= config.bin %> logs fullnode-0 -c node-utils --grep profil',
+    '<%= config.bin %> logs fullnode-0 -c all --previous',
+    '<%= config.bin %> logs fullnode-0 -c operator --since 10m',
+    '<%= config.bin %> logs stuck-0 --bundle examples/bundles/not-syncing.tgz --since 15m --tail 5',
+  ],
+
   args: REQUIRED_NODE_ARG,
   flags: {
     ...GLOBAL_FLAGS,

@@ -29,12 +29,30 @@ const CAPTURE_FLAGS = {
   },
 } satisfies FlagSpecs
 
+/** How every capture reads its profile, said in each capture's help. */
+const CAPTURE_HELP =
+  "Opens a port-forward through the API server to Pod port 6666, where node-utils serves Go's net/http/pprof; the file is written atomically."
+const CAPTURE_GROWTH_HELP = `${CAPTURE_HELP} --growth takes a second capture after the interval and shows what grew.`
+
 const GROWTH_FLAG = {
   growth: { type: 'string', description: 'take a second capture this long after the first (e.g. 60s) and show what grew between them' },
 } satisfies FlagSpecs
 
-export const PPROF_HEAP_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+export const PPROF_HEAP_COMMAND = defineCommand({
+  summary: 'Capture a heap profile of node-utils (or, with --target chain, of the chain process) and print its top table',
+  description: `${CAPTURE_HELP} --growth takes a second heap profile after the interval and shows what grew, in use and allocated (go tool pprof -diff_base).`,
+  examples: [
+    '<%= config.bin %> pprof heap fullnode-0 -n cosmos',
+    '<%= config.bin %> pprof heap fullnode-0 -n cosmos --growth 60s',
+    '<%= config.bin %> pprof heap fullnode-0 -n cosmos --target chain --growth 60s',
+  ],
+  args: REQUIRED_NODE_ARG,
+  flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
+})
 export const PPROF_GOROUTINE_COMMAND = defineCommand({
+  summary: "Capture the goroutines of node-utils (protobuf, or Go's text forms with --text 1|2) and print them by stack",
+  description: CAPTURE_GROWTH_HELP,
+  examples: ['<%= config.bin %> pprof goroutine fullnode-0 -n cosmos --text 1', '<%= config.bin %> pprof goroutine fullnode-0 -n cosmos --growth 60s'],
   args: REQUIRED_NODE_ARG,
   flags: {
     ...CAPTURE_FLAGS,
@@ -46,18 +64,50 @@ export const PPROF_GOROUTINE_COMMAND = defineCommand({
     },
   },
 })
-export const PPROF_ALLOCS_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
-export const PPROF_BLOCK_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
-export const PPROF_MUTEX_COMMAND = defineCommand({ args: REQUIRED_NODE_ARG, flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG } })
+/** A capture that --growth can repeat, and its help: allocs, block and mutex differ only in what they read. */
+const growthCapture = (summary: string, example: string) =>
+  defineCommand({
+    summary,
+    description: CAPTURE_GROWTH_HELP,
+    examples: [example],
+    args: REQUIRED_NODE_ARG,
+    flags: { ...CAPTURE_FLAGS, ...GROWTH_FLAG },
+  })
+export const PPROF_ALLOCS_COMMAND = growthCapture(
+  'Capture the allocations of node-utils since it started and print their top table',
+  '<%= config.bin %> pprof allocs fullnode-0 -n cosmos',
+)
+export const PPROF_BLOCK_COMMAND = growthCapture(
+  'Capture where node-utils blocks on synchronisation (when its block profile rate is set) and print the top table',
+  '<%= config.bin %> pprof block fullnode-0 -n cosmos',
+)
+export const PPROF_MUTEX_COMMAND = growthCapture(
+  'Capture mutex contention in node-utils (when its mutex profile fraction is set) and print the top table',
+  '<%= config.bin %> pprof mutex fullnode-0 -n cosmos',
+)
 export const PPROF_PROFILE_COMMAND = defineCommand({
+  summary: 'Capture a CPU profile of node-utils for --seconds and print its top table',
+  description: CAPTURE_HELP,
+  examples: ['<%= config.bin %> pprof profile fullnode-0 -n cosmos --seconds 10'],
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'CPU sampling duration', default: 30 } },
 })
 export const PPROF_TRACE_COMMAND = defineCommand({
+  summary: 'Capture a Go execution trace of node-utils for --seconds',
+  description: CAPTURE_HELP,
+  examples: ['<%= config.bin %> pprof trace fullnode-0 -n cosmos --seconds 3'],
   args: REQUIRED_NODE_ARG,
   flags: { ...CAPTURE_FLAGS, seconds: { type: 'integer', description: 'tracing duration', default: 5 } },
 })
 export const PPROF_TOP_COMMAND = defineCommand({
+  summary: 'Summarise a saved profile like `go tool pprof -top`, or what changed since an older one (--base), without Go',
+  examples: [
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz',
+    '<%= config.bin %> pprof top examples/profiles/cpu.pb.gz --top 30 --cum',
+    '<%= config.bin %> pprof top examples/profiles/heap.pb.gz --sample-index alloc_space',
+    '<%= config.bin %> pprof top examples/profiles/leak-after.pb.gz --base examples/profiles/leak-before.pb.gz',
+    '<%= config.bin %> pprof top examples/profiles/leak-after.pb.gz --focus leakyCache -o json',
+  ],
   args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
   flags: {
     ...GLOBAL_FLAGS,
@@ -73,6 +123,14 @@ export const PPROF_TOP_COMMAND = defineCommand({
 })
 
 export const PPROF_FLAME_COMMAND = defineCommand({
+  summary: 'Draw a saved profile as a flame graph: a self-contained page with search and zoom, or an SVG picture',
+  description:
+    'Each frame is as wide as the samples under it, callers above callees, children widest first; the widest frame under the root is the function with the most samples (pprof top --cum). The page loads nothing from the network: open it in any browser, type a regexp to highlight functions and see their share, click a frame to zoom, Esc to reset.',
+  examples: [
+    '<%= config.bin %> pprof flame examples/profiles/cpu.pb.gz -o cpu.html',
+    '<%= config.bin %> pprof flame examples/profiles/heap.pb.gz --sample-index alloc_space -o allocs.svg',
+    '<%= config.bin %> pprof flame examples/profiles/leak-after.pb.gz --focus leakyCache -o leak.html',
+  ],
   args: { file: { description: 'saved profile (gzipped or raw pprof protobuf)', required: true } },
   flags: {
     ...GLOBAL_FLAGS,

@@ -7,7 +7,13 @@ import { RULES } from '../rules/index.js'
 import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
-export const RULES_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json']) }, subcommands: ['explain'] })
+export const RULES_COMMAND = defineCommand({
+  summary: 'List the diagnostic rules doctor runs',
+  examples: ['<%= config.bin %> rules', '<%= config.bin %> rules -o json', '<%= config.bin %> rules explain image-pull'],
+  args: {},
+  flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json']) },
+  subcommands: ['explain'],
+})
 
 export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
@@ -30,7 +36,12 @@ export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Se
     )
 }
 
-export const RULES_EXPLAIN_COMMAND = defineCommand({ args: { id: { description: 'rule id', required: true } }, flags: GLOBAL_FLAGS })
+export const RULES_EXPLAIN_COMMAND = defineCommand({
+  summary: "Print a rule's documentation page",
+  examples: ['<%= config.bin %> rules explain not-syncing'],
+  args: { id: { description: 'rule id', required: true } },
+  flags: GLOBAL_FLAGS,
+})
 
 export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)

@@ -9,6 +9,15 @@ import type { Probe, Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
 
 export const SIGNER_COMMAND = defineCommand({
+  summary: 'Check the remote signer path of a node end to end: discovery, probes, the 26659 gate, versions, legacy signer',
+  description: `Finds the signer behind the node's discovery Service, probes /livez and /readyz on port 8080 of every instance (not on the 3.x line, whose signer has no HTTP health endpoints) and tests the discovery gate on TCP 26659 (data must arrive; a bare connection is not a pass), each through a port-forward. Exit code 1 when a problem is found.`,
+  examples: [
+    '<%= config.bin %> signer validator-0 -n cosmos',
+    '<%= config.bin %> signer validator-0 --no-probe',
+    '<%= config.bin %> signer validator-0 --gate-timeout 10s -o json',
+    '<%= config.bin %> signer val-0 --bundle examples/bundles/signer-discovery-timeout.tgz',
+  ],
+
   args: REQUIRED_NODE_ARG,
   flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS, output: outputSpec(['text', 'json']), ...PROBE_FLAGS },
 })

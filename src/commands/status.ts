@@ -36,6 +36,18 @@ function operatorTrouble(snapshot: Snapshot): Report {
 }
 
 export const STATUS_COMMAND = defineCommand({
+  summary: 'Show nodes the way kubectl get does: phase, chain, height, pod readiness, restarts and config-hash state',
+  description:
+    "Without NAME, --set or -A it lists every node in the namespace, as kubectl get does. -o wide adds the rest of the server columns (IP, validator, bond status, jailed, data usage), Pod recreations, and what the nodes themselves say (live height, age of the last block, peers, catching up), read from each running Pod's CometBFT RPC on 26657 through a port-forward.",
+  examples: [
+    '<%= config.bin %> status fullnode-0 -n cosmos',
+    '<%= config.bin %> status -n cosmos -w',
+    '<%= config.bin %> status -A -l validator=true -o wide',
+    '<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o wide',
+    '<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o yaml',
+    `<%= config.bin %> status --bundle examples/bundles/healthy.tgz -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.status.latestHeight}{"\\n"}{end}'`,
+  ],
+
   args: NODE_ARG,
   flags: {
     ...GLOBAL_FLAGS,

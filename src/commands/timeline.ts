@@ -37,7 +37,20 @@ export const TIMELINE_FLAGS = {
   'gate-timeout': PROBE_FLAGS['gate-timeout'],
 } satisfies FlagSpecs
 
-export const TIMELINE_COMMAND = defineCommand({ args: NODE_ARG, flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS } })
+export const TIMELINE_COMMAND = defineCommand({
+  summary: 'What happened to a node, in one chronological list: Events, Pod lifecycle, config changes, operator and node logs, findings',
+  description: `Reads what doctor reads (the same snapshot) and merges it by time; repeats are collapsed as (x3 over 5m). Offline, "now" is the bundle's collection time.
+
+The default window starts a little before the last restart or the first finding, whichever is earlier.`,
+  examples: [
+    '<%= config.bin %> timeline fullnode-0 -n cosmos',
+    '<%= config.bin %> timeline fullnode-0 --since 2h --utc',
+    '<%= config.bin %> timeline --set cosmoshub -n cosmos -o markdown > incident.md',
+    '<%= config.bin %> timeline stuck-0 --bundle examples/bundles/not-syncing.tgz -o json',
+  ],
+  args: NODE_ARG,
+  flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...TIMELINE_FLAGS },
+})
 
 export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 

@@ -3,7 +3,12 @@ import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-sp
 import type { Session } from '../app/session.js'
 import { userAgent } from '../util/user-agent.js'
 
-export const VERSION_COMMAND = defineCommand({ args: {}, flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json', 'yaml']) } })
+export const VERSION_COMMAND = defineCommand({
+  summary: 'Print the version of kubectl-chainnode (the same as --version)',
+  examples: ['<%= config.bin %> version', '<%= config.bin %> version -o json'],
+  args: {},
+  flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json', 'yaml']) },
+})
 
 export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)

@@ -19,38 +19,23 @@ import {
   PPROF_FLAME_COMMAND,
   PPROF_TRACE_COMMAND,
 } from '../../src/commands/pprof.js'
-import { QUICK_COMMANDS, quickCommandOf, type QuickCommandId } from '../../src/entry/quick-commands.js'
+import { COMMANDS as REGISTRY, type CommandId } from '../../src/commands/index.js'
+import { COMMANDS as OCLIF_COMMANDS } from '../../src/entry/command-index.js'
+import { quickCommandOf } from '../../src/entry/quick-commands.js'
 import { RULES_COMMAND, RULES_EXPLAIN_COMMAND } from '../../src/commands/rules.js'
 import { SERVE_COMMAND } from '../../src/commands/serve.js'
 import { SIGNER_COMMAND } from '../../src/commands/signer.js'
 import { STATUS_COMMAND } from '../../src/commands/status.js'
 import { TIMELINE_COMMAND } from '../../src/commands/timeline.js'
 import { VERSION_COMMAND } from '../../src/commands/version.js'
-import Collect from '../../src/entry/oclif/commands/collect.js'
-import ConfigHashDiff from '../../src/entry/oclif/commands/config-hash/diff.js'
-import ConfigHash from '../../src/entry/oclif/commands/config-hash/index.js'
-import Describe from '../../src/entry/oclif/commands/describe.js'
-import Doctor from '../../src/entry/oclif/commands/doctor.js'
-import Events from '../../src/entry/oclif/commands/events.js'
-import Logs from '../../src/entry/oclif/commands/logs.js'
-import PprofHeap from '../../src/entry/oclif/commands/pprof/heap.js'
-import PprofProfile from '../../src/entry/oclif/commands/pprof/profile.js'
-import PprofTop from '../../src/entry/oclif/commands/pprof/top.js'
-import PprofFlame from '../../src/entry/oclif/commands/pprof/flame.js'
-import PprofTrace from '../../src/entry/oclif/commands/pprof/trace.js'
-import PprofGoroutine from '../../src/entry/oclif/commands/pprof/goroutine.js'
-import PprofAllocs from '../../src/entry/oclif/commands/pprof/allocs.js'
-import PprofBlock from '../../src/entry/oclif/commands/pprof/block.js'
-import PprofMutex from '../../src/entry/oclif/commands/pprof/mutex.js'
-import RulesExplain from '../../src/entry/oclif/commands/rules/explain.js'
-import Rules from '../../src/entry/oclif/commands/rules/index.js'
-import Serve from '../../src/entry/oclif/commands/serve.js'
-import Signer from '../../src/entry/oclif/commands/signer.js'
-import Status from '../../src/entry/oclif/commands/status.js'
-import Timeline from '../../src/entry/oclif/commands/timeline.js'
-import Version from '../../src/entry/oclif/commands/version.js'
 
 type OclifCommand = { baseFlags?: object; flags?: object; args?: object }
+
+/** The oclif class the registry makes for a command (src/entry/command-index.ts). */
+const oclifCommand = (id: CommandId): OclifCommand => OCLIF_COMMANDS[id.replace(/ /g, ':')]
+const Doctor = oclifCommand('doctor')
+const Status = oclifCommand('status')
+const Events = oclifCommand('events')
 
 /** What oclif makes of a command line: the reference the quick start must agree with. */
 async function oclifParseWith(command: OclifCommand, argv: string[]) {
@@ -138,11 +123,11 @@ describe('quick start argv parsing agrees with oclif', () => {
   })
 })
 
-const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand; lines: string[][]; handedOver: string[][] }> = {
-  doctor: { spec: DOCTOR_COMMAND, oclif: Doctor, lines: [['fullnode-0', '--no-probe', '--gate-timeout', '3s']], handedOver: [['--help']] },
+const COMMANDS: Record<CommandId, { spec: CommandSpec; lines: string[][]; handedOver: string[][] }> = {
+  doctor: { spec: DOCTOR_COMMAND, lines: [['fullnode-0', '--no-probe', '--gate-timeout', '3s']], handedOver: [['--help']] },
   timeline: {
     spec: TIMELINE_COMMAND,
-    oclif: Timeline,
+
     lines: [
       ['fullnode-0', '--since', '2h', '--utc'],
       ['-n', 'cosmos', '--set', 'hub', '-o', 'markdown', '--until', '2026-11-22T13:00:00Z'],
@@ -152,7 +137,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   status: {
     spec: STATUS_COMMAND,
-    oclif: Status,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['--all', '-o', 'wide', '-w', '--no-headers'],
@@ -167,7 +152,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   events: {
     spec: EVENTS_COMMAND,
-    oclif: Events,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '--for', 'pod/fullnode-0', '-w'],
@@ -177,7 +162,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   describe: {
     spec: DESCRIBE_COMMAND,
-    oclif: Describe,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '--bundle', 'x.tgz', '--no-color'],
@@ -186,7 +171,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   logs: {
     spec: LOGS_COMMAND,
-    oclif: Logs,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '-c', 'node-utils', '--grep', 'profil', '-p', '--since', '10m'],
@@ -196,7 +181,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   signer: {
     spec: SIGNER_COMMAND,
-    oclif: Signer,
+
     lines: [
       ['validator-0', '-n', 'cosmos'],
       ['validator-0', '--no-probe', '--gate-timeout', '10s', '-o', 'json'],
@@ -205,7 +190,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   collect: {
     spec: COLLECT_COMMAND,
-    oclif: Collect,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos', '--out', 'incident.tgz'],
       ['--all', '--out=./dir', '--tail=-1', '--no-redact'],
@@ -214,13 +199,13 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   rules: {
     spec: RULES_COMMAND,
-    oclif: Rules,
+
     lines: [[], ['-o', 'json'], ['--no-color', '--debug']],
     handedOver: [['explain', 'image-pull'], ['explain'], ['-o', 'yaml']],
   },
   'config-hash': {
     spec: CONFIG_HASH_COMMAND,
-    oclif: ConfigHash,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '--watch', '-o', 'json', '--bundle', 'x.tgz'],
@@ -229,7 +214,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'config-hash diff': {
     spec: CONFIG_HASH_DIFF_COMMAND,
-    oclif: ConfigHashDiff,
+
     lines: [
       ['a.tgz', 'b.tgz'],
       ['a.tgz', 'live', '--node', 'cfg-1', '-n', 'sc-config-change-restart', '-o', 'json'],
@@ -239,13 +224,13 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'rules explain': {
     spec: RULES_EXPLAIN_COMMAND,
-    oclif: RulesExplain,
+
     lines: [['image-pull'], ['not-syncing', '--debug', '--no-color']],
     handedOver: [[], ['image-pull', 'extra'], ['image-pull', '-o', 'json'], ['--help']],
   },
   serve: {
     spec: SERVE_COMMAND,
-    oclif: Serve,
+
     lines: [
       ['-A'],
       ['-n', 'cosmos', '--listen', '127.0.0.1:9844', '--interval', '30s', '--no-probe'],
@@ -255,13 +240,13 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   version: {
     spec: VERSION_COMMAND,
-    oclif: Version,
+
     lines: [[], ['-o', 'json'], ['--output=yaml', '--no-color']],
     handedOver: [['-o', 'wide'], ['extra'], ['-h']],
   },
   'pprof top': {
     spec: PPROF_TOP_COMMAND,
-    oclif: PprofTop,
+
     lines: [
       ['heap.pb.gz'],
       ['cpu.pb.gz', '--top', '30', '--cum'],
@@ -272,7 +257,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'pprof flame': {
     spec: PPROF_FLAME_COMMAND,
-    oclif: PprofFlame,
+
     lines: [
       ['cpu.pb.gz'],
       ['heap.pb.gz', '-o', 'heap.svg', '--sample-index', 'alloc_space'],
@@ -282,7 +267,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'pprof heap': {
     spec: PPROF_HEAP_COMMAND,
-    oclif: PprofHeap,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos'],
       ['fullnode-0', '-o', 'heap.pb.gz', '--local-port', '16666', '--top', '5', '--context', 'prod'],
@@ -292,7 +277,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'pprof profile': {
     spec: PPROF_PROFILE_COMMAND,
-    oclif: PprofProfile,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos', '--seconds', '10'],
       ['fullnode-0', '--seconds=1', '--request-timeout', '5s'],
@@ -304,7 +289,7 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
   },
   'pprof goroutine': {
     spec: PPROF_GOROUTINE_COMMAND,
-    oclif: PprofGoroutine,
+
     lines: [
       ['fullnode-0', '-n', 'cosmos', '--text', '2'],
       ['fullnode-0', '--growth=1m', '--text=1'],
@@ -314,12 +299,12 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
       ['fullnode-0', '--seconds', '3'],
     ],
   },
-  'pprof allocs': { spec: PPROF_ALLOCS_COMMAND, oclif: PprofAllocs, lines: [['fullnode-0', '--growth', '30s']], handedOver: [['fullnode-0', '--text', '1']] },
-  'pprof block': { spec: PPROF_BLOCK_COMMAND, oclif: PprofBlock, lines: [['fullnode-0', '-o', 'b.pb.gz']], handedOver: [[]] },
-  'pprof mutex': { spec: PPROF_MUTEX_COMMAND, oclif: PprofMutex, lines: [['fullnode-0', '-n', 'cosmos']], handedOver: [['a', 'b']] },
+  'pprof allocs': { spec: PPROF_ALLOCS_COMMAND, lines: [['fullnode-0', '--growth', '30s']], handedOver: [['fullnode-0', '--text', '1']] },
+  'pprof block': { spec: PPROF_BLOCK_COMMAND, lines: [['fullnode-0', '-o', 'b.pb.gz']], handedOver: [[]] },
+  'pprof mutex': { spec: PPROF_MUTEX_COMMAND, lines: [['fullnode-0', '-n', 'cosmos']], handedOver: [['a', 'b']] },
   'pprof trace': {
     spec: PPROF_TRACE_COMMAND,
-    oclif: PprofTrace,
+
     lines: [['fullnode-0', '-n', 'cosmos', '--seconds', '3'], ['fullnode-0']],
     handedOver: [
       ['fullnode-0', '--cum'],
@@ -330,13 +315,13 @@ const COMMANDS: Record<QuickCommandId, { spec: CommandSpec; oclif: OclifCommand;
 
 describe('every quick command parses its lines as oclif does', () => {
   it('has a table for every command the quick start serves', () => {
-    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(QUICK_COMMANDS).sort())
+    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(REGISTRY).sort())
   })
 
   // scripts/bundle.mjs builds each quick bundle from these names: they must name the spec tested here and a runner.
-  it.each(Object.entries(QUICK_COMMANDS))('%s: its table entry names its spec and runner', async (id, { module, spec, run }) => {
+  it.each(Object.entries(REGISTRY))('%s: its registry row names its spec and runner', async (id, { module, spec, run }) => {
     const defined = (await import(`../../src/commands/${module}.ts`)) as Record<string, unknown>
-    expect(defined[spec]).toBe(COMMANDS[id as QuickCommandId].spec)
+    expect(defined[spec]).toBe(COMMANDS[id as CommandId].spec)
     expect(typeof defined[run]).toBe('function')
   })
 
@@ -349,8 +334,8 @@ describe('every quick command parses its lines as oclif does', () => {
 
   it.each([[['pprof']], [['completion', 'bash']], [['help', 'status']], [[]]])('%j is no quick command', (argv) => expect(quickCommandOf(argv)).toBeUndefined())
 
-  const cases = Object.entries(COMMANDS).flatMap(([id, c]) => c.lines.map((argv) => [`${id} ${argv.join(' ')}`, c, argv] as const))
-  it.each(cases)('%s: same flags and args', async (_line, c, argv) => expectSameParse(c.spec, c.oclif, argv))
+  const cases = Object.entries(COMMANDS).flatMap(([id, c]) => c.lines.map((argv) => [`${id} ${argv.join(' ')}`, id as CommandId, argv] as const))
+  it.each(cases)('%s: same flags and args', async (_line, id, argv) => expectSameParse(COMMANDS[id].spec, oclifCommand(id), argv))
 
   const handed = Object.entries(COMMANDS).flatMap(([id, c]) => c.handedOver.map((argv) => [`${id} ${argv.join(' ')}`, c, argv] as const))
   it.each(handed)('%s: handed to oclif', (_line, c, argv) => expect(parseCommandLine(argv, c.spec)).toBeUndefined())

@@ -11,7 +11,7 @@ import { oclifFlags } from './oclif-flags.js'
  * errors are the only ones told apart here.
  */
 export abstract class BaseCommand extends Command {
-  static baseFlags = oclifFlags(GLOBAL_FLAGS)
+  static override baseFlags = oclifFlags(GLOBAL_FLAGS)
 
   protected readonly session = new Session(this.config.version, this.config.root)
 
@@ -23,7 +23,7 @@ export abstract class BaseCommand extends Command {
     this.session.print(text)
   }
 
-  protected async catch(error: Error & { oclif?: { exit?: number } }): Promise<void> {
+  protected override async catch(error: Error & { oclif?: { exit?: number } }): Promise<void> {
     // A parse error is handled here; without this oclif warns (outside production) that nothing was parsed.
     this.parsed = true
     if (error instanceof Errors.ExitError) {

@@ -7,9 +7,9 @@ export type { Connection, KubeFlags }
 
 /** Flags kubectl would own; kubectl passes none to a plugin, so they come after the command name. */
 export abstract class KubeCommand extends BaseCommand {
-  static baseFlags = { ...BaseCommand.baseFlags, ...oclifFlags(KUBE_FLAGS) }
+  static override baseFlags = { ...BaseCommand.baseFlags, ...oclifFlags(KUBE_FLAGS) }
 
-  protected async finally(error: Error | undefined): Promise<unknown> {
+  protected override async finally(error: Error | undefined): Promise<unknown> {
     this.session.close()
     return super.finally(error)
   }

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../command.js'
+import { BaseCommand } from './command.js'
 
 const SCRIPTS: Record<string, string> = {
   bash: `# kubectl-chainnode bash completion: source <(kubectl-chainnode completion bash)
@@ -26,13 +26,16 @@ complete -c kubectl-chainnode -c chainnode -f -a '(kubectl-chainnode __complete 
 }
 
 export default class Completion extends BaseCommand {
-  static summary = 'Print a shell completion script (bash, zsh or fish)'
-  static description =
+  static override summary = 'Print a shell completion script (bash, zsh or fish)'
+  static override description =
     'Through kubectl (1.26+), `kubectl chainnode <TAB>` completes with the kubectl_complete-chainnode executable shipped next to kubectl-chainnode. Commands and flags complete offline; node, set, namespace and context names are read from the cluster with a short timeout.'
-  static examples = ['source <(<%= config.bin %> completion bash)', '<%= config.bin %> completion fish > ~/.config/fish/completions/kubectl-chainnode.fish']
-  static args = { shell: Args.string({ description: 'shell', options: Object.keys(SCRIPTS), required: true }) }
+  static override examples = [
+    'source <(<%= config.bin %> completion bash)',
+    '<%= config.bin %> completion fish > ~/.config/fish/completions/kubectl-chainnode.fish',
+  ]
+  static override args = { shell: Args.string({ description: 'shell', options: Object.keys(SCRIPTS), required: true }) }
 
-  async run(): Promise<void> {
+  override async run(): Promise<void> {
     const { args, flags } = await this.parse(Completion)
     await this.setupOutput(flags)
     this.print(SCRIPTS[args.shell])
