@@ -1,16 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import { RULES } from '../../../src/rules/index.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import { describe, expect, it } from 'vitest'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
+import { runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
 
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const rule = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule
-const fired = (snapshot: Snapshot, id: string) => runRules(new SnapshotIndex(snapshot), [rule(id)]).findings
 const find = (snapshot: Snapshot, kind: string, test: (o: KubeObject) => boolean) => snapshot.objects.find((o) => o.kind === kind && test(o))!
 
 /** [rule, bundle, make it fire (or leave as recorded), make it a near miss] */
@@ -69,14 +60,12 @@ const CASES: [string, string, (s: Snapshot) => void, (s: Snapshot) => void][] = 
 ]
 
 describe('rules that companion a root cause, on recorded snapshots', () => {
-  beforeAll(async () => {
-    for (const name of new Set(CASES.map((c) => c[1]))) bundles.set(name, await readBundle(fixtureBundle(name)))
-  })
+  const load = useBundles(...new Set(CASES.map((c) => c[1])))
 
   it.each(CASES)('%s fires on (a variant of) the %s bundle', (id, bundle, fire) => {
     const snapshot = load(bundle)
     fire(snapshot)
-    const found = fired(snapshot, id)
+    const found = runRule(snapshot, id)
     expect(found.length).toBeGreaterThan(0)
     expect(found[0].evidence.length).toBeGreaterThan(0)
   })
@@ -84,11 +73,11 @@ describe('rules that companion a root cause, on recorded snapshots', () => {
   it.each(CASES)('%s does not fire on a near miss of the %s bundle', (id, bundle, _fire, nearMiss) => {
     const snapshot = load(bundle)
     nearMiss(snapshot)
-    expect(fired(snapshot, id)).toEqual([])
+    expect(runRule(snapshot, id)).toEqual([])
   })
 
   it('leaves a consequence out when its root cause fires on the same node, and says so', () => {
-    const report = runRules(new SnapshotIndex(load('signer-pubkey')), RULES)
+    const report = runAllRules(load('signer-pubkey'))
     expect(report.findings.map((f) => f.ruleId)).toEqual(['signer-pubkey'])
     expect(report.suppressed).toContainEqual({
       ruleId: 'component-version',

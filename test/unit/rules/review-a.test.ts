@@ -1,17 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
+import { describe, expect, it } from 'vitest'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
+import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
 
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
-const rule = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule
-const hits = (s: Snapshot, id: string, now = Date.parse(s.collectedAt)) => runRules(new SnapshotIndex(s), [rule(id)], now).findings
+const load = useBundles('healthy', 'not-syncing')
 const at = (s: Snapshot, secondsAgo: number) => new Date(Date.parse(s.collectedAt) - secondsAgo * 1000).toISOString()
 const MINUTE = 60
 
@@ -39,25 +30,21 @@ function readinessEvent(s: Snapshot, pod: KubeObject, statusCode: number, lastAg
 /** fullnode-0 of the healthy bundle, phase Syncing, node-utils answering syncing=true as a catching-up node's does. */
 function catchingUp(): Snapshot {
   const s = load('healthy')
-  find(s, 'ChainNode', 'fullnode-0').status.phase = 'Syncing'
+  findObject(s, 'ChainNode', 'fullnode-0').status.phase = 'Syncing'
   const nodeUtils = log(s, 'fullnode-0', 'node-utils')
   nodeUtils.text = nodeUtils.text.replaceAll('syncing=false', 'syncing=true')
   return s
 }
 
-beforeAll(async () => {
-  for (const name of ['healthy', 'not-syncing']) bundles.set(name, await readBundle(fixtureBundle(name)))
-})
-
 describe('not-syncing without a measurement', () => {
   it('a node that just committed blocks is catching up, whatever node-utils and readiness say', () => {
     const s = catchingUp()
-    const pod = find(s, 'Pod', 'fullnode-0')
+    const pod = findObject(s, 'Pod', 'fullnode-0')
     setReady(pod, false)
     readinessEvent(s, pod, 417, 10)
-    expect(hits(s, 'not-syncing')).toEqual([])
+    expect(runRule(s, 'not-syncing')).toEqual([])
     // The same log read ten minutes later: its newest commit is old, the recent 417 now means a stall.
-    expect(hits(s, 'not-syncing', Date.parse(s.collectedAt) + 10 * MINUTE * 1000)).toHaveLength(1)
+    expect(runRule(s, 'not-syncing', Date.parse(s.collectedAt) + 10 * MINUTE * 1000)).toHaveLength(1)
   })
 
   it('syncing=true from node-utils alone is no stall', () => {
@@ -68,32 +55,32 @@ describe('not-syncing without a measurement', () => {
       .filter((line) => !/committed state|executed block|finalized block/.test(line))
       .join('\n')
     expect(log(s, 'fullnode-0', 'node-utils').text.match(/syncing=true/g)!.length).toBeGreaterThanOrEqual(3)
-    expect(hits(s, 'not-syncing')).toEqual([])
+    expect(runRule(s, 'not-syncing')).toEqual([])
   })
 
   it('a readiness 417 counts only while the Pod is not Ready and kubelet saw it recently', () => {
     const later = (s: Snapshot) => Date.parse(s.collectedAt) + 10 * MINUTE * 1000
     const readyAgain = load('healthy')
-    readinessEvent(readyAgain, find(readyAgain, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
-    expect(hits(readyAgain, 'not-syncing')).toEqual([])
+    readinessEvent(readyAgain, findObject(readyAgain, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
+    expect(runRule(readyAgain, 'not-syncing')).toEqual([])
 
     const oldFailure = load('healthy')
-    setReady(find(oldFailure, 'Pod', 'fullnode-0'), false)
-    readinessEvent(oldFailure, find(oldFailure, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
-    expect(hits(oldFailure, 'not-syncing', later(oldFailure))).toEqual([])
+    setReady(findObject(oldFailure, 'Pod', 'fullnode-0'), false)
+    readinessEvent(oldFailure, findObject(oldFailure, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
+    expect(runRule(oldFailure, 'not-syncing', later(oldFailure))).toEqual([])
 
     const failing = load('healthy')
-    setReady(find(failing, 'Pod', 'fullnode-0'), false)
-    readinessEvent(failing, find(failing, 'Pod', 'fullnode-0'), 417, 0)
-    expect(hits(failing, 'not-syncing', later(failing))).toHaveLength(1)
+    setReady(findObject(failing, 'Pod', 'fullnode-0'), false)
+    readinessEvent(failing, findObject(failing, 'Pod', 'fullnode-0'), 417, 0)
+    expect(runRule(failing, 'not-syncing', later(failing))).toHaveLength(1)
   })
 
   it('healthy `Ensure peers` lines are not peer trouble', () => {
     const s = load('healthy')
-    const pod = find(s, 'Pod', 'fullnode-0')
+    const pod = findObject(s, 'Pod', 'fullnode-0')
     setReady(pod, false)
     readinessEvent(s, pod, 417, 0)
-    const [finding] = hits(s, 'not-syncing', Date.parse(s.collectedAt) + 10 * MINUTE * 1000)
+    const [finding] = runRule(s, 'not-syncing', Date.parse(s.collectedAt) + 10 * MINUTE * 1000)
     const appLines = finding.evidence.filter((e) => e.source.endsWith('/app')).map((e) => e.text)
     expect(log(s, 'fullnode-0', 'app').text).toMatch(/Ensure peers.*"numOutPeers":[1-9]/)
     expect(appLines.filter((text) => /Ensure peers/.test(text))).toEqual([])
@@ -101,7 +88,7 @@ describe('not-syncing without a measurement', () => {
 
   it('the not-syncing bundle still shows stuck-0 not catching up', () => {
     const s = load('not-syncing')
-    const [finding] = hits(s, 'not-syncing')
+    const [finding] = runRule(s, 'not-syncing')
     expect(finding.subject.name).toBe('stuck-0')
     expect(finding.evidence.some((e) => /statuscode: 417/.test(e.text))).toBe(true)
   })
@@ -111,8 +98,8 @@ describe('block-threshold-unhealthy', () => {
   /** fullnode-0 of the healthy bundle with blockThreshold 60s, its Pod NotReady. */
   function notReadyWithThreshold(): Snapshot {
     const s = load('healthy')
-    find(s, 'ChainNode', 'fullnode-0').spec.config.blockThreshold = '60s'
-    setReady(find(s, 'Pod', 'fullnode-0'), false)
+    findObject(s, 'ChainNode', 'fullnode-0').spec.config.blockThreshold = '60s'
+    setReady(findObject(s, 'Pod', 'fullnode-0'), false)
     return s
   }
   function nodeUtilsSays(s: Snapshot, lines: string[]): void {
@@ -129,36 +116,36 @@ describe('block-threshold-unhealthy', () => {
     const unreachable =
       'level=error msg="error getting latest block: rpc error: code = Unavailable desc = dial tcp 127.0.0.1:9090: connect: connection refused"'
     nodeUtilsSays(s, [unreachable, unreachable, unreachable])
-    readinessEvent(s, find(s, 'Pod', 'fullnode-0'), 500, 0)
-    expect(hits(s, 'block-threshold-unhealthy')).toEqual([])
+    readinessEvent(s, findObject(s, 'Pod', 'fullnode-0'), 500, 0)
+    expect(runRule(s, 'block-threshold-unhealthy')).toEqual([])
   })
 
   it('the newest `got latest block` line decides by its age against the threshold', () => {
     const fresh = notReadyWithThreshold()
     nodeUtilsSays(fresh, [latestBlock('6m40.5s'), latestBlock('2.1s')])
-    expect(hits(fresh, 'block-threshold-unhealthy')).toEqual([])
+    expect(runRule(fresh, 'block-threshold-unhealthy')).toEqual([])
 
     const stale = notReadyWithThreshold()
     nodeUtilsSays(stale, [latestBlock('2.1s'), latestBlock('6m40.5s')])
-    const [finding] = hits(stale, 'block-threshold-unhealthy')
+    const [finding] = runRule(stale, 'block-threshold-unhealthy')
     expect(finding.evidence.at(-1)!.text).toMatch(/age=6m40.5s/)
   })
 
   it('a recent readiness 417 on the NotReady Pod is enough; an old one is not', () => {
     const recent = notReadyWithThreshold()
-    readinessEvent(recent, find(recent, 'Pod', 'fullnode-0'), 417, 2 * MINUTE)
-    expect(hits(recent, 'block-threshold-unhealthy')).toHaveLength(1)
+    readinessEvent(recent, findObject(recent, 'Pod', 'fullnode-0'), 417, 2 * MINUTE)
+    expect(runRule(recent, 'block-threshold-unhealthy')).toHaveLength(1)
 
     const old = notReadyWithThreshold()
-    readinessEvent(old, find(old, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
-    expect(hits(old, 'block-threshold-unhealthy')).toEqual([])
+    readinessEvent(old, findObject(old, 'Pod', 'fullnode-0'), 417, 45 * MINUTE)
+    expect(runRule(old, 'block-threshold-unhealthy')).toEqual([])
   })
 })
 
 describe('not-syncing state-sync Events', () => {
   it('lists the operator not restoring from state-sync, not the `not adding state-sync details` noise', () => {
     const s = load('not-syncing')
-    const node = find(s, 'ChainNode', 'stuck-0')
+    const node = findObject(s, 'ChainNode', 'stuck-0')
     node.spec.stateSyncRestore = true
     const event = (name: string, reason: string, message: string) =>
       s.objects.push({
@@ -173,7 +160,7 @@ describe('not-syncing state-sync Events', () => {
       })
     event('noise', 'NoTrustHeight', 'not adding state-sync details: no state-sync snapshots available')
     event('restore', 'NoPeers', 'not restoring from state-sync: could not find other peers for this chain')
-    const [finding] = hits(s, 'not-syncing')
+    const [finding] = runRule(s, 'not-syncing')
     const stateSync = finding.evidence.filter((e) => e.kind === 'event' && /state-sync/.test(e.text)).map((e) => e.text)
     expect(stateSync).toEqual(['not restoring from state-sync: could not find other peers for this chain'])
   })

@@ -1,22 +1,13 @@
-import path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
+import { describe, expect, it } from 'vitest'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
 import { statusRows } from '../../../src/render/status.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
 import { reconcileFields, reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
-import { ROOT } from '../../helpers/cli.js'
+import { findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
 
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
-const run = (s: Snapshot) => runRules(new SnapshotIndex(s), RULES as readonly Rule<never>[], Date.parse(s.collectedAt))
-const hits = (s: Snapshot, rule: string) => run(s).findings.filter((f) => f.ruleId === rule)
+const load = useBundles('healthy', 'reconcile-failing')
 const ago = (s: Snapshot, seconds: number) => new Date(Date.parse(s.collectedAt) - seconds * 1000)
 
 /** Lines the manager of the release in `pod` logged after the bundle was recorded. */
@@ -24,10 +15,6 @@ function appendManagerLog(s: Snapshot, pod: string, lines: LogLine[]): void {
   const log = s.logs.find((l) => l.container === 'manager' && l.pod.startsWith(pod))!
   log.text += lines.map((l) => `${l.at.toISOString()} ${l.text}\n`).join('')
 }
-
-beforeAll(async () => {
-  for (const name of ['healthy', 'reconcile-failing']) bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
-})
 
 describe('webhook-certificates and the TLS errors of calls that are no webhook', () => {
   // sc-healthy's fullnode-0 is reconciled by the release without a worker name.
@@ -44,8 +31,8 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
 
   it('a genesis download refused by its certificate is a genesis failure, not the webhook certificates', () => {
     const s = failing(GENESIS_X509)
-    expect(hits(s, 'webhook-certificates')).toEqual([])
-    const [reconcile] = hits(s, 'reconcile-failing')
+    expect(findingsOf(s, 'webhook-certificates')).toEqual([])
+    const [reconcile] = findingsOf(s, 'reconcile-failing')
     expect(reconcile.data).toMatchObject({ node: 'fullnode-0', cause: 'genesis' })
     expect(classifyReconcileError(GENESIS_X509).cause).toBe('genesis')
   })
@@ -58,13 +45,13 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     Object.assign(event, { reason: 'GenesisError', message: `Failed to download genesis from URL: ${GENESIS_X509}` })
     event.metadata = { ...event.metadata, name: 'fullnode-0.genesis-error', uid: 'genesis-error-event' }
     s.objects.push(event)
-    expect(hits(s, 'webhook-certificates')).toEqual([])
+    expect(findingsOf(s, 'webhook-certificates')).toEqual([])
   })
 
   it('a webhook call failing on its certificate still is, and explains the reconcile failure', () => {
     const s = failing(WEBHOOK_X509)
-    expect(hits(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
-    expect(run(s).suppressed).toContainEqual(expect.objectContaining({ ruleId: 'reconcile-failing', by: 'webhook-certificates' }))
+    expect(findingsOf(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+    expect(runAllRules(s).suppressed).toContainEqual(expect.objectContaining({ ruleId: 'reconcile-failing', by: 'webhook-certificates' }))
     expect(classifyReconcileError(WEBHOOK_X509)).toEqual({ cause: 'webhook', object: 'vchainnode.kb.io' })
   })
 
@@ -73,13 +60,13 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
 
   it("another product's webhook that is down is not this operator's certificates", () => {
     const s = failing(callRefused('kyverno-svc.kyverno.svc'))
-    expect(hits(s, 'webhook-certificates')).toEqual([])
-    expect(hits(s, 'reconcile-failing')[0].data).toMatchObject({ node: 'fullnode-0', cause: 'webhook' })
+    expect(findingsOf(s, 'webhook-certificates')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')[0].data).toMatchObject({ node: 'fullnode-0', cause: 'webhook' })
   })
 
   it("the release's own webhook refusing calls is (a manager without certificates does not serve)", () => {
     const s = failing(callRefused('cosmopilot-webhook.cosmopilot-system.svc'))
-    expect(hits(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+    expect(findingsOf(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
   })
 
   it("the API server refusing the webhook server's certificate is", () => {
@@ -87,7 +74,7 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     const at = ago(s, 60)
     const stamp = at.toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19)
     appendManagerLog(s, RELEASE_POD, [{ at, text: `${stamp} http: TLS handshake error from 10.244.0.1:52144: remote error: tls: bad certificate` }])
-    expect(hits(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+    expect(findingsOf(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
   })
 })
 
@@ -97,7 +84,7 @@ describe('reconcile-failing and a ChainNodeSet that failed once and recovered', 
   /** quota-0 as a child of set hub, whose reconcile failed a minute ago and went through since. */
   const childOfRecoveredSet = () => {
     const s = load('reconcile-failing')
-    find(s, 'ChainNode', 'quota-0').metadata.labels = { nodeset: 'hub', group: 'full' }
+    findObject(s, 'ChainNode', 'quota-0').metadata.labels = { nodeset: 'hub', group: 'full' }
     s.objects.push({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNodeSet', metadata: { name: 'hub', namespace: NS }, spec: {} })
     appendManagerLog(s, 'cosmopilot-', [
       reconcilerError(ago(s, 60), 'ChainNodeSet', NS, 'hub', 's1', SET_ERROR),
@@ -107,7 +94,7 @@ describe('reconcile-failing and a ChainNodeSet that failed once and recovered', 
   }
 
   it("reports the node's own failing run, not the set's error that has recovered", () => {
-    const [finding] = hits(childOfRecoveredSet(), 'reconcile-failing')
+    const [finding] = findingsOf(childOfRecoveredSet(), 'reconcile-failing')
     expect(finding.data).toMatchObject({ object: 'ChainNode/quota-0', cause: 'quota' })
     expect(finding.summary).toContain(QUOTA_ERROR)
     expect(finding.evidence.filter((e) => e.kind === 'log').map((e) => e.source)).toEqual(['Reconciler error on ChainNode/quota-0'])

@@ -1,24 +1,9 @@
-import path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../../src/snapshot/types.js'
+import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
-const hits = (s: Snapshot, rule: string) =>
-  runRules(new SnapshotIndex(s), RULES.filter((r) => r.id === rule) as unknown as readonly Rule[]).findings.filter((f) => f.ruleId === rule)
-
-beforeAll(async () => {
-  for (const name of ['snapshot-verify', 'healthy', 'restore-not-starting', 'profiling-unavailable'])
-    bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
-})
+const load = useBundles('snapshot-verify', 'healthy', 'restore-not-starting', 'profiling-unavailable')
 
 const INTEGRITY = 'cosmopilot.voluzi.com/snapshot-integrity-status'
 const isCheckPod = (o: KubeObject) => o.kind === 'Pod' && /-ichk-/.test(o.metadata.name)
@@ -30,12 +15,12 @@ describe('snapshot-verify-failing', () => {
     s.objects = s.objects.filter((o) => !isCheckPod(o))
     expect(s.objects.some((o) => o.kind === 'Event' && o.reason === 'SnapshotDeleted')).toBe(true)
     expect(s.objects.filter((o) => o.kind === 'Event' && o.reason === 'IntegrityCheckStart').length).toBeGreaterThanOrEqual(3)
-    expect(hits(s, 'snapshot-verify-failing')).toEqual([])
+    expect(runRule(s, 'snapshot-verify-failing')).toEqual([])
   })
 
   it('counts the failed check Pod of a ChainNodeSet node, whose snapshots are named <set>-<group>-<timestamp>', () => {
     const s = load('snapshot-verify')
-    const node = find(s, 'ChainNode', 'snap-0')
+    const node = findObject(s, 'ChainNode', 'snap-0')
     node.metadata.name = 'arch-snap-0'
     node.metadata.labels = { ...node.metadata.labels, nodeset: 'arch', group: 'snap' }
     const rename = (name: string) => name.replace(/^snap-0-(?=\d{14})/, 'arch-snap-')
@@ -53,7 +38,7 @@ describe('snapshot-verify-failing', () => {
       }
       if (['Pod', 'PersistentVolumeClaim', 'ConfigMap', 'Service'].includes(o.kind) && o.metadata.name === 'snap-0') o.metadata.name = 'arch-snap-0'
     }
-    const [finding] = hits(s, 'snapshot-verify-failing')
+    const [finding] = runRule(s, 'snapshot-verify-failing')
     expect(finding?.data).toMatchObject({ oomKilled: true })
     expect(finding.evidence.some((e) => e.source.includes('arch-snap-') && /OOMKilled|Error/.test(e.text))).toBe(true)
   })
@@ -64,26 +49,26 @@ describe('snapshot-verify-failing', () => {
     const pod = s.objects.find(isCheckPod)!
     pod.metadata.name = pod.metadata.name.replace(/^snap-0-/, 'snap-0-archive-')
     pod.metadata.labels!['volume-snapshot'] = pod.metadata.labels!['volume-snapshot'].replace(/^snap-0-/, 'snap-0-archive-')
-    expect(hits(s, 'snapshot-verify-failing')).toEqual([])
+    expect(runRule(s, 'snapshot-verify-failing')).toEqual([])
   })
 })
 
 describe('restore-not-starting', () => {
   const restoredHealthy = () => {
     const s = load('healthy')
-    const node = find(s, 'ChainNode', 'fullnode-0')
+    const node = findObject(s, 'ChainNode', 'fullnode-0')
     node.spec.persistence = { ...node.spec.persistence, restoreFromSnapshot: { name: 'fullnode-0-20261101000000' } }
-    find(s, 'Pod', 'fullnode-0').status.phase = 'Pending'
+    findObject(s, 'Pod', 'fullnode-0').status.phase = 'Pending'
     return s
   }
 
   it('says nothing once the restored PVC is Bound, though retention has deleted the source snapshot since', () => {
     const s = restoredHealthy()
-    expect(find(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase).toBe('Bound')
+    expect(findObject(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase).toBe('Bound')
     expect(s.objects.some((o) => o.kind === 'VolumeSnapshot' && o.metadata.name === 'fullnode-0-20261101000000')).toBe(false)
-    expect(hits(s, 'restore-not-starting')).toEqual([])
-    find(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase = 'Pending'
-    expect(hits(s, 'restore-not-starting')[0]?.data).toMatchObject({ sourceMissing: true })
+    expect(runRule(s, 'restore-not-starting')).toEqual([])
+    findObject(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase = 'Pending'
+    expect(runRule(s, 'restore-not-starting')[0]?.data).toMatchObject({ sourceMissing: true })
   })
 
   it('does not blame the storage class when StorageClasses and VolumeSnapshotClasses could not be listed', () => {
@@ -93,27 +78,27 @@ describe('restore-not-starting', () => {
       { what: 'list storageclasses', reason: 'forbidden', message: 'storageclasses.storage.k8s.io is forbidden' },
       { what: 'list volumesnapshotclasses', reason: 'forbidden', message: 'volumesnapshotclasses.snapshot.storage.k8s.io is forbidden' },
     )
-    const [finding] = hits(s, 'restore-not-starting')
+    const [finding] = runRule(s, 'restore-not-starting')
     expect(finding.data).toMatchObject({ sourceMissing: true, noSnapshotSupport: false })
     expect(finding.cause).not.toMatch(/storage class/)
   })
 
   it("names the PVC's storage class when that class is not in the cluster", () => {
     const s = load('restore-not-starting')
-    expect(find(s, 'PersistentVolumeClaim', 'restore-0').spec.storageClassName).toBe('fixed')
+    expect(findObject(s, 'PersistentVolumeClaim', 'restore-0').spec.storageClassName).toBe('fixed')
     s.objects = s.objects.filter((o) => !(o.kind === 'StorageClass' && o.metadata.name === 'fixed'))
-    expect(hits(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
+    expect(runRule(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
   })
 })
 
 describe('profiling-unavailable', () => {
   it("ignores a port conflict of node-utils' previous run when the current run holds the port", () => {
-    expect(hits(load('profiling-unavailable'), 'profiling-unavailable')).toHaveLength(1)
+    expect(runRule(load('profiling-unavailable'), 'profiling-unavailable')).toHaveLength(1)
     const s = load('profiling-unavailable')
     const current = s.logs.find((l) => l.pod === 'prof-0' && l.container === 'node-utils' && !l.previous)!
     s.logs.push({ ...current, previous: true })
     current.text = current.text.replace(/level=warning msg="profiling disabled[^\n]*/, 'level=info msg="pprof listening on 127.0.0.1:6666"')
     expect(current.text).not.toMatch(/profiling disabled/)
-    expect(hits(s, 'profiling-unavailable')).toEqual([])
+    expect(runRule(s, 'profiling-unavailable')).toEqual([])
   })
 })
