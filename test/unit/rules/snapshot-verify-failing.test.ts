@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../src/snapshot/types.js'
 import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
-const load = useBundles('snapshot-verify', 'healthy', 'restore-not-starting', 'profiling-unavailable')
+const load = useBundles('snapshot-verify')
 
 const INTEGRITY = 'cosmopilot.voluzi.com/snapshot-integrity-status'
 const isCheckPod = (o: KubeObject) => o.kind === 'Pod' && /-ichk-/.test(o.metadata.name)
@@ -50,55 +50,5 @@ describe('snapshot-verify-failing', () => {
     pod.metadata.name = pod.metadata.name.replace(/^snap-0-/, 'snap-0-archive-')
     pod.metadata.labels!['volume-snapshot'] = pod.metadata.labels!['volume-snapshot'].replace(/^snap-0-/, 'snap-0-archive-')
     expect(runRule(s, 'snapshot-verify-failing')).toEqual([])
-  })
-})
-
-describe('restore-not-starting', () => {
-  const restoredHealthy = () => {
-    const s = load('healthy')
-    const node = findObject(s, 'ChainNode', 'fullnode-0')
-    node.spec.persistence = { ...node.spec.persistence, restoreFromSnapshot: { name: 'fullnode-0-20261101000000' } }
-    findObject(s, 'Pod', 'fullnode-0').status.phase = 'Pending'
-    return s
-  }
-
-  it('says nothing once the restored PVC is Bound, though retention has deleted the source snapshot since', () => {
-    const s = restoredHealthy()
-    expect(findObject(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase).toBe('Bound')
-    expect(s.objects.some((o) => o.kind === 'VolumeSnapshot' && o.metadata.name === 'fullnode-0-20261101000000')).toBe(false)
-    expect(runRule(s, 'restore-not-starting')).toEqual([])
-    findObject(s, 'PersistentVolumeClaim', 'fullnode-0').status.phase = 'Pending'
-    expect(runRule(s, 'restore-not-starting')[0]?.data).toMatchObject({ sourceMissing: true })
-  })
-
-  it('does not blame the storage class when StorageClasses and VolumeSnapshotClasses could not be listed', () => {
-    const s = load('restore-not-starting')
-    s.objects = s.objects.filter((o) => !['StorageClass', 'VolumeSnapshotClass'].includes(o.kind))
-    s.collectionErrors.push(
-      { what: 'list storageclasses', reason: 'forbidden', message: 'storageclasses.storage.k8s.io is forbidden' },
-      { what: 'list volumesnapshotclasses', reason: 'forbidden', message: 'volumesnapshotclasses.snapshot.storage.k8s.io is forbidden' },
-    )
-    const [finding] = runRule(s, 'restore-not-starting')
-    expect(finding.data).toMatchObject({ sourceMissing: true, noSnapshotSupport: false })
-    expect(finding.cause).not.toMatch(/storage class/)
-  })
-
-  it("names the PVC's storage class when that class is not in the cluster", () => {
-    const s = load('restore-not-starting')
-    expect(findObject(s, 'PersistentVolumeClaim', 'restore-0').spec.storageClassName).toBe('fixed')
-    s.objects = s.objects.filter((o) => !(o.kind === 'StorageClass' && o.metadata.name === 'fixed'))
-    expect(runRule(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
-  })
-})
-
-describe('profiling-unavailable', () => {
-  it("ignores a port conflict of node-utils' previous run when the current run holds the port", () => {
-    expect(runRule(load('profiling-unavailable'), 'profiling-unavailable')).toHaveLength(1)
-    const s = load('profiling-unavailable')
-    const current = s.logs.find((l) => l.pod === 'prof-0' && l.container === 'node-utils' && !l.previous)!
-    s.logs.push({ ...current, previous: true })
-    current.text = current.text.replace(/level=warning msg="profiling disabled[^\n]*/, 'level=info msg="pprof listening on 127.0.0.1:6666"')
-    expect(current.text).not.toMatch(/profiling disabled/)
-    expect(runRule(s, 'profiling-unavailable')).toEqual([])
   })
 })

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
-import { statusRows } from '../../../src/render/status.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { Snapshot } from '../../../src/snapshot/types.js'
-import { reconcileFields, reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
-import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
-import { findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
+import { reconcilerError } from '../../cluster/scenarios/lib/logfmt.js'
+import { findingsOf, runAllRules, useBundles } from '../../helpers/bundles.js'
+import { appendReleaseManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
 
-const load = useBundles('healthy', 'reconcile-failing')
-const ago = (s: Snapshot, seconds: number) => new Date(Date.parse(s.collectedAt) - seconds * 1000)
-
-/** Lines the manager of the release in `pod` logged after the bundle was recorded. */
-function appendManagerLog(s: Snapshot, pod: string, lines: LogLine[]): void {
-  const log = s.logs.find((l) => l.container === 'manager' && l.pod.startsWith(pod))!
-  log.text += lines.map((l) => `${l.at.toISOString()} ${l.text}\n`).join('')
-}
+const load = useBundles('healthy')
 
 describe('webhook-certificates and the TLS errors of calls that are no webhook', () => {
   // sc-healthy's fullnode-0 is reconciled by the release without a worker name.
@@ -25,7 +15,7 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     'Internal error occurred: failed calling webhook "vchainnode.kb.io": failed to call webhook: Post "https://cosmopilot-webhook.cosmopilot-system.svc:443/validate-cosmopilot-voluzi-com-v1-chainnode?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority'
   const failing = (error: string) => {
     const s = load('healthy')
-    appendManagerLog(s, RELEASE_POD, [reconcilerError(ago(s, 60), 'ChainNode', 'sc-healthy', 'fullnode-0', 'g1', error)])
+    appendReleaseManagerLog(s, RELEASE_POD, [reconcilerError(dateBefore(s, 60), 'ChainNode', 'sc-healthy', 'fullnode-0', 'g1', error)])
     return s
   }
 
@@ -71,38 +61,9 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
 
   it("the API server refusing the webhook server's certificate is", () => {
     const s = load('healthy')
-    const at = ago(s, 60)
+    const at = dateBefore(s, 60)
     const stamp = at.toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19)
-    appendManagerLog(s, RELEASE_POD, [{ at, text: `${stamp} http: TLS handshake error from 10.244.0.1:52144: remote error: tls: bad certificate` }])
+    appendReleaseManagerLog(s, RELEASE_POD, [{ at, text: `${stamp} http: TLS handshake error from 10.244.0.1:52144: remote error: tls: bad certificate` }])
     expect(findingsOf(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
-  })
-})
-
-describe('reconcile-failing and a ChainNodeSet that failed once and recovered', () => {
-  const NS = 'sc-reconcile-failing'
-  const SET_ERROR = 'Operation cannot be fulfilled on chainnodesets "hub": StorageError: invalid object'
-  /** quota-0 as a child of set hub, whose reconcile failed a minute ago and went through since. */
-  const childOfRecoveredSet = () => {
-    const s = load('reconcile-failing')
-    findObject(s, 'ChainNode', 'quota-0').metadata.labels = { nodeset: 'hub', group: 'full' }
-    s.objects.push({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNodeSet', metadata: { name: 'hub', namespace: NS }, spec: {} })
-    appendManagerLog(s, 'cosmopilot-', [
-      reconcilerError(ago(s, 60), 'ChainNodeSet', NS, 'hub', 's1', SET_ERROR),
-      zapJson(ago(s, 30), 'info', undefined, 'finishing reconcile', reconcileFields('ChainNodeSet', NS, 'hub', 's2')),
-    ])
-    return s
-  }
-
-  it("reports the node's own failing run, not the set's error that has recovered", () => {
-    const [finding] = findingsOf(childOfRecoveredSet(), 'reconcile-failing')
-    expect(finding.data).toMatchObject({ object: 'ChainNode/quota-0', cause: 'quota' })
-    expect(finding.summary).toContain(QUOTA_ERROR)
-    expect(finding.evidence.filter((e) => e.kind === 'log').map((e) => e.source)).toEqual(['Reconciler error on ChainNode/quota-0'])
-  })
-
-  it("status shows the node's error under the table, not the set's", () => {
-    const s = childOfRecoveredSet()
-    const row = statusRows(new SnapshotIndex(s)).find((r) => r.name === 'quota-0')!
-    expect(row.operatorError?.error).toContain(QUOTA_ERROR)
   })
 })
