@@ -1,4 +1,4 @@
-import { beforeAll } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Rule, RuleSettings } from '../../src/engine/define-rule.js'
 import { runRules, type Report } from '../../src/engine/run-rules.js'
 import { RULES } from '../../src/rules/index.js'
@@ -55,3 +55,27 @@ export const runRule = (snapshot: Snapshot, id: string, now = Date.parse(snapsho
 /** The findings of one rule among all registered rules (as doctor runs them: a root cause may suppress it). */
 export const findingsOf = (snapshot: Snapshot, id: string, settings: RuleSettings = {}, now = Date.parse(snapshot.collectedAt)) =>
   runAllRules(snapshot, settings, now).findings.filter((f) => f.ruleId === id)
+
+/**
+ * A rule that accompanies a root cause, on a recorded bundle: it fires on (a variant of) the bundle, with
+ * evidence, and stays quiet on a near miss of it. `fire` and `nearMiss` edit the test's own copy.
+ */
+export function companionCase(id: string, bundle: string, fire: (s: Snapshot) => void, nearMiss: (s: Snapshot) => void): void {
+  describe('rules that companion a root cause, on recorded snapshots', () => {
+    const load = useBundles(bundle)
+
+    it(`${id} fires on (a variant of) the ${bundle} bundle`, () => {
+      const snapshot = load(bundle)
+      fire(snapshot)
+      const found = runRule(snapshot, id)
+      expect(found.length).toBeGreaterThan(0)
+      expect(found[0].evidence.length).toBeGreaterThan(0)
+    })
+
+    it(`${id} does not fire on a near miss of the ${bundle} bundle`, () => {
+      const snapshot = load(bundle)
+      nearMiss(snapshot)
+      expect(runRule(snapshot, id)).toEqual([])
+    })
+  })
+}

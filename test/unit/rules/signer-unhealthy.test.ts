@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { planSignerProbes } from '../../../src/app/signer-probes.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
-import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { companionCase, findObject, runRule, useBundles } from '../../helpers/bundles.js'
 import { onThreeLine } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
@@ -52,3 +52,15 @@ describe('signer-unhealthy on the 3.x line', () => {
     expect(runRule(five, 'signer-unhealthy')[0].summary).toMatch(/val-1-signer-0 livez, val-1-signer-0 readyz/)
   })
 })
+
+companionCase(
+  'signer-unhealthy',
+  'signer-discovery-timeout',
+  () => undefined,
+  (s) => {
+    for (const pod of s.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('val-signer-'))) {
+      pod.status.phase = 'Running'
+      pod.status.conditions = [{ type: 'Ready', status: 'True' }]
+    }
+  },
+)
