@@ -32,5 +32,3 @@ for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.include
     if ((error as { status?: number }).status !== 3) throw error
   }
 }
-// The tests read text copies of the bundles: keep them the same as what was just recorded.
-execFileSync(process.execPath, [path.join(root, 'scripts', 'sync-fixtures.mjs')], { stdio: 'inherit' })

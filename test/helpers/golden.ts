@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './cli.js'
-import { exampleBundleNames, fixtureBundle } from './fixtures.js'
+import { bundleFile, exampleBundleNames } from './fixtures.js'
 
 /** Golden outputs: test/golden/<bundle>/<command>.<ext>, refreshed by `npm run golden:update`. */
 export const GOLDEN_DIR = path.join(ROOT, 'test', 'golden')
@@ -50,7 +49,7 @@ export const goldenEnv = (c: Pick<GoldenCase, 'columns'>) => ({ KUBECTL_CHAINNOD
 function bundleCases(): GoldenCase[] {
   return exampleBundleNames().flatMap((name) => {
     const bundle = `examples/bundles/${name}.tgz`
-    const manifest = JSON.parse(readFileSync(path.join(fixtureBundle(name), 'manifest.json'), 'utf8')) as { collected: { chainNodes: string[] } }
+    const manifest = JSON.parse(bundleFile(name, 'manifest.json')) as { collected: { chainNodes: string[] } }
     return [
       { file: `${name}/doctor.txt`, args: ['doctor', '--bundle', bundle, '--no-color'] },
       { file: `${name}/doctor.md`, args: ['doctor', '--bundle', bundle, '-o', 'markdown'] },

@@ -1,12 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import yaml from 'js-yaml'
 import { describe, expect, it } from 'vitest'
 import { chainNodeCrd, chainNodeSetCrd, consensusKeyReservationCrd, COSMOPILOT_CRDS } from '../cluster/crds/cosmopilot.js'
 import { DEPENDENCY_CRDS } from '../cluster/crds/dependencies.js'
 import type { CustomResourceDefinition, Schema } from '../cluster/crds/schema.js'
-import { ROOT } from '../helpers/cli.js'
 import { referenceFile } from '../helpers/reference.js'
+import { bundleFiles, exampleBundleNames } from '../helpers/fixtures.js'
 
 const OURS = [...COSMOPILOT_CRDS, ...DEPENDENCY_CRDS]
 const rootSchema = (crd: CustomResourceDefinition): Schema => crd.spec.versions[0].schema.openAPIV3Schema
@@ -34,20 +33,14 @@ function prunedPaths(value: unknown, schema: Schema, at: string): string[] {
   })
 }
 
-/** Every object of a kind in the fixture bundles (the example bundles, unpacked), with the file it came from. */
+/** Every object of a kind in the example bundles (examples/bundles/*.tgz), with the file it came from. */
 function fixtureObjects(kind: string): Array<{ file: string; object: Record<string, unknown> }> {
-  const bundles = path.join(ROOT, 'test', 'fixtures', 'bundles')
   const out: Array<{ file: string; object: Record<string, unknown> }> = []
-  for (const bundle of readdirSync(bundles))
-    for (const namespace of readdirSync(path.join(bundles, bundle, 'resources'))) {
-      const file = path.join(bundles, bundle, 'resources', namespace, `${kind}.json`)
-      let objects: Array<Record<string, unknown>>
-      try {
-        objects = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>
-      } catch {
-        continue
-      }
-      for (const object of objects) out.push({ file: path.relative(ROOT, file), object })
+  const ofKind = new RegExp(`^resources/[^/]+/${kind}\\.json$`)
+  for (const bundle of exampleBundleNames())
+    for (const [file, text] of bundleFiles(bundle)) {
+      if (!ofKind.test(file)) continue
+      for (const object of JSON.parse(text) as Array<Record<string, unknown>>) out.push({ file: `examples/bundles/${bundle}.tgz:${file}`, object })
     }
   return out
 }

@@ -1,19 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { GOLDEN_DIR, goldenCases, goldenEnv } from '../helpers/golden.js'
 
-// A change of output shows up here as a diff; when it is meant, `npm run golden:update` and review the files.
+// A change of output shows up here as a diff; when it is meant, `npm run golden:update` (vitest -u on the golden
+// tests, after a build) rewrites the files: review their diff.
 describe.concurrent('golden outputs on the example bundles (test/golden, refreshed by npm run golden:update)', () => {
   // Each case is a whole process, a hundred of them next to the other test files on a shared machine: no tight limit.
-  it.each(goldenCases().map((c) => [c.file, c.args, c.columns] as const))('%s', { timeout: 180_000 }, async (file, args, columns) => {
-    const golden = path.join(GOLDEN_DIR, file)
-    expect(existsSync(golden), `${file} is missing: run npm run golden:update`).toBe(true)
+  it.for(goldenCases().map((c) => [c.file, c.args, c.columns] as const))('%s', { timeout: 180_000 }, async ([file, args, columns], { expect }) => {
     const { code, stdout, stderr } = await runCli([...args], { env: goldenEnv({ columns }) })
     expect(stderr).toBe('')
     expect(code).toBeLessThanOrEqual(1)
-    expect(stdout).toBe(readFileSync(golden, 'utf8'))
+    await expect(stdout).toMatchFileSnapshot(path.join(GOLDEN_DIR, file))
     const lines = stdout.split('\n')
     const wide = args.includes('wide')
     // On a terminal everything fits its width, except -o wide, which kubectl never cuts either.

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { runRules, runRulesYielding } from '../../src/engine/run-rules.js'
 import { RULES } from '../../src/rules/index.js'
-import { readBundle } from '../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../src/snapshot/index.js'
-import { fixtureBundle } from '../helpers/fixtures.js'
+import { loadBundle } from '../helpers/bundles.js'
 
 describe('runRulesYielding (serve: scrapes are answered while a fleet is checked)', () => {
   it('finds what runRules finds, and lets other work run between nodes', async () => {
-    const snapshot = await readBundle(fixtureBundle('healthy'))
+    const snapshot = await loadBundle('healthy')
     const nodes = snapshot.objects.filter((o) => o.kind === 'ChainNode').length
     expect(nodes).toBeGreaterThan(1)
     let ranMeanwhile = 0

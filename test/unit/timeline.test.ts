@@ -1,4 +1,3 @@
-import path from 'node:path'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { plainPalette } from '../../src/render/palette.js'
@@ -7,15 +6,14 @@ import { timelineJson } from '../../src/render/timeline-json.js'
 import { renderTimelineText } from '../../src/render/timeline-text.js'
 import { diagnose, selectRules } from '../../src/app/doctor.js'
 import { timelines } from '../../src/app/timeline.js'
-import { readBundle } from '../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import { buildTimeline, chooseWindow, leadUp, DEFAULT_LEAD_IN_MS } from '../../src/timeline/build.js'
 import { collapse, inWindow, MAX_ENTRY_CHARS, normaliseForGrouping } from '../../src/timeline/collapse.js'
 import { parseLogLine, parseProblemLine } from '../../src/timeline/log-line.js'
 import type { RawEntry, TimelineEntry } from '../../src/timeline/types.js'
-import { ROOT } from '../helpers/cli.js'
 import { schemaErrors } from '../helpers/schema.js'
+import { loadBundle } from '../helpers/bundles.js'
 
 const raw = (at: string, text: string, extra: Partial<RawEntry> = {}): RawEntry => ({
   at,
@@ -217,7 +215,7 @@ describe('window', () => {
 describe('the builder on a recorded bundle', () => {
   let recorded: Snapshot
   beforeAll(async () => {
-    recorded = await readBundle(path.join(ROOT, 'examples/bundles/config-change-restart.tgz'))
+    recorded = await loadBundle('config-change-restart')
   })
 
   /** The recorded scenario, plus what an incident adds: a crash, a failing gate, noisy logs, an events.k8s.io Event, earlier observations. */

@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs'
-import path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { groupFindings } from '../../../src/engine/group-findings.js'
 import { plainPalette } from '../../../src/render/palette.js'
 import { doctorJson } from '../../../src/render/doctor-json.js'
@@ -14,19 +12,16 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import { findingEntries } from '../../../src/timeline/findings.js'
 import type { TimelineEntry } from '../../../src/timeline/types.js'
 import { diagnose } from '../../../src/app/doctor.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { planLogSample } from '../../../src/snapshot/log-sample.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
 import { schemaErrors } from '../../helpers/schema.js'
+import { useBundles } from '../../helpers/bundles.js'
+import { exampleBundleNames } from '../../helpers/fixtures.js'
 
 const rules = RULES as unknown as readonly Rule<never>[]
-const BUNDLES = readdirSync(path.join(ROOT, 'examples', 'bundles'))
-  .filter((f) => f.endsWith('.tgz'))
-  .map((f) => f.replace(/\.tgz$/, ''))
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
+const BUNDLES = exampleBundleNames()
+const load = useBundles(...BUNDLES)
 
 /** What a doctor run with --log-sample would have read: the logs of the Pods left out are gone, their stand-ins named. */
 function sampled(snapshot: Snapshot, perGroup: number): Snapshot {
@@ -69,10 +64,6 @@ function fleetOf(snapshot: Snapshot, name: string, count: number, change?: (copy
 }
 
 describe('fleet scale: grouping and sampled log reads', () => {
-  beforeAll(async () => {
-    for (const name of BUNDLES) bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
-  })
-
   it.each(BUNDLES)('%s: the same findings with the logs of one node per look-alike group as with every log', (name) => {
     const all = load(name)
     expect(essence(sampled(all, 1))).toEqual(essence(all))

@@ -1,16 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { diagnose, selectRules } from '../../../src/app/doctor.js'
 import { renderExposition } from '../../../src/render/prometheus.js'
 import { readingsOf, serveMetrics, type ServeStatus } from '../../../src/render/serve-metrics.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
-
-const BUNDLES = path.resolve(import.meta.dirname, '../../../examples/bundles')
+import { loadBundle } from '../../helpers/bundles.js'
 
 async function readingsFrom(bundle: string, edit: (snapshot: Snapshot) => void = () => {}, probed = true) {
-  const snapshot = await readBundle(path.join(BUNDLES, `${bundle}.tgz`))
+  const snapshot = await loadBundle(bundle)
   edit(snapshot)
   const result = diagnose([snapshot], selectRules({}))
   return { result, ...readingsOf(snapshot, result.clusters[0], probed) }
@@ -149,7 +146,7 @@ describe('serve metrics', () => {
   })
 
   it('labels each series with its context when one process reads several clusters', async () => {
-    const snapshot = await readBundle(path.join(BUNDLES, 'not-syncing.tgz'))
+    const snapshot = await loadBundle('not-syncing')
     const result = diagnose([snapshot], selectRules({}))
     const { findings } = readingsOf(snapshot, result.clusters[0], true, 'prod-eu')
     expect(renderExposition(serveMetrics(status({ findings })))).toContain(

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../helpers/cli.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { renderStatusText } from '../../../src/render/status.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
 import { annotation } from '../../../src/snapshot/operator.js'
 import { statusRows } from '../../../src/analysis/status-model.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 // Issue 32 item 6: status says operator-wide trouble once above its table, and why a CONFIG cell is unknown.
 describe('status: operator-wide trouble and unknown values', () => {
@@ -33,7 +32,7 @@ describe('status: operator-wide trouble and unknown values', () => {
   })
 
   it('explains each unknown CONFIG in a note under the table, one line per reason', async () => {
-    const snapshot = await readBundle(fixtureBundle('healthy'))
+    const snapshot = await loadBundle('healthy')
     const index = new SnapshotIndex(snapshot)
     const [first, second] = index.chainNodes()
     delete index.podOf(first)!.metadata.annotations![annotation('config-hash')]

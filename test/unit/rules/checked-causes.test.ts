@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Finding } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
 import { managerLine, operatorEvent } from '../../helpers/operator-records.js'
+import { findingsOf, loadBundle, runAllRules } from '../../helpers/bundles.js'
 
 /** Causes are read off what decides between them, and "cannot tell which" names both when that is missing. */
 let healthy: Snapshot
 beforeAll(async () => {
-  healthy = await readBundle(fixtureBundle('healthy'))
+  healthy = await loadBundle('healthy')
 })
 
 const node = (s: Snapshot) => s.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!
@@ -21,7 +16,6 @@ const before = (s: Snapshot, minutes: number) => new Date(Date.parse(s.collected
 const failing = (s: Snapshot, obj: KubeObject, error: string) => {
   for (const minutes of [9, 5, 1]) managerLog(s).text += managerLine(obj, { msg: 'Reconciler error', error, at: before(s, minutes) }, 'rfc3339')
 }
-const findings = (s: Snapshot, rule: string): Finding[] => runRules(new SnapshotIndex(s), RULES).findings.filter((f) => f.ruleId === rule)
 const clone = () => structuredClone(healthy)
 
 const NO_CLASS = 'failed to create init pod: pods "fullnode-0-init-data" is forbidden: no PriorityClass with name cosmopilot-default was found'
@@ -30,7 +24,7 @@ describe('priority-class-missing reads the release before blaming its name', () 
   it('release cosmopilot, classes absent: recreate them, no word of a release-name mismatch', () => {
     const s = clone()
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.cause).toMatch(/never installed or were deleted/)
     expect(finding.cause).not.toMatch(/Helm release name \(/)
     expect(finding.action).toMatch(/kubectl create priorityclass cosmopilot-default --value=0/)
@@ -41,7 +35,7 @@ describe('priority-class-missing reads the release before blaming its name', () 
     const s = clone()
     operator(s).metadata.labels!['app.kubernetes.io/instance'] = 'prod'
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.cause).toMatch(/after RELEASE_NAME \(cosmopilot\) while the chart created them after the Helm release name \(prod-…\)/)
     expect(finding.action).toMatch(/kubectl set env deploy\/cosmopilot -n cosmopilot-system -c manager RELEASE_NAME=prod/)
   })
@@ -50,7 +44,7 @@ describe('priority-class-missing reads the release before blaming its name', () 
     const s = clone()
     delete operator(s).metadata.labels!['app.kubernetes.io/instance']
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.cause).toMatch(/^cannot tell which: .*another release name.*never installed or were deleted/)
   })
 })
@@ -65,7 +59,7 @@ describe('priority-class-missing reads the cluster’s PriorityClasses where the
     delete operator(s).metadata.labels!['app.kubernetes.io/instance']
     withClasses(s, 'prod-default', 'prod-nodes', 'prod-validators')
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.cause).toMatch(/after the Helm release name \(prod-…\)/)
     expect(finding.action).toMatch(/RELEASE_NAME=prod/)
     expect(finding.evidence.map((e) => e.text)).toContain('system-cluster-critical, system-node-critical, prod-default, prod-nodes, prod-validators')
@@ -76,7 +70,7 @@ describe('priority-class-missing reads the cluster’s PriorityClasses where the
     operator(s).metadata.labels!['app.kubernetes.io/instance'] = 'prod'
     withClasses(s)
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.cause).toMatch(/never installed or were deleted/)
     expect(finding.action).toMatch(/^Create the class the manager looks for: kubectl create priorityclass cosmopilot-default --value=0/)
     expect(finding.action).not.toMatch(/helm upgrade prod/)
@@ -86,7 +80,7 @@ describe('priority-class-missing reads the cluster’s PriorityClasses where the
     const s = clone()
     withClasses(s, 'cosmopilot-default', 'cosmopilot-nodes', 'cosmopilot-validators')
     failing(s, node(s), NO_CLASS)
-    const [finding] = findings(s, 'priority-class-missing')
+    const [finding] = findingsOf(s, 'priority-class-missing')
     expect(finding.severity).toBe('warning')
     expect(finding.cause).toMatch(/exists now/)
     expect(finding.action).toMatch(/^Nothing to change/)
@@ -113,7 +107,7 @@ describe('reconcile-failing names what the quota refused', () => {
   ])('%s', (error, cause, action) => {
     const s = clone()
     failing(s, node(s), error)
-    const [finding] = findings(s, 'reconcile-failing')
+    const [finding] = findingsOf(s, 'reconcile-failing')
     expect(finding.cause).toMatch(cause)
     expect(finding.action).toMatch(action)
     if (!/pods/.test(error)) expect(finding.action).not.toMatch(/resource requests/)
@@ -123,9 +117,9 @@ describe('reconcile-failing names what the quota refused', () => {
     const s = clone()
     const error = 'widget frobnication failed: the frobnicator is offline'
     failing(s, node(s), error)
-    expect(findings(s, 'reconcile-failing')[0].cause).toMatch(/records no Event/)
+    expect(findingsOf(s, 'reconcile-failing')[0].cause).toMatch(/records no Event/)
     s.objects.push(operatorEvent(node(s), 'FrobFailed', 'Failed to frobnicate: the frobnicator is offline', before(s, 1)))
-    const [finding] = findings(s, 'reconcile-failing')
+    const [finding] = findingsOf(s, 'reconcile-failing')
     expect(finding.cause).not.toMatch(/no Event/)
     expect(finding.cause).toMatch(/Warning Event FrobFailed/)
     expect(finding.evidence.some((e) => e.source.startsWith('Event Warning FrobFailed'))).toBe(true)
@@ -138,11 +132,11 @@ describe('genesis', () => {
     delete node(s).spec.genesis
     node(s).status.phase = 'InitGenesis'
     failing(s, node(s), 'failed to initialize genesis: timed out waiting for the condition')
-    const [finding] = findings(s, 'genesis-unavailable')
+    const [finding] = findingsOf(s, 'genesis-unavailable')
     expect(finding.cause).toMatch(/creates a new genesis/)
     expect(finding.action).toMatch(/kubectl logs -n sc-healthy fullnode-0-genesis-init --all-containers/)
     expect(finding.action).not.toMatch(/\.spec\.genesis \(/)
-    expect(findings(s, 'reconcile-failing')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
   })
 
   it('doctor --set on a set with no ChainNode yet reports the set whose genesis fails', () => {
@@ -153,7 +147,7 @@ describe('genesis', () => {
     s.objects.push(
       operatorEvent(set, 'GenesisError', 'Failed to download genesis from URL: dial tcp: lookup example.invalid: no such host', before(s, 1), 'Warning', 12),
     )
-    const report = runRules(new SnapshotIndex(s), RULES)
+    const report = runAllRules(s)
     expect(report.nodes.map((n) => `${n.node.kind}/${n.node.name}`)).toContain('ChainNodeSet/hub')
     const [finding] = report.findings.filter((f) => f.ruleId === 'genesis-unavailable')
     expect(finding.subject).toMatchObject({ kind: 'ChainNodeSet', name: 'hub' })
@@ -165,7 +159,7 @@ describe('genesis', () => {
     const s = clone()
     const set = s.objects.find((o) => o.kind === 'ChainNodeSet')!
     s.objects.push(operatorEvent(set, 'GenesisError', 'Failed to load genesis from ConfigMap: configmaps "hub-genesis" not found', before(s, 1)))
-    const all = findings(s, 'genesis-unavailable')
+    const all = findingsOf(s, 'genesis-unavailable')
     expect(all).toHaveLength(1)
     expect(all[0].subject.kind).toBe('ChainNodeSet')
     expect(all[0].alsoFor?.length).toBe(1)
@@ -178,8 +172,8 @@ describe('spec-invalid with webhooks disabled', () => {
     const error = '.spec.persistence.size: Invalid value: "10Gi": must not shrink'
     managerLog(s).text += managerLine(node(s), { msg: 'spec is invalid', level: 'error', error, at: before(s, 1) }, 'rfc3339')
     failing(s, node(s), error)
-    expect(findings(s, 'spec-invalid')).toHaveLength(1)
-    expect(findings(s, 'reconcile-failing')).toEqual([])
+    expect(findingsOf(s, 'spec-invalid')).toHaveLength(1)
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
   })
 })
 
@@ -187,13 +181,13 @@ describe('config-change-restart', () => {
   it('says nothing of a restart for a spec edit the operator refuses, and never prints two equal hashes as differing', () => {
     const s = clone()
     node(s).metadata.generation = 2
-    expect(findings(s, 'config-change-restart')[0].cause).toMatch(/built for generation 1 of the ChainNode, which is now at 2/)
-    expect(findings(s, 'config-change-restart')[0].cause).not.toMatch(/differs/)
+    expect(findingsOf(s, 'config-change-restart')[0].cause).toMatch(/built for generation 1 of the ChainNode, which is now at 2/)
+    expect(findingsOf(s, 'config-change-restart')[0].cause).not.toMatch(/differs/)
     // A fresh copy: the log of the first run is split and cached per record.
     const refused = clone()
     node(refused).metadata.generation = 2
     failing(refused, node(refused), 'spec.persistence.size: Invalid value: "10Gi": must not shrink')
-    expect(findings(refused, 'config-change-restart')).toEqual([])
+    expect(findingsOf(refused, 'config-change-restart')).toEqual([])
   })
 })
 
@@ -202,7 +196,7 @@ describe('validator-jailed', () => {
     const s = clone()
     Object.assign(node(s).status, { jailed: true, validatorStatus: 'unbonding', validatorAddress: 'cosmosvaloper1abc', chainID: 'hub-1' })
     node(s).spec.app.app = 'gaiad'
-    const [finding] = findings(s, 'validator-jailed')
+    const [finding] = findingsOf(s, 'validator-jailed')
     expect(finding.severity).toBe('error')
     expect(finding.action).toMatch(/^First fix why it stopped signing/)
     expect(finding.action).toMatch(/gaiad tx slashing unjail --from <validator account> --chain-id hub-1/)
@@ -214,14 +208,14 @@ describe('validator-jailed', () => {
     Object.assign(node(s).status, { jailed: false, validatorStatus: 'bonded' })
     s.objects.push(operatorEvent(node(s), 'ValidatorJailed', 'Validator is jailed', before(s, 30)))
     s.objects.push(operatorEvent(node(s), 'ValidatorUnjailed', 'Validator was successfully unjailed', before(s, 5), 'Normal'))
-    expect(findings(s, 'validator-jailed')).toEqual([])
+    expect(findingsOf(s, 'validator-jailed')).toEqual([])
   })
 
   it('reads the Event while the status is stale (phase not Running)', () => {
     const s = clone()
     Object.assign(node(s).status, { jailed: false, phase: 'Syncing' })
     s.objects.push(operatorEvent(node(s), 'ValidatorJailed', 'Validator is jailed', before(s, 5)))
-    const [finding] = findings(s, 'validator-jailed')
+    const [finding] = findingsOf(s, 'validator-jailed')
     expect(finding.cause).toMatch(/read from the ValidatorJailed Event; \.status is not refreshed in phase Syncing/)
   })
 })
@@ -238,6 +232,6 @@ describe('a healthy bundle with benign operator lines stays clean', () => {
     ])
       s.objects.push(operatorEvent(node(s), reason, message, before(s, 2), 'Normal'))
     s.objects.push(operatorEvent(node(s), 'NoTrustHeight', 'not adding state-sync details: no state-sync snapshots available', before(s, 1), 'Warning', 240))
-    expect(runRules(new SnapshotIndex(s), RULES).findings).toEqual([])
+    expect(runAllRules(s).findings).toEqual([])
   })
 })

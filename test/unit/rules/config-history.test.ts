@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { configState } from '../../../src/analysis/config-state.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
 import { annotation } from '../../../src/snapshot/operator.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 /**
  * The local history is keyed by the cluster's address and the node's name. A node recreated under the same
@@ -11,7 +10,7 @@ import { annotation } from '../../../src/snapshot/operator.js'
  */
 describe('config-hash history across objects of the same name', () => {
   const verdictWith = async (seenAt: (nodeCreated: number) => number) => {
-    const snapshot = await readBundle(fixtureBundle('healthy'))
+    const snapshot = await loadBundle('healthy')
     const index = new SnapshotIndex(snapshot)
     const node = index.chainNodes().find((n) => index.podOf(n)?.metadata.annotations?.[annotation('config-hash')])!
     const pod = index.podOf(node)!

@@ -5,12 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { changedConfigKeys, configKeyDigests, MAX_CONFIG_KEYS } from '../../../src/analysis/config-diff.js'
 import { configState } from '../../../src/analysis/config-state.js'
 import { recordHistory } from '../../../src/app/history-store.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import configChangeRestart from '../../../src/rules/config-change-restart.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
 import { annotation } from '../../../src/snapshot/operator.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 // Issue 32 item 9: a config restart names the keys that changed, read off the local history's fingerprints.
 const dirs: string[] = []
@@ -25,7 +24,7 @@ const historyFile = () => {
 
 /** cfg-1 of the recorded bundle: its ConfigMap is at a newer config-hash than its Pod (the restart is deferred). */
 async function deferredNode() {
-  const snapshot = await readBundle(fixtureBundle('config-change-restart'))
+  const snapshot = await loadBundle('config-change-restart')
   const index = new SnapshotIndex(snapshot)
   const node = index.chainNodes().find((n) => n.metadata.name === 'cfg-1')!
   return { snapshot, node, configMap: index.configMapOf(node)!, pod: index.podOf(node)! }

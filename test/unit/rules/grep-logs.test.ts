@@ -1,16 +1,14 @@
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readBundle } from '../../../src/snapshot/bundle.js'
+import { grepLogs } from '../../../src/analysis/grep-logs.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject } from '../../../src/snapshot/types.js'
-import { ROOT } from '../../helpers/cli.js'
-import { grepLogs } from '../../../src/analysis/grep-logs.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 describe('grepLogs', () => {
   let index: SnapshotIndex
   let pod: KubeObject
   beforeAll(async () => {
-    const snapshot = await readBundle(path.join(ROOT, 'examples/bundles/not-syncing.tgz'))
+    const snapshot = await loadBundle('not-syncing')
     index = new SnapshotIndex(snapshot)
     pod = snapshot.objects.find((o) => o.kind === 'Pod' && index.logsFor(o.metadata.namespace, o.metadata.name, 'node-utils', false)?.text)!
   })

@@ -5,11 +5,11 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import { chainLogSignals, parseChainLine } from '../../../src/analysis/chain-logs.js'
 import { RULES } from '../../../src/rules/index.js'
 import { onsetOf, type Rule } from '../../../src/engine/define-rule.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { describeMovement, movementOf } from '../../../src/snapshot/chain.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { ChainFacts, Snapshot } from '../../../src/snapshot/types.js'
 import { ROOT } from '../../helpers/cli.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'chain-logs')
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8')
@@ -71,7 +71,7 @@ describe('chain log lines in the three formats CometBFT-based chains write', () 
 describe('not-syncing on the node fullnode-0 of the healthy bundle, with a chain log or a chain measurement', () => {
   let healthy: Snapshot
   beforeAll(async () => {
-    healthy = await readBundle(path.join(ROOT, 'examples', 'bundles', 'healthy.tgz'))
+    healthy = await loadBundle('healthy')
   })
 
   /** The healthy bundle's fullnode-0 with its app log replaced by a recorded one, read a second after its last line. */

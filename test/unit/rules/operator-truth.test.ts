@@ -1,28 +1,19 @@
 import { X509Certificate } from 'node:crypto'
-import path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parsePhaseTimeouts } from '../../../src/commands/doctor.js'
-import { runRules } from '../../../src/engine/run-rules.js'
-import { onsetOf, type Rule, type RuleSettings } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
+import { onsetOf } from '../../../src/engine/define-rule.js'
 import { reconcileHistory } from '../../../src/analysis/reconcile-log.js'
 import { renderStatusText } from '../../../src/render/status.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
 import { reconcilerError, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
-import { ROOT } from '../../helpers/cli.js'
 import { statusRows } from '../../../src/analysis/status-model.js'
+import { findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const find = (s: Snapshot, kind: string, name: string): KubeObject => s.objects.find((o) => o.kind === kind && o.metadata.name === name)!
-const run = (s: Snapshot, settings: RuleSettings = {}, now = Date.parse(s.collectedAt)) =>
-  runRules(new SnapshotIndex(s), RULES as readonly Rule<never>[], now, settings)
-const hits = (s: Snapshot, rule: string, settings?: RuleSettings, now?: number) => run(s, settings, now).findings.filter((f) => f.ruleId === rule)
-const ids = (s: Snapshot) => [...new Set(run(s).findings.map((f) => f.ruleId))].sort()
+const load = useBundles('reconcile-failing', 'phase-stuck', 'healthy-no-leader-election', 'pvc-not-growing', 'snapshot-verify', 'restore-not-starting')
+const ids = (s: Snapshot) => [...new Set(runAllRules(s).findings.map((f) => f.ruleId))].sort()
 
 /** Lines the operator logged after the bundle was recorded, stamped as the runtime would. */
 function appendManagerLog(s: Snapshot, lines: LogLine[]): void {
@@ -39,14 +30,9 @@ function dropManagerLines(s: Snapshot, pattern: RegExp, keepLast = 0): void {
 }
 const ago = (s: Snapshot, seconds: number) => new Date(Date.parse(s.collectedAt) - seconds * 1000)
 
-beforeAll(async () => {
-  for (const name of ['reconcile-failing', 'phase-stuck', 'healthy-no-leader-election', 'pvc-not-growing', 'snapshot-verify', 'restore-not-starting'])
-    bundles.set(name, await readBundle(path.join(ROOT, 'examples', 'bundles', `${name}.tgz`)))
-})
-
 describe('reconcile-failing', () => {
   it("reports the operator's error as the summary, with the quota named in the action", () => {
-    const [finding] = hits(load('reconcile-failing'), 'reconcile-failing')
+    const [finding] = findingsOf(load('reconcile-failing'), 'reconcile-failing')
     expect(finding.severity).toBe('error')
     expect(finding.summary).toMatch(/^reconcile of ChainNode\/quota-0 fails \(x\d+ over \d+m\): failed to create init pod/)
     expect(finding.summary).toContain(QUOTA_ERROR)
@@ -57,14 +43,17 @@ describe('reconcile-failing', () => {
   it('is a warning for a single failure, and for failures that stopped coming', () => {
     const once = load('reconcile-failing')
     dropManagerLines(once, /Reconciler error.*quota-0/, 1)
-    expect(hits(once, 'reconcile-failing')[0].severity).toBe('warning')
+    expect(findingsOf(once, 'reconcile-failing')[0].severity).toBe('warning')
     const recorded = load('reconcile-failing')
-    expect(hits(recorded, 'reconcile-failing', {}, Date.parse(recorded.collectedAt) + 30 * 60_000)[0].severity).toBe('warning')
+    expect(findingsOf(recorded, 'reconcile-failing', {}, Date.parse(recorded.collectedAt) + 30 * 60_000)[0].severity).toBe('warning')
   })
 
   it('dates the finding from the first failure of the run, not from the last repeat its evidence lines carry', () => {
-    const [finding] = hits(load('reconcile-failing'), 'reconcile-failing')
-    const firstFailure = reconcileHistory(new SnapshotIndex(load('reconcile-failing')), find(load('reconcile-failing'), 'ChainNode', 'quota-0')).failingSince!
+    const [finding] = findingsOf(load('reconcile-failing'), 'reconcile-failing')
+    const firstFailure = reconcileHistory(
+      new SnapshotIndex(load('reconcile-failing')),
+      findObject(load('reconcile-failing'), 'ChainNode', 'quota-0'),
+    ).failingSince!
     expect(finding.since).toBe(firstFailure)
     expect(onsetOf(finding)).toBe(firstFailure)
     expect(finding.evidence.every((e) => !e.at || Date.parse(e.at) > Date.parse(firstFailure))).toBe(true)
@@ -75,7 +64,7 @@ describe('reconcile-failing', () => {
     const log = s.logs.find((l) => l.container === 'manager')!
     // An error the catalogue of the operator's vocabulary does not know (validator not found, which it does, has its own rule).
     log.text = log.text.split(JSON.stringify(QUOTA_ERROR).slice(1, -1)).join('widget frobnication failed')
-    const [finding] = hits(s, 'reconcile-failing')
+    const [finding] = findingsOf(s, 'reconcile-failing')
     expect(finding.summary).toMatch(/: widget frobnication failed$/)
     expect(finding.action).toMatch(/^Read the operator log for this node: kubectl logs -n cosmopilot-system deploy\/cosmopilot -c manager \| grep quota-0$/)
   })
@@ -89,8 +78,8 @@ describe('reconcile-failing', () => {
         'Operation cannot be fulfilled on chainnodes.cosmopilot.voluzi.com \\"quota-0\\": the object has been modified; please apply your changes to the latest version and try again',
       )
     const index = new SnapshotIndex(s)
-    expect(reconcileHistory(index, find(s, 'ChainNode', 'quota-0'))).toMatchObject({ latestFailed: true, onlyConflicts: true })
-    expect(hits(s, 'reconcile-failing')).toEqual([])
+    expect(reconcileHistory(index, findObject(s, 'ChainNode', 'quota-0'))).toMatchObject({ latestFailed: true, onlyConflicts: true })
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
     expect(statusRows(index)[0].operatorError).toBeUndefined()
   })
 
@@ -100,7 +89,7 @@ describe('reconcile-failing', () => {
     log.text = log.text
       .split(JSON.stringify(QUOTA_ERROR).slice(1, -1))
       .join('failed to create init pod: pods \\"quota-0-init-data\\" is forbidden: no PriorityClass with name cosmopilot-default was found')
-    const report = run(s)
+    const report = runAllRules(s)
     expect(report.findings.find((f) => f.ruleId === 'priority-class-missing')?.summary).toBe(
       "the node's Pods are refused: PriorityClass cosmopilot-default does not exist",
     )
@@ -112,7 +101,7 @@ describe('reconcile-failing', () => {
     appendManagerLog(s, [
       zapJson(ago(s, -1), 'info', undefined, 'finishing reconcile', { ChainNode: { name: 'quota-0', namespace: 'sc-reconcile-failing' }, reconcileID: 'ok' }),
     ])
-    expect(hits(s, 'reconcile-failing')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
     const solo = load('healthy-no-leader-election')
     expect(solo.logs.find((l) => l.container === 'manager')!.text).toMatch(/"ts":"[^"]+Z","msg":"Reconciler error"/)
     expect(ids(solo)).toEqual([])
@@ -121,7 +110,7 @@ describe('reconcile-failing', () => {
 
 describe('phase-stuck', () => {
   it('says how long, that nothing explains it, and what to read next', () => {
-    const [finding] = hits(load('phase-stuck'), 'phase-stuck')
+    const [finding] = findingsOf(load('phase-stuck'), 'phase-stuck')
     expect(finding.severity).toBe('error')
     expect(finding.summary).toMatch(/^stuck in phase InitializingData for about 1[67]\dm \(more than 130m\)$/)
     expect(finding.data).toMatchObject({ phase: 'InitializingData', exact: false, explained: false })
@@ -130,12 +119,12 @@ describe('phase-stuck', () => {
   })
 
   it('uses the threshold given on the command line', () => {
-    expect(hits(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { InitializingData: 4 * 3600_000 } })).toEqual([])
-    expect(hits(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { Starting: 60_000 } })).toHaveLength(1)
+    expect(findingsOf(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { InitializingData: 4 * 3600_000 } })).toEqual([])
+    expect(findingsOf(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { Starting: 60_000 } })).toHaveLength(1)
   })
 
   it("takes the exact start from the operator's log and the reconcile errors of the span as evidence", () => {
-    const [finding] = hits(load('reconcile-failing'), 'phase-stuck')
+    const [finding] = findingsOf(load('reconcile-failing'), 'phase-stuck')
     expect(finding.data).toMatchObject({ exact: true, explained: true, thresholdMs: 30 * 60_000 })
     expect(finding.summary).toMatch(/^stuck in phase InitializingData for 4\dm \(more than 30m\)$/)
     expect(finding.evidence.some((e) => e.kind === 'log' && e.text.startsWith(QUOTA_ERROR))).toBe(true)
@@ -144,31 +133,31 @@ describe('phase-stuck', () => {
 
   it('reads the start off the node Pod for Starting, and leaves a serving phase alone', () => {
     const s = load('healthy-no-leader-election')
-    const node = find(s, 'ChainNode', 'solo-0')
+    const node = findObject(s, 'ChainNode', 'solo-0')
     node.status.phase = 'Starting'
     // The Pod started two days ago: far past 70 minutes.
-    expect(hits(s, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Starting for about \d+[hd] \(more than 70m\)$/)
+    expect(findingsOf(s, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Starting for about \d+[hd] \(more than 70m\)$/)
     node.status.phase = 'Syncing'
-    expect(hits(s, 'phase-stuck')).toEqual([])
+    expect(findingsOf(s, 'phase-stuck')).toEqual([])
   })
 
   it('a Pod being deleted for a restart dates the phase from the deletion, not from its creation', () => {
     const s = load('healthy-no-leader-election')
-    find(s, 'ChainNode', 'solo-0').status.phase = 'Restarting'
-    const pod = find(s, 'Pod', 'solo-0')
+    findObject(s, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    const pod = findObject(s, 'Pod', 'solo-0')
     pod.metadata.deletionGracePeriodSeconds = 30
     pod.metadata.deletionTimestamp = new Date(Date.parse(s.collectedAt) + 20_000).toISOString()
-    expect(hits(s, 'phase-stuck')).toEqual([])
+    expect(findingsOf(s, 'phase-stuck')).toEqual([])
     const late = load('healthy-no-leader-election')
-    find(late, 'ChainNode', 'solo-0').status.phase = 'Restarting'
-    Object.assign(find(late, 'Pod', 'solo-0').metadata, { deletionGracePeriodSeconds: 30, deletionTimestamp: ago(late, 20 * 60).toISOString() })
-    expect(hits(late, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Restarting for about 20m \(more than 15m\)$/)
+    findObject(late, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    Object.assign(findObject(late, 'Pod', 'solo-0').metadata, { deletionGracePeriodSeconds: 30, deletionTimestamp: ago(late, 20 * 60).toISOString() })
+    expect(findingsOf(late, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Restarting for about 20m \(more than 15m\)$/)
   })
 })
 
 describe('leader-election read from the release', () => {
-  const manager = (s: Snapshot) => find(s, 'Deployment', 'cosmopilot-solo').spec.template.spec.containers[0]
-  const leaseFinding = (s: Snapshot) => hits(s, 'leader-election')[0]?.data
+  const manager = (s: Snapshot) => findObject(s, 'Deployment', 'cosmopilot-solo').spec.template.spec.containers[0]
+  const leaseFinding = (s: Snapshot) => findingsOf(s, 'leader-election')[0]?.data
 
   it('a single manager without leader election and without a Lease is clean', () => {
     const s = load('healthy-no-leader-election')
@@ -188,7 +177,7 @@ describe('leader-election read from the release', () => {
   it('a leader that stopped renewing is dated by its last renewal, not by the old log lines of how it took the lease', () => {
     const s = load('healthy-no-leader-election')
     manager(s).env.push({ name: 'ENABLE_LEADER_ELECTION', value: 'true' })
-    const operator = find(s, 'Deployment', 'cosmopilot-solo')
+    const operator = findObject(s, 'Deployment', 'cosmopilot-solo')
     const [pod] = new SnapshotIndex(s).operatorPods(operator)
     const renewed = ago(s, 600).toISOString()
     const { namespace } = operator.metadata
@@ -199,7 +188,7 @@ describe('leader-election read from the release', () => {
       spec: { holderIdentity: `${pod.metadata.name}_1`, acquireTime: ago(s, 86_400).toISOString(), renewTime: renewed, leaseDurationSeconds: 15 },
     })
     appendManagerLog(s, [zapJson(ago(s, 86_400), 'info', undefined, 'successfully acquired lease solo.cosmopilot.cosmopilot.voluzi.com')])
-    const [finding] = hits(s, 'leader-election')
+    const [finding] = findingsOf(s, 'leader-election')
     expect(finding.data).toMatchObject({ problem: 'stale' })
     expect(finding.evidence.some((e) => e.kind === 'log' && Date.parse(e.at!) < Date.parse(renewed))).toBe(true)
     expect(onsetOf(finding)).toBe(renewed)
@@ -222,10 +211,10 @@ describe('leader-election read from the release', () => {
 describe('webhook-certificates', () => {
   it('names an expired webhook CA as the cause, dated when it expired', () => {
     const s = load('reconcile-failing')
-    const webhook = find(s, 'ValidatingWebhookConfiguration', 'cosmopilot-validating-webhook-cfg')
+    const webhook = findObject(s, 'ValidatingWebhookConfiguration', 'cosmopilot-validating-webhook-cfg')
     const validTo = new X509Certificate(Buffer.from(webhook.webhooks[0].clientConfig.caBundle, 'base64')).validTo
-    expect(hits(s, 'webhook-certificates')).toEqual([])
-    const [finding] = hits(s, 'webhook-certificates', {}, Date.parse(validTo) + 86_400_000)
+    expect(findingsOf(s, 'webhook-certificates')).toEqual([])
+    const [finding] = findingsOf(s, 'webhook-certificates', {}, Date.parse(validTo) + 86_400_000)
     expect(finding.cause).toBe(`the CA injected into the webhook expired on ${validTo}: the certificate manager no longer renews it`)
     expect(onsetOf(finding)).toBe(new Date(Date.parse(validTo)).toISOString())
   })
@@ -234,16 +223,16 @@ describe('webhook-certificates', () => {
 describe('specific rules read the operator log as well as Events', () => {
   it('pvc-not-growing: a resize the API server refused, with no Event and no pending request', () => {
     const calm = (s: Snapshot) => {
-      const pvc = find(s, 'PersistentVolumeClaim', 'grow-0')
+      const pvc = findObject(s, 'PersistentVolumeClaim', 'grow-0')
       pvc.spec.resources.requests.storage = pvc.status.capacity.storage
-      find(s, 'ChainNode', 'grow-0').status.dataUsage = '60%'
+      findObject(s, 'ChainNode', 'grow-0').status.dataUsage = '60%'
       return s
     }
-    expect(hits(calm(load('pvc-not-growing')), 'pvc-not-growing')).toEqual([])
+    expect(findingsOf(calm(load('pvc-not-growing')), 'pvc-not-growing')).toEqual([])
     const s = calm(load('pvc-not-growing'))
     const refusal = `failed to resize PVC grow-0: persistentvolumeclaims "grow-0" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize`
     appendManagerLog(s, [reconcilerError(ago(s, 30), 'ChainNode', 'sc-pvc-not-growing', 'grow-0', 'resize-1', refusal)])
-    const [finding] = hits(s, 'pvc-not-growing')
+    const [finding] = findingsOf(s, 'pvc-not-growing')
     expect(finding).toMatchObject({ severity: 'error', summary: 'the API server refuses to resize PVC grow-0 (60% full)' })
     expect(finding.evidence.at(-1)?.text).toBe(refusal)
   })
@@ -253,7 +242,7 @@ describe('specific rules read the operator log as well as Events', () => {
       s.collectionErrors.push({ what: 'list volumesnapshots in sc-restore-not-starting', reason: 'forbidden', message: 'forbidden' })
       return s
     }
-    expect(hits(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data).toMatchObject({ sourceMissing: false })
+    expect(findingsOf(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data).toMatchObject({ sourceMissing: false })
     const s = forbidden(load('restore-not-starting'))
     appendManagerLog(s, [
       reconcilerError(
@@ -265,7 +254,7 @@ describe('specific rules read the operator log as well as Events', () => {
         'volumesnapshots.snapshot.storage.k8s.io "missing-snapshot" not found',
       ),
     ])
-    const after = hits(s, 'restore-not-starting')[0]
+    const after = findingsOf(s, 'restore-not-starting')[0]
     expect(after.data).toMatchObject({ sourceMissing: true })
     expect(after.evidence.some((e) => e.kind === 'log' && /missing-snapshot" not found/.test(e.text))).toBe(true)
   })
@@ -277,14 +266,14 @@ describe('specific rules read the operator log as well as Events', () => {
       s.objects = s.objects.filter((o) => !(o.kind === 'Pod' && /-ichk/.test(o.metadata.name)) && !(o.kind === 'Event' && o.reason === 'SnapshotDeleted'))
       return s
     }
-    expect(hits(unmarked(load('snapshot-verify')), 'snapshot-verify-failing')).toEqual([])
+    expect(findingsOf(unmarked(load('snapshot-verify')), 'snapshot-verify-failing')).toEqual([])
     const s = unmarked(load('snapshot-verify'))
     const fields = { ChainNode: { name: 'snap-0', namespace: 'sc-snapshot-verify' }, namespace: 'sc-snapshot-verify', name: 'snap-0' }
     appendManagerLog(s, [
       zapJson(ago(s, 600), 'info', undefined, 'data integrity check finished. Data is corrupted.', { ...fields, reconcileID: 'c1', snapshot: 'snap-0-1' }),
       zapJson(ago(s, 599), 'info', undefined, 're-creating snapshot', { ...fields, reconcileID: 'c1' }),
     ])
-    const [finding] = hits(s, 'snapshot-verify-failing')
+    const [finding] = findingsOf(s, 'snapshot-verify-failing')
     expect(finding.summary).toMatch(/^snapshot integrity check failing \(1 corrupted/)
     expect(finding.evidence.some((e) => /Data is corrupted/.test(e.text))).toBe(true)
   })

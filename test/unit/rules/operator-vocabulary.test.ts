@@ -3,13 +3,12 @@ import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../src
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Finding, Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { readFileSync } from 'node:fs'
 import { renderVocabularyDoc, VOCABULARY_DOC } from '../../../scripts/gen-vocabulary-docs.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
 import { managerLine, operatorEvent, type TsForm } from '../../helpers/operator-records.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 /**
  * One recorded case per catalogue entry: the operator's message, placed in the healthy bundle where the
@@ -186,7 +185,7 @@ const findingsOf = (s: Snapshot, rules: readonly Rule<object>[] = RULES) => runR
 const ofRule = (findings: Finding[], rule: string) => findings.filter((f) => f.ruleId === rule)
 
 beforeAll(async () => {
-  healthy = await readBundle(fixtureBundle('healthy'))
+  healthy = await loadBundle('healthy')
 })
 
 describe(`the operator's vocabulary (${OPERATOR_VERSION})`, () => {

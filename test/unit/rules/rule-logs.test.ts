@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { containerRole, mainContainerName, type LogRole } from '../../../src/snapshot/node-layout.js'
 import type { LogRecord } from '../../../src/snapshot/types.js'
-import { exampleBundleNames, fixtureBundle } from '../../helpers/fixtures.js'
+import { exampleBundleNames } from '../../helpers/fixtures.js'
+import { loadBundle } from '../../helpers/bundles.js'
 
 /** What a recorded log is to the rules: the operator's manager, or a role in its node's Pod. */
 function roleOf(index: SnapshotIndex, log: LogRecord): LogRole {
@@ -19,7 +19,7 @@ function roleOf(index: SnapshotIndex, log: LogRecord): LogRole {
 describe('the logs a rule declares are all it reads', () => {
   const names = exampleBundleNames()
   it.each(names)('%s: every rule finds the same with only its declared logs', async (name) => {
-    const snapshot = await readBundle(fixtureBundle(name))
+    const snapshot = await loadBundle(name)
     const index = new SnapshotIndex(snapshot)
     let compared = 0
     for (const rule of RULES as unknown as Rule[]) {

@@ -1,23 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
-import { RULES } from '../../../src/rules/index.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { fixtureBundle } from '../../helpers/fixtures.js'
+import { findObject, ruleById, runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
-const bundles = new Map<string, Snapshot>()
-const load = (name: string) => structuredClone(bundles.get(name)!)
-const ruleById = (id: string) => RULES.find((r) => r.id === id) as unknown as Rule
 
 function findings(snapshot: Snapshot, only?: string) {
-  const rules = only ? [ruleById(only)] : RULES
-  return [...new Set(runRules(new SnapshotIndex(snapshot), rules).findings.map((f) => f.ruleId))]
+  const found = only ? runRule(snapshot, only) : runAllRules(snapshot).findings
+  return [...new Set(found.map((f) => f.ruleId))]
 }
 
-const find = (snapshot: Snapshot, kind: string, name: string): KubeObject => snapshot.objects.find((o) => o.kind === kind && o.metadata.name === name)!
 const dropObjects = (snapshot: Snapshot, test: (o: KubeObject) => boolean) => (snapshot.objects = snapshot.objects.filter((o) => !test(o)))
 const dropLogLines = (snapshot: Snapshot, pattern: RegExp) => {
   for (const log of snapshot.logs)
@@ -42,7 +36,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'image-pull',
     'image-pull',
     (s) => {
-      const pod = find(s, 'Pod', 'pull-0')
+      const pod = findObject(s, 'Pod', 'pull-0')
       for (const status of pod.status.containerStatuses) status.state = { running: { startedAt: '2026-11-22T10:00:00Z' } }
     },
   ],
@@ -51,7 +45,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'not-syncing',
     (s) => {
       dropObjects(s, (o) => o.kind === 'Event' && o.reason === 'Unhealthy')
-      find(s, 'ChainNode', 'stuck-0').status.phase = 'Running'
+      findObject(s, 'ChainNode', 'stuck-0').status.phase = 'Running'
       // The app log alone says it too (no peers, nothing to dial): a near miss keeps only its start.
       dropLogLines(s, /Ensure peers|No addresses to dial|dialing failed/)
     },
@@ -60,21 +54,21 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'snapshot-verify-failing',
     'snapshot-verify',
     (s) => {
-      find(s, 'ChainNode', 'snap-0').spec.persistence.snapshots.verify = false
+      findObject(s, 'ChainNode', 'snap-0').spec.persistence.snapshots.verify = false
     },
   ],
   [
     'restore-not-starting',
     'restore-not-starting',
     (s) => {
-      delete find(s, 'ChainNode', 'restore-0').spec.persistence.restoreFromSnapshot
+      delete findObject(s, 'ChainNode', 'restore-0').spec.persistence.restoreFromSnapshot
     },
   ],
   [
     'pvc-not-growing',
     'pvc-not-growing',
     (s) => {
-      find(s, 'StorageClass', find(s, 'PersistentVolumeClaim', 'grow-0').spec.storageClassName).allowVolumeExpansion = true
+      findObject(s, 'StorageClass', findObject(s, 'PersistentVolumeClaim', 'grow-0').spec.storageClassName).allowVolumeExpansion = true
     },
   ],
   ['profiling-unavailable', 'profiling-unavailable', (s) => dropLogLines(s, /profil|6666/i)],
@@ -82,7 +76,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'signer-discovery-timeout',
     'signer-discovery-timeout',
     (s) => {
-      const pod = find(s, 'Pod', 'val-0')
+      const pod = findObject(s, 'Pod', 'val-0')
       for (const status of pod.status.initContainerStatuses)
         if (status.name === 'wait-cosmosigner-discovery') status.state = { terminated: { exitCode: 0, reason: 'Completed' } }
     },
@@ -92,7 +86,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'signer-pubkey',
     (s) => {
       dropLogLines(s, /can't get pubkey/)
-      const pod = find(s, 'Pod', 'val-1')
+      const pod = findObject(s, 'Pod', 'val-1')
       for (const status of pod.status.containerStatuses ?? []) {
         for (const state of [status.state, status.lastState]) if (state?.terminated) state.terminated.message = ''
       }
@@ -123,9 +117,11 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'config-change-restart',
     (s) => {
       dropObjects(s, (o) => o.kind === 'Event' && o.reason === 'NodeRestarted')
-      const cm = find(s, 'ConfigMap', 'cfg-1')
-      cm.metadata.annotations!['cosmopilot.voluzi.com/config-hash'] = find(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/config-hash']
-      find(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/chainnode-generation'] = String(find(s, 'ChainNode', 'cfg-1').metadata.generation)
+      const cm = findObject(s, 'ConfigMap', 'cfg-1')
+      cm.metadata.annotations!['cosmopilot.voluzi.com/config-hash'] = findObject(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/config-hash']
+      findObject(s, 'Pod', 'cfg-1').metadata.annotations!['cosmopilot.voluzi.com/chainnode-generation'] = String(
+        findObject(s, 'ChainNode', 'cfg-1').metadata.generation,
+      )
     },
   ],
   [
@@ -151,19 +147,16 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'phase-stuck',
     (s) => {
       // The node's own budget for its data init (initTimeout + 10m) outlasts the wait.
-      find(s, 'ChainNode', 'init-0').spec.persistence.initTimeout = '3h'
+      findObject(s, 'ChainNode', 'init-0').spec.persistence.initTimeout = '3h'
     },
   ],
 ]
 
 describe('rules on snapshots recorded from the test cluster', () => {
-  beforeAll(async () => {
-    for (const name of ['healthy', 'healthy-legacy', 'healthy-no-leader-election', ...new Set(CASES.map((c) => c[1]))])
-      bundles.set(name, await readBundle(fixtureBundle(name)))
-  })
+  const load = useBundles('healthy', 'healthy-legacy', 'healthy-no-leader-election', ...new Set(CASES.map((c) => c[1])))
 
   it.each(['healthy', 'healthy-legacy', 'healthy-no-leader-election'])('no rule fires on the %s bundle', (name) => {
-    const report = runRules(new SnapshotIndex(load(name)), RULES)
+    const report = runAllRules(load(name))
     expect(report.findings.map((f) => `${f.ruleId} ${f.subject.name}`)).toEqual([])
     expect(report.ruleErrors).toEqual([])
   })
@@ -171,7 +164,7 @@ describe('rules on snapshots recorded from the test cluster', () => {
   it.each(CASES)('%s fires on the %s bundle, with evidence', (rule, bundle, _nearMiss, also = []) => {
     const snapshot = load(bundle)
     expect(findings(snapshot).sort()).toEqual([rule, ...also].sort())
-    const finding = runRules(new SnapshotIndex(snapshot), [ruleById(rule)]).findings[0]
+    const [finding] = runRule(snapshot, rule)
     expect(finding.evidence.length).toBeGreaterThan(0)
     expect(finding.summary).not.toMatch(/undefined/)
     expect(finding.cause).not.toMatch(/undefined/)

@@ -3,23 +3,19 @@
  * 4-validator CometBFT chain answered (test/fixtures/chain-commits): missed blocks, not in the active set,
  * double-sign risk, a dead RPC folded to one line, and the chain's own failure lines.
  */
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import { RULES } from '../../../src/rules/index.js'
-import { readBundle } from '../../../src/snapshot/bundle.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { commitSigners, countSigning, validatorPowers } from '../../../src/snapshot/signing.js'
 import type { ChainFacts, ProbeRecord, Snapshot } from '../../../src/snapshot/types.js'
 import { renderStatusText } from '../../../src/render/status.js'
-import { ROOT } from '../../helpers/cli.js'
 import { fourValidators, operatorPubKey } from '../../helpers/chain-commits.js'
 import { statusRows } from '../../../src/analysis/status-model.js'
+import { loadBundle, runAllRules } from '../../helpers/bundles.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let healthy: Snapshot
 beforeAll(async () => {
-  healthy = await readBundle(path.join(ROOT, 'examples', 'bundles', 'healthy.tgz'))
+  healthy = await loadBundle('healthy')
 })
 
 const at = '2026-11-22T13:20:05.000Z'
@@ -63,7 +59,7 @@ function asValidator(snapshot: Snapshot, pod: string, who: string, options: { pr
   return record
 }
 
-const run = (snapshot: Snapshot, settings = {}) => runRules(new SnapshotIndex(snapshot), RULES, Date.parse(at), settings)
+const run = (snapshot: Snapshot, settings = {}) => runAllRules(snapshot, settings, Date.parse(at))
 const findingsOf = (snapshot: Snapshot, id: string, settings = {}) => run(snapshot, settings).findings.filter((f) => f.ruleId === id)
 
 describe('validator-missed-blocks on commits of a real chain', () => {
