@@ -42,6 +42,16 @@ export default tseslint.config(
     },
   },
   {
+    // Promises the type checker can see: one dropped or handed where a void callback is expected loses its
+    // error (an unhandled rejection, or a report written after the process ends).
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Only src/cluster/ (and the entry points) open sockets or call the API server: rules, renderers and use
     // cases read a snapshot, so "they never touch the network" is checked here rather than kept by habit.
     files: ['src/**/*.ts'],
