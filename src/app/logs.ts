@@ -5,7 +5,6 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import { DISCOVERY_GATE, mainContainerName } from '../snapshot/node-layout.js'
 import { Redactor } from '../snapshot/redact.js'
 import type { KubeObject } from '../snapshot/types.js'
-import type { GoRegexp } from '../util/go-regexp.js'
 
 export const CONTAINER_CHOICES = ['app', 'node-utils', 'gate', 'operator', 'all'] as const
 
@@ -50,7 +49,7 @@ export interface LogQuery {
   /** Lines from the end; -1 (or absent) for all, as kubectl's --tail. */
   tailLines?: number
   sinceSeconds?: number
-  grep?: GoRegexp
+  grep?: RegExp
   prefix: boolean
   redact: boolean
 }

@@ -1,5 +1,4 @@
 import { usageError } from '../util/errors.js'
-import { compileGoRegexp, type GoRegexp } from '../util/go-regexp.js'
 
 /**
  * kubectl's `-o jsonpath=TEMPLATE`: literal text with `{expression}` actions, `{range EXPR}…{end}`,
@@ -75,14 +74,17 @@ export function renderJsonPath(template: string, document: unknown): string {
   return out.join('')
 }
 
-const compiledRegexps = new Map<string, GoRegexp>()
+const compiledRegexps = new Map<string, RegExp>()
 
-/** `=~` takes Go's syntax, as kubectl's does, compiled once per pattern however many items it is tried on. */
-function goRegexpOf(template: string, pattern: string): GoRegexp {
+/**
+ * `=~`, compiled once per pattern however many items it is tried on. The pattern is the user's own, so it is a
+ * JavaScript RegExp: RE2 (util/go-regexp.ts) would add its 190 KB to status's start for a rarely used filter.
+ */
+function regexpOf(template: string, pattern: string): RegExp {
   let compiled = compiledRegexps.get(pattern)
   if (!compiled) {
     try {
-      compiled = compileGoRegexp(pattern)
+      compiled = new RegExp(pattern)
     } catch (error) {
       throw bad(template, `${JSON.stringify(pattern)} is not a regular expression (${(error as Error).message})`)
     }
@@ -290,7 +292,7 @@ function passes(template: string, step: Extract<Step, { kind: 'filter' }>, item:
   const [left, right] = [lefts[0], rights[0]]
   if (step.operator === '=~') {
     if (typeof left !== 'string' || typeof right !== 'string') throw bad(template, 'a regular expression matches text only')
-    return goRegexpOf(template, right).test(left)
+    return regexpOf(template, right).test(left)
   }
   if (step.operator === '==') return left === right
   if (step.operator === '!=') return left !== right

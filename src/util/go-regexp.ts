@@ -1,11 +1,11 @@
 import { RE2JS } from 're2js'
 
 /**
- * A regular expression someone gave us, in Go's syntax (RE2) and matched in time linear in the text. Both the
- * patterns and the texts can be a stranger's: a profile carries its own drop_frames and the function names it is
- * matched against, --grep runs over any log. A JavaScript RegExp backtracks, so `(a+)+$` against a long name
- * would never end; RE2 cannot. It is also the syntax the peers read: go tool pprof's --focus, kubectl's jsonpath
- * =~, stern's --include.
+ * A regular expression of a profile, in Go's syntax (RE2) and matched in time linear in the text. A profile carries
+ * its own drop_frames and the function names it is matched against, both a stranger's: a JavaScript RegExp
+ * backtracks, so `(a+)+$` against a long name would never end; RE2 cannot. --focus and --ignore take the same
+ * syntax, as go tool pprof reads them. (Patterns the user writes for other commands, --grep and jsonpath =~, stay
+ * JavaScript RegExps: RE2 would add its 190 KB to every start of status and logs.)
  */
 export interface GoRegexp {
   /** Whether the expression matches some part of the text (Go's MatchString). */

@@ -102,6 +102,7 @@ describe('-o jsonpath: a bad template is one usage error (exit 2)', () => {
     ['{.items[?(@.x == nope)]}', 'cannot compare with nope'],
     ['{.items[5]}', 'array index out of bounds: index 5, length 2'],
     ['{.items[0:2:0]}', 'step must be > 0'],
+    ['{.items[?(@.kind=~"(")]}', '"(" is not a regular expression'],
   ])('%s: %s', (template, why) => {
     let thrown: unknown
     try {
