@@ -3,10 +3,10 @@
 //
 //   npx tsx bench/hostile-bundle.ts        (needs a current `npm run build`; writes a few GB of gzip input, kept small on disk)
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { bundleFiles, gzipOfParts, gzipOfZeros, tarEntry } from '../test/helpers/hostile.js'
+import { bundleFiles, gzipOfParts, gzipOfZeros, tarEntry, writeBundleFolder } from '../test/helpers/hostile.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'bin', 'chainnode')
@@ -78,11 +78,7 @@ async function main(): Promise<void> {
     const events = JSON.parse(files['resources/ns/Event.json']) as { message?: string }[]
     events[0].message = 'x y '.repeat((size * 1_000_000) / 4)
     files['resources/ns/Event.json'] = JSON.stringify(events)
-    const folder = path.join(work, `event-${size}`)
-    for (const [name, content] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(folder, name)), { recursive: true })
-      writeFileSync(path.join(folder, name), content)
-    }
+    const folder = writeBundleFolder(path.join(work, `event-${size}`), files)
     for (const command of ['timeline', 'doctor']) {
       const result = measure([command, '--bundle', folder, '-n', 'ns'])
       console.log(`${command}, ${size} MB message: exit ${result.code}, ${result.ms.toFixed(0)} ms, ${result.peakMB} MB peak`)

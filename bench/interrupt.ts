@@ -4,10 +4,10 @@
 //
 //   npx tsx bench/interrupt.ts [--runs N]        (needs a current `npm run build`; writes ~400 MB of input)
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { bundleFiles, gzipOfZeros, manyEvents, tarEntry, tgz, writeLargeProfile } from '../test/helpers/hostile.js'
+import { bundleFiles, gzipOfZeros, manyEvents, tarEntry, tgz, writeLargeProfile, writeBundleFolder } from '../test/helpers/hostile.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'bin', 'chainnode')
@@ -31,10 +31,7 @@ async function inputs(): Promise<Phase[]> {
   const profile = path.join(work, 'big.pb')
   writeLargeProfile(profile, 200 * MiB)
   const events = path.join(work, 'events')
-  for (const [name, content] of Object.entries({ ...bundleFiles(), 'resources/ns/Event.json': manyEvents(300_000) })) {
-    mkdirSync(path.dirname(path.join(events, name)), { recursive: true })
-    writeFileSync(path.join(events, name), content)
-  }
+  writeBundleFolder(events, { ...bundleFiles(), 'resources/ns/Event.json': manyEvents(300_000) })
   return [
     { name: 'unpacking 127 MiB (.tgz)', argv: ['doctor', '--bundle', unpack], entered: /bundle: unpacking/ },
     { name: 'JSON.parse of a 120 MiB entry (.tgz)', argv: ['doctor', '--bundle', entry], entered: /bundle: parsing resources\/ns\/Event\.json/ },

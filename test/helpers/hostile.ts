@@ -1,4 +1,5 @@
-import { closeSync, createWriteStream, openSync, writeSync } from 'node:fs'
+import { closeSync, createWriteStream, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs'
+import path from 'node:path'
 import { once } from 'node:events'
 import { createGzip, gzipSync } from 'node:zlib'
 import { SNAPSHOT_FORMAT_VERSION, type Snapshot } from '../../src/snapshot/types.js'
@@ -77,6 +78,15 @@ export async function gzipOfParts(file: string, parts: (Buffer | number)[]): Pro
 }
 
 /** The JSON files of a small valid bundle, by path (what writeBundle writes, minus the top folder). */
+/** A bundle folder at `dir` holding `files` (bundle-relative names, as bundleFiles gives them); returns `dir`. */
+export function writeBundleFolder(dir: string, files: Record<string, string>): string {
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+    writeFileSync(path.join(dir, name), content)
+  }
+  return dir
+}
+
 export function bundleFiles(snapshot: Snapshot = smallSnapshot()): Record<string, string> {
   const json = (value: unknown) => JSON.stringify(value)
   const files: Record<string, string> = {

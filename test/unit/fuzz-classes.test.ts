@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
@@ -22,7 +22,7 @@ import { UserError } from '../../src/util/errors.js'
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js'
 import { readLimits, type ReadLimits } from '../../src/util/limits.js'
 import { guarded } from '../../src/util/output.js'
-import { bundleFiles } from '../helpers/hostile.js'
+import { bundleFiles, writeBundleFolder } from '../helpers/hostile.js'
 import { buildProfile, ProtoWriter } from './pprof/build-profile.js'
 
 /*
@@ -190,12 +190,7 @@ describe('fuzz classes: pathological inputs for the parsers that read a stranger
 /** A bundle folder from its files; each case its own, removed after. */
 let made = 0
 function writeBundle(files: Record<string, string>): string {
-  const base = path.join(work, `case-${made++}`)
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(base, name)), { recursive: true })
-    writeFileSync(path.join(base, name), content)
-  }
-  return base
+  return writeBundleFolder(path.join(work, `case-${made++}`), files)
 }
 
 const LIMITS: ReadLimits = { ...readLimits({}), entryBytes: 4 << 20 }

@@ -8,7 +8,7 @@ import { UserError } from '../../src/util/errors.js'
 import { readLimits, type ReadLimits } from '../../src/util/limits.js'
 import { readBundle, writeBundle } from '../../src/snapshot/bundle.js'
 import type { KubeObject } from '../../src/snapshot/types.js'
-import { bundleFiles, gzipOfZeros, smallSnapshot, tarEntry, tgz, type TarEntry } from '../helpers/hostile.js'
+import { bundleFiles, gzipOfZeros, smallSnapshot, tarEntry, tgz, type TarEntry, writeBundleFolder } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-'))
 /** What an attack would write to, were a path to leave the bundle: it must stay empty. */
@@ -17,12 +17,7 @@ let counter = 0
 const fresh = (name: string) => path.join(work, `${counter++}-${name}`)
 
 function folder(files: Record<string, string>): string {
-  const dir = fresh('bundle')
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
-    writeFileSync(path.join(dir, name), content)
-  }
-  return dir
+  return writeBundleFolder(fresh('bundle'), files)
 }
 
 function archive(files: Record<string, string>, extra: TarEntry[] = []): string {

@@ -4,18 +4,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLI, ROOT, runCli } from '../helpers/cli.js'
-import { ESCAPES, bundleFiles, gzipOfZeros, manyEvents, tarEntry, tgz, writeLargeProfile } from '../helpers/hostile.js'
+import { ESCAPES, bundleFiles, gzipOfZeros, manyEvents, tarEntry, tgz, writeLargeProfile, writeBundleFolder } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'hostile-cli-'))
 let counter = 0
 
 function folder(files: Record<string, string>): string {
-  const dir = path.join(work, `bundle-${counter++}`)
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
-    writeFileSync(path.join(dir, name), content)
-  }
-  return dir
+  return writeBundleFolder(path.join(work, `bundle-${counter++}`), files)
 }
 
 const withLogFile = (file: string) => ({
@@ -230,11 +225,7 @@ const phases = [
     argv: async () => {
       const dir = path.join(work, 'events-300k')
       if (!existsSync(dir)) {
-        const files = { ...bundleFiles(), 'resources/ns/Event.json': manyEvents(300_000) }
-        for (const [name, content] of Object.entries(files)) {
-          mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
-          writeFileSync(path.join(dir, name), content)
-        }
+        writeBundleFolder(dir, { ...bundleFiles(), 'resources/ns/Event.json': manyEvents(300_000) })
       }
       return ['doctor', '--bundle', dir, '--fail-on', 'never']
     },

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { bundleFiles, smallSnapshot } from '../helpers/hostile.js'
+import { bundleFiles, smallSnapshot, writeBundleFolder } from '../helpers/hostile.js'
 
 /*
  * Issue 31, item 4: the shapes that crashed with a stack trace end in a report or in one line (exit 2), and
@@ -15,12 +15,7 @@ let count = 0
 function bundle(edit: (files: Record<string, string>) => void): string {
   const files = bundleFiles()
   edit(files)
-  const dir = path.join(work, `b${count++}`)
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
-    writeFileSync(path.join(dir, name), content)
-  }
-  return dir
+  return writeBundleFolder(path.join(work, `b${count++}`), files)
 }
 const run = (args: string[]) => runCli(args, { env: { NO_COLOR: '1', KUBECONFIG: '' } })
 

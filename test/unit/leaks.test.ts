@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,17 +7,12 @@ import { UNREDACTED_MARK } from '../../src/app/session.js'
 import { MASK, Redactor, redactSnapshot } from '../../src/snapshot/redact.js'
 import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import { runCli } from '../helpers/cli.js'
-import { bundleFiles, smallSnapshot } from '../helpers/hostile.js'
+import { bundleFiles, smallSnapshot, writeBundleFolder } from '../helpers/hostile.js'
 
 const work = mkdtempSync(path.join(tmpdir(), 'leaks-'))
 
 function folder(name: string, snapshot: Snapshot): string {
-  const dir = path.join(work, name)
-  for (const [file, content] of Object.entries(bundleFiles(snapshot))) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
-    writeFileSync(path.join(dir, file), content)
-  }
-  return dir
+  return writeBundleFolder(path.join(work, name), bundleFiles(snapshot))
 }
 
 const release = (namespace: string, worker: string): KubeObject[] => [

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -6,7 +6,7 @@ import { reportFailure } from '../../src/entry/failure.js'
 import { progress } from '../../src/render/progress.js'
 import { guarded, outputFormatOf } from '../../src/util/output.js'
 import { runCli, ROOT } from '../helpers/cli.js'
-import { ESCAPES, bundleFiles, smallSnapshot } from '../helpers/hostile.js'
+import { ESCAPES, bundleFiles, smallSnapshot, writeBundleFolder } from '../helpers/hostile.js'
 import { buildProfile } from './pprof/build-profile.js'
 
 // eslint-disable-next-line no-control-regex
@@ -130,10 +130,7 @@ describe('the output guard through the real CLI', () => {
     snapshot.probes = [
       { kind: 'chain', namespace: 'ns', pod: 'node-0', target: `26657${HOSTILE}`, ok: false, detail: `refused ${HOSTILE}`, at: snapshot.collectedAt },
     ]
-    for (const [name, content] of Object.entries(bundleFiles(snapshot))) {
-      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
-      writeFileSync(path.join(dir, name), content)
-    }
+    writeBundleFolder(dir, bundleFiles(snapshot))
     const result = await runCli(['doctor', '--bundle', dir, '--fail-on', 'never', '--debug'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('Measured on the nodes')
