@@ -35,12 +35,12 @@ export function rpcResult(answer: RpcAnswer | Error, what: string, problems: str
   }
   const text = answer.body.toString('utf8')
   if (answer.truncated && netInfo) return truncatedNetInfo(text, what, problems, limit)
-  const problem = answerProblem(answer, text, limit)
-  if (problem) {
-    problems.push(`${what}: ${problem}`)
+  const read = readAnswer(answer, text, limit)
+  if ('problem' in read) {
+    problems.push(`${what}: ${read.problem}`)
     return undefined
   }
-  const body = parseJsonPruned<Json>(text)
+  const body = read.body
   if (body !== null && typeof body === 'object' && body.error) {
     const error = typeof body.error === 'object' ? body.error : { message: String(body.error) }
     problems.push(`${what}: RPC error ${error.code ?? ''}: ${[error.message, error.data].filter(Boolean).map(String).join(': ')}`.slice(0, 300))
@@ -53,17 +53,17 @@ export function rpcResult(answer: RpcAnswer | Error, what: string, problems: str
   return body.result
 }
 
-function answerProblem(answer: RpcAnswer, text: string, limit: number): string | undefined {
+/** The answer's JSON body (parsed once), or why there is none: HTML from a proxy, not HTTP, cut, not JSON. */
+function readAnswer(answer: RpcAnswer, text: string, limit: number): { body: Json } | { problem: string } {
   const start = text.trimStart().slice(0, 80).replace(/\s+/g, ' ')
-  if (/html/i.test(answer.contentType) || /^<(!doctype|html)/i.test(start)) return `answered HTML, not JSON-RPC (HTTP ${answer.status}): ${start}`
-  if (answer.status === 0) return `answered something that is not HTTP: ${start || '(empty)'}`
-  if (answer.truncated) return `answer longer than ${megabytes(limit)}`
+  if (/html/i.test(answer.contentType) || /^<(!doctype|html)/i.test(start)) return { problem: `answered HTML, not JSON-RPC (HTTP ${answer.status}): ${start}` }
+  if (answer.status === 0) return { problem: `answered something that is not HTTP: ${start || '(empty)'}` }
+  if (answer.truncated) return { problem: `answer longer than ${megabytes(limit)}` }
   try {
-    JSON.parse(text)
+    return { body: parseJsonPruned<Json>(text) }
   } catch {
-    return `answered HTTP ${answer.status} with something that is not JSON: ${start || '(empty)'}`
+    return { problem: `answered HTTP ${answer.status} with something that is not JSON: ${start || '(empty)'}` }
   }
-  return undefined
 }
 
 /** A /net_info too long to read whole: n_peers comes first, the directions are counted in what was read. */
