@@ -12,7 +12,8 @@ import { probeChains, type PodGet } from '../src/cluster/chain-probe.js'
 import type { PodAnswer } from '../src/cluster/pod-http.js'
 import { probeSigning } from '../src/cluster/signing-probe.js'
 import { consensusAddressOf } from '../src/snapshot/signing.js'
-import type { KubeObject, ProbeRecord } from '../src/snapshot/types.js'
+import type { ProbeRecord } from '../src/snapshot/types.js'
+import type { Editable } from '../test/helpers/bundles.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const root = path.resolve(import.meta.dirname, '..')
@@ -74,8 +75,8 @@ function chain(name: string, ours: { pod: string; pubKey: string }[], setSize: n
 }
 
 function fleet(validators: number, chains: number, setSize: number) {
-  const nodes: KubeObject[] = []
-  const pods: KubeObject[] = []
+  const nodes: Editable[] = []
+  const pods: Editable[] = []
   const byPod = new Map<string, Chain>()
   const perChain = Math.ceil(validators / chains)
   for (let c = 0; c < chains; c++) {

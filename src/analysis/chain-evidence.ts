@@ -1,11 +1,12 @@
 import { describeMovement, isRecent, movementOf } from '../snapshot/chain.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
-import type { ChainFacts, KubeObject } from '../snapshot/types.js'
+import type { ChainFacts } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { ageMs } from '../util/duration.js'
 import { configFile, tomlString } from '../snapshot/node-config.js'
 import { matchingEvents, eventTime } from '../snapshot/events.js'
+import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 /**
  * Once its burst is spent, kubelet's event recorder updates a still-failing probe's Event at most every
@@ -17,7 +18,7 @@ const RECENT_PROBE_FAILURE_MS = 15 * 60_000
  * node-utils' /ready answering 417 (syncing, or newest block older than blockThreshold) now: the Pod is
  * not Ready and kubelet saw the 417 recently. An old failure on a Pod that is Ready again is history.
  */
-export function readinessRefusals(index: SnapshotIndex, pod: KubeObject, now: number): KubeObject[] {
+export function readinessRefusals(index: SnapshotIndex, pod: Pod, now: number): KubeEvent[] {
   if (podReady(pod)) return []
   return matchingEvents(
     index,
@@ -64,7 +65,7 @@ export function badServers(facts: ChainFacts | undefined): string[] | undefined 
   return bad.length ? bad : undefined
 }
 
-export function stateSyncEvidence(index: SnapshotIndex, node: KubeObject, facts: ChainFacts | undefined): Evidence[] {
+export function stateSyncEvidence(index: SnapshotIndex, node: ChainNode, facts: ChainFacts | undefined): Evidence[] {
   if (!node.spec?.stateSyncRestore) return []
   const config = configFile(index, node, 'config.toml')
   const source = `ConfigMap/${node.metadata.name} config.toml [statesync]`

@@ -1,11 +1,12 @@
 import type { Evidence } from '../engine/define-rule.js'
 import { operatorLogsAbout } from './operator-logs.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject, Observation } from '../snapshot/types.js'
+import type { Observation } from '../snapshot/types.js'
 import { changedConfigKeys, configKeyDigests } from './config-diff.js'
 import { eventEvidence } from '../engine/evidence.js'
 import { annotation } from '../snapshot/operator.js'
 import { eventTime } from '../snapshot/events.js'
+import type { ChainNode, ConfigMap } from '../snapshot/kinds.js'
 
 /** The operator logs a config change, a deferred recreation and a spec change at info level: routine lines are the story here. */
 const ROUTINE = { anyLevel: true }
@@ -42,7 +43,7 @@ const AROUND_MS = 5 * 60_000
  * annotations, restarts (pod uid changes in the local history, or NodeRestarted Events) and the
  * operator's log lines about the node. The operator's hash itself cannot be recomputed here.
  */
-export function configState(index: SnapshotIndex, node: KubeObject, now: number): ConfigState {
+export function configState(index: SnapshotIndex, node: ChainNode, now: number): ConfigState {
   const pod = index.podOf(node)
   const podHash = pod?.metadata.annotations?.[annotation('config-hash')]
   const configMapHash = index.configMapOf(node)?.metadata.annotations?.[annotation('config-hash')]
@@ -115,7 +116,7 @@ export function configState(index: SnapshotIndex, node: KubeObject, now: number)
  * The keys that differ between the configuration rendered with config-hash `hash` (the last time the local history
  * saw the ConfigMap at that hash) and the ConfigMap now; undefined when the history kept no fingerprints of it.
  */
-function keysChangedSince(observations: Observation[], hash: string, configMap: KubeObject | undefined): string[] | undefined {
+function keysChangedSince(observations: Observation[], hash: string, configMap: ConfigMap | undefined): string[] | undefined {
   const then = [...observations].reverse().find((o) => o.configKeys && o.configMapHash === hash)
   const now = configMap?.data ? configKeyDigests(configMap.data) : undefined
   if (!then?.configKeys || !now) return undefined

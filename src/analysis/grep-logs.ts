@@ -2,7 +2,8 @@ import type { Evidence } from '../engine/define-rule.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { logLines } from '../snapshot/log-lines.js'
 import { isRoutineLine } from '../snapshot/log-format.js'
-import type { KubeObject, LogRecord } from '../snapshot/types.js'
+import type { LogRecord } from '../snapshot/types.js'
+import type { Pod } from '../snapshot/kinds.js'
 
 /**
  * Matching log lines, previous run and current (or the current run only), newest last, at most `limit` of them.
@@ -11,7 +12,7 @@ import type { KubeObject, LogRecord } from '../snapshot/types.js'
  */
 export function grepLogs(
   index: SnapshotIndex,
-  pod: KubeObject | undefined,
+  pod: Pod | undefined,
   container: string | undefined,
   pattern: RegExp,
   limit = 5,
@@ -31,7 +32,7 @@ export function grepLogs(
  * pattern scans a log once. The key is the pattern's text, not its object, so an inline literal (a new
  * object per call) still hits.
  */
-function matchingLines(index: SnapshotIndex, pod: KubeObject, record: LogRecord, pattern: RegExp): Evidence[] {
+function matchingLines(index: SnapshotIndex, pod: Pod, record: LogRecord, pattern: RegExp): Evidence[] {
   let byPattern = grepped.get(record)
   if (!byPattern) grepped.set(record, (byPattern = new Map()))
   const key = `${pattern.flags}/${pattern.source}`

@@ -1,15 +1,15 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { compareText } from '../util/compare.js'
 import { escapeRegExp } from '../util/regexp.js'
 import { grepLogs } from './grep-logs.js'
+import type { ChainNode, Workload } from '../snapshot/kinds.js'
 
 /** Error and warning lines only, unless the caller reads routine lines on purpose (see grepLogs). */
 type LogLevels = { anyLevel?: boolean }
 
 /** Manager log lines of the operator release that reconciles this node, about this node, matching a pattern. */
-export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, pattern: RegExp, limit = 5, perReplica = 50, levels: LogLevels = {}): Evidence[] {
+export function operatorLogsAbout(index: SnapshotIndex, node: ChainNode, pattern: RegExp, limit = 5, perReplica = 50, levels: LogLevels = {}): Evidence[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const { name, namespace } = node.metadata
@@ -26,7 +26,7 @@ export function operatorLogsAbout(index: SnapshotIndex, node: KubeObject, patter
  * Every manager log line about this node (the timeline's operator entries). Grepping by the name rather
  * than by "any line" turns only this node's lines into evidence, not the whole tail of the log.
  */
-export function allOperatorLogsAbout(index: SnapshotIndex, node: KubeObject, limit: number): Evidence[] {
+export function allOperatorLogsAbout(index: SnapshotIndex, node: ChainNode, limit: number): Evidence[] {
   return operatorLogsAbout(index, node, namePattern(node.metadata.name), limit, limit, { anyLevel: true })
 }
 
@@ -34,7 +34,7 @@ export function allOperatorLogsAbout(index: SnapshotIndex, node: KubeObject, lim
 const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escapeRegExp(name)}([^\\w-]|$)`)
 
 /** Manager log lines of every replica of an operator release matching a pattern. */
-export function operatorLogs(index: SnapshotIndex, operator: KubeObject, pattern: RegExp, limit = 5, levels: LogLevels = {}): Evidence[] {
+export function operatorLogs(index: SnapshotIndex, operator: Workload, pattern: RegExp, limit = 5, levels: LogLevels = {}): Evidence[] {
   return index
     .operatorPods(operator)
     .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, limit, levels))

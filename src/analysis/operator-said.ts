@@ -1,5 +1,4 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { compareText } from '../util/compare.js'
@@ -7,6 +6,7 @@ import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
 import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { eventTime } from '../snapshot/events.js'
+import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 
 /** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
 const ERROR_LOG_FRESH_MS = 20 * 60_000
@@ -26,7 +26,7 @@ export interface VocabularyHit {
  * Everything the operator says about a ChainNode or ChainNodeSet (its Events, the errors its reconciles
  * return now, the error lines they log, its status) that the vocabulary knows, for one rule or all.
  */
-export function operatorSaid(index: SnapshotIndex, obj: KubeObject, now: number, rule?: RuleId): VocabularyHit[] {
+export function operatorSaid(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, now: number, rule?: RuleId): VocabularyHit[] {
   const entries = VOCABULARY.filter((entry) => entry.kind === obj.kind && (!rule || entry.rule === rule))
   if (entries.length === 0) return []
   return [...fromEvents(index, obj, entries), ...fromReconciles(index, obj, entries, now), ...fromStatus(obj, entries)]
@@ -40,7 +40,7 @@ function match(entry: VocabularyEntry, text: string): Record<string, string> | u
   return groups
 }
 
-function fromEvents(index: SnapshotIndex, obj: KubeObject, entries: VocabularyEntry[]): VocabularyHit[] {
+function fromEvents(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, entries: VocabularyEntry[]): VocabularyHit[] {
   const events = index.eventsFor(obj)
   const hits: VocabularyHit[] = []
   for (const event of events) {
@@ -49,14 +49,14 @@ function fromEvents(index: SnapshotIndex, obj: KubeObject, entries: VocabularyEn
     if (!entry) continue
     const at = eventTime(event)
     // A later Event that says the trouble is over (GenesisImported after GenesisError) clears it.
-    const cleared = events.some((later) => entry.clearedBy?.includes(later.reason) && compareText(eventTime(later), at) > 0)
+    const cleared = events.some((later) => later.reason !== undefined && entry.clearedBy?.includes(later.reason) && compareText(eventTime(later), at) > 0)
     if (cleared) continue
     hits.push({ entry, groups: match(entry, text)!, text, evidence: eventEvidence(event), at })
   }
   return hits
 }
 
-function fromReconciles(index: SnapshotIndex, obj: KubeObject, entries: VocabularyEntry[], now: number): VocabularyHit[] {
+function fromReconciles(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, entries: VocabularyEntry[], now: number): VocabularyHit[] {
   const hits: VocabularyHit[] = []
   const errors = entries.filter((e) => e.channel === 'reconcile-error')
   if (errors.length > 0)
@@ -92,20 +92,19 @@ function fromReconciles(index: SnapshotIndex, obj: KubeObject, entries: Vocabula
 }
 
 /** The status facts the vocabulary reads, as `field = value` lines. */
-function statusFacts(obj: KubeObject): [string, unknown][] {
-  const status = obj.status ?? {}
+function statusFacts(obj: ChainNode | ChainNodeSet): [string, unknown][] {
+  const nodeStatus = isKind(obj, 'ChainNode') ? obj.status : undefined
   const facts: [string, unknown][] = [
-    ['.status.phase', status.phase],
-    ['.status.jailed', status.jailed],
-    ['.status.validatorStatus', status.validatorStatus],
-    ['.status.dataUsage', status.dataUsage],
+    ['.status.phase', obj.status?.phase],
+    ['.status.jailed', nodeStatus?.jailed],
+    ['.status.validatorStatus', nodeStatus?.validatorStatus],
+    ['.status.dataUsage', nodeStatus?.dataUsage],
   ]
-  for (const condition of Array.isArray(status.conditions) ? status.conditions : [])
-    if (condition && typeof condition.type === 'string') facts.push([`.status.conditions[${condition.type}]`, condition.status])
+  for (const condition of obj.status?.conditions ?? []) facts.push([`.status.conditions[${condition.type}]`, condition.status])
   return facts.filter(([, value]) => value !== undefined)
 }
 
-function fromStatus(obj: KubeObject, entries: VocabularyEntry[]): VocabularyHit[] {
+function fromStatus(obj: ChainNode | ChainNodeSet, entries: VocabularyEntry[]): VocabularyHit[] {
   const hits: VocabularyHit[] = []
   const status = entries.filter((e) => e.channel === 'status')
   for (const [path, value] of statusFacts(obj)) {

@@ -4,6 +4,7 @@ import { compareText } from '../util/compare.js'
 import { reconcileLines } from './reconcile-log.js'
 import { annotation } from '../snapshot/operator.js'
 import { eventFirstTime, eventTime } from '../snapshot/events.js'
+import type { ChainNode, Pod } from '../snapshot/kinds.js'
 
 /** When a node entered its current phase, and what says so. */
 export interface PhaseStart {
@@ -25,7 +26,7 @@ interface Candidate {
  * for InitializingData, `<n>-genesis-init` for InitGenesis, the node Pod for Starting, Restarting and
  * Upgrading, a VolumeSnapshot for Snapshotting. Its log line wins; otherwise the earliest of those.
  */
-export function phaseStart(index: SnapshotIndex, node: KubeObject): PhaseStart | undefined {
+export function phaseStart(index: SnapshotIndex, node: ChainNode): PhaseStart | undefined {
   const phase: string | undefined = node.status?.phase
   if (!phase) return undefined
   const logged = reconcileLines(index, node, 'ChainNode', node.metadata.name).filter((line) => line.msg === 'updating .status.phase')
@@ -38,14 +39,14 @@ export function phaseStart(index: SnapshotIndex, node: KubeObject): PhaseStart |
   return { ...earliest, exact: false }
 }
 
-function candidatesFor(index: SnapshotIndex, node: KubeObject, phase: string): Candidate[] {
+function candidatesFor(index: SnapshotIndex, node: ChainNode, phase: string): Candidate[] {
   const { namespace, name } = node.metadata
   const created = (obj: KubeObject | undefined): Candidate => ({
     at: obj?.metadata.creationTimestamp,
     source: `${obj?.kind}/${obj?.metadata.name} created`,
   })
   // A Pod's start time is when the kubelet took it: the same moment, and what survives a re-created object.
-  const pod = (obj: KubeObject | undefined): Candidate[] => {
+  const pod = (obj: Pod | undefined): Candidate[] => {
     // A Pod being deleted is the one the phase replaces: the phase began when its deletion was asked for.
     const deleting = obj?.metadata.deletionTimestamp
     if (deleting) {

@@ -1,9 +1,10 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject, LogRecord } from '../snapshot/types.js'
+import type { LogRecord } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { parseJsonPruned } from '../util/json-depth.js'
 import { logLines } from '../snapshot/log-lines.js'
+import type { ChainNode, ChainNodeSet, Pod } from '../snapshot/kinds.js'
 
 /** One line controller-runtime's zap logger wrote inside a reconcile (it carries a reconcileID). */
 export interface ReconcileLine {
@@ -111,7 +112,7 @@ export function parseReconcileLine(text: string, criTime: string | undefined, so
  * object; parsed once however many nodes ask. A line naming none of those namespaces cannot be asked
  * for and is not parsed (a scoped run reads an operator log that covers the whole cluster).
  */
-function reconcileLinesOf(index: SnapshotIndex, pod: KubeObject, record: LogRecord): Map<string, ReconcileLine[]> {
+function reconcileLinesOf(index: SnapshotIndex, pod: Pod, record: LogRecord): Map<string, ReconcileLine[]> {
   const about = namespacesAsked(index)
   // Keyed by the filter too: a narrowed snapshot shares its log records with the one it came from.
   const filterKey = about?.join(' ') ?? ''
@@ -151,7 +152,7 @@ function namespacesAsked(index: SnapshotIndex): string[] | undefined {
 const asked = new WeakMap<SnapshotIndex, string[] | undefined>()
 
 /** The reconcile lines about one object in the logs of the release that reconciles `node`, oldest first. */
-export function reconcileLines(index: SnapshotIndex, node: KubeObject, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {
+export function reconcileLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const key = `${kind}/${node.metadata.namespace}/${name}`
@@ -166,7 +167,7 @@ export function reconcileLines(index: SnapshotIndex, node: KubeObject, kind: Rec
 }
 
 /** What the operator logged about reconciling this node and its ChainNodeSet. */
-export function reconcileHistory(index: SnapshotIndex, node: KubeObject): ReconcileHistory {
+export function reconcileHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory {
   const own = reconcileLines(index, node, 'ChainNode', node.metadata.name)
   const set = index.ownerSetOf(node)
   const setLines = set ? reconcileLines(index, node, 'ChainNodeSet', set.metadata.name) : []
@@ -186,7 +187,7 @@ export function reconcileHistory(index: SnapshotIndex, node: KubeObject): Reconc
 }
 
 /** The failures of one object's (a ChainNode's or a ChainNodeSet's) own reconciles since the last that went through, oldest first. */
-export function failingRunOf(index: SnapshotIndex, obj: KubeObject): ReconcileLine[] {
+export function failingRunOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet): ReconcileLine[] {
   const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
   return failingRun(reconcileLines(index, obj, kind, obj.metadata.name))
 }
@@ -225,7 +226,7 @@ export function groupErrors(failures: ReconcileLine[]): ReconcileErrorGroup[] {
 }
 
 /** The reconcile errors about a node (or its set) whose text matches, one evidence per distinct text. */
-export function reconcileErrorEvidence(index: SnapshotIndex, node: KubeObject, pattern: RegExp): (Evidence & { at: string })[] {
+export function reconcileErrorEvidence(index: SnapshotIndex, node: ChainNode, pattern: RegExp): (Evidence & { at: string })[] {
   return reconcileHistory(index, node)
     .groups.filter((group) => pattern.test(group.error))
     .map((group) => ({

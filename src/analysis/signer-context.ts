@@ -2,14 +2,15 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import { signerTargetOf, type OperatorLine } from '../snapshot/node-layout.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { selectorMatches, type LabelSelector } from '../snapshot/label-selector.js'
+import type { ChainNode, NetworkPolicy, Pod, Workload } from '../snapshot/kinds.js'
 
 /** What the cluster holds about the remote signer serving a node. */
 export interface SignerContext {
   name: string
   discoveryService?: KubeObject
   endpointAddresses: number
-  statefulSet?: KubeObject
-  pods: KubeObject[]
+  statefulSet?: Workload
+  pods: Pod[]
 }
 
 /**
@@ -19,7 +20,7 @@ export interface SignerContext {
 export const signerServesHttpHealth = (line: OperatorLine): boolean => line !== '3.x'
 
 /** Signer targets carry the label cosmosigner-target=<signer>; its discovery Service is <signer>-privval. */
-export function signerOf(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined): SignerContext | undefined {
+export function signerOf(index: SnapshotIndex, node: ChainNode, pod: Pod | undefined): SignerContext | undefined {
   const name = signerTargetOf(node, pod)
   if (!name) return undefined
   const ns = node.metadata.namespace
@@ -68,7 +69,7 @@ interface EndpointAddress {
 export const SIGNER_PORT = 26659
 
 /** Pods behind the discovery Service <signer>-privval, by their endpoint target references. */
-export function signerTargets(index: SnapshotIndex, node: KubeObject, signer: string): string[] {
+export function signerTargets(index: SnapshotIndex, node: ChainNode, signer: string): string[] {
   return [...new Set(discoveryAddresses(index, node.metadata.namespace, `${signer}-privval`).flatMap((a) => (a.pod ? [a.pod] : [])))]
 }
 
@@ -76,7 +77,7 @@ export function signerTargets(index: SnapshotIndex, node: KubeObject, signer: st
  * NetworkPolicies that select the node pod for ingress and allow TCP 26659 from none of the signer pods
  * (a policy that allows the port only from other peers still blocks the signer).
  */
-export function policiesBlockingSigner(index: SnapshotIndex, pod: KubeObject, signerPods: KubeObject[]): KubeObject[] {
+export function policiesBlockingSigner(index: SnapshotIndex, pod: Pod, signerPods: Pod[]): NetworkPolicy[] {
   const labels = pod.metadata.labels ?? {}
   return index.list('NetworkPolicy', pod.metadata.namespace).filter((policy) => {
     const spec = policy.spec ?? {}
@@ -107,7 +108,7 @@ interface IngressRule {
   from?: { podSelector?: LabelSelector; ipBlock?: unknown; namespaceSelector?: unknown }[]
 }
 
-function fromSigner(rule: IngressRule, signerPods: KubeObject[]): boolean {
+function fromSigner(rule: IngressRule, signerPods: Pod[]): boolean {
   if (!rule.from || rule.from.length === 0) return true
   return rule.from.some((peer) => {
     if (peer.ipBlock || (peer.namespaceSelector && !peer.podSelector)) return true

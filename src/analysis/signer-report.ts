@@ -1,10 +1,11 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { LEGACY_SIGNER_CONTAINERS, NODE_UTILS, containerImage, detectOperatorLine, imageTag, podContainers } from '../snapshot/node-layout.js'
-import type { KubeObject, ProbeRecord } from '../snapshot/types.js'
+import type { ProbeRecord } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { SECRETS_STORE_REFUSAL, policiesBlockingSigner, signerOf, signerTargets, vaultProvider } from './signer-context.js'
 import { MINIMUM_VERSIONS, versionAtLeast } from './versions.js'
 import { grepLogs } from './grep-logs.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 export type VersionVerdict = 'ok' | 'old' | 'unknown'
 
@@ -39,7 +40,7 @@ export const SECRETS_STORE_ADVICE =
   'The secrets-store token must permit the operations enabled, including key upload when uploadGenerated is set (and access to the cluster-binding registry for the remote signer).'
 
 /** Everything known about the signing path of one node, from the snapshot and any probes in it. */
-export function signerReport(index: SnapshotIndex, node: KubeObject): SignerReport {
+export function signerReport(index: SnapshotIndex, node: ChainNode): SignerReport {
   const pod = index.podOf(node)
   const line = detectOperatorLine(node, pod)
   const minimum = MINIMUM_VERSIONS[line === '3.x' ? '3.x' : '5.x']
@@ -54,7 +55,7 @@ export function signerReport(index: SnapshotIndex, node: KubeObject): SignerRepo
   if (signer) {
     const probes = index.snapshot.probes.filter((p) => p.namespace === node.metadata.namespace)
     const image: string | undefined =
-      signer.statefulSet?.spec?.template?.spec?.containers?.find((c: { name: string }) => c.name === 'cosmosigner')?.image ??
+      signer.statefulSet?.spec?.template?.spec?.containers?.find((c) => c.name === 'cosmosigner')?.image ??
       signer.pods.map((p) => containerImage(p, 'cosmosigner')).find(Boolean)
     const endpointPods = new Set(signerTargets(index, node, signer.name))
     report.signer = {

@@ -1,10 +1,11 @@
 import { humanAge } from '../util/duration.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, podReason, podRestarts } from '../snapshot/node-layout.js'
-import type { KubeObject, TableRow } from '../snapshot/types.js'
+import type { TableRow } from '../snapshot/types.js'
 import { annotation } from '../snapshot/operator.js'
 import { reconcileHistory } from './reconcile-log.js'
 import { configState } from './config-state.js'
+import type { ChainNode, ConfigMap, Pod } from '../snapshot/kinds.js'
 
 /** A row of `status`: what -o json prints and the table shows, one per ChainNode. */
 export interface StatusRow {
@@ -39,11 +40,8 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
     const row = index.tableRow(node)
     const pod = index.podOf(node)
     // kubectl's READY counts regular containers and restartable (sidecar) init containers.
-    const counted = [
-      ...(pod?.spec?.containers ?? []),
-      ...(pod?.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always'),
-    ]
-    const statuses = allContainerStatuses(pod).filter((s) => counted.some((c: { name: string }) => c.name === s.name))
+    const counted = [...(pod?.spec?.containers ?? []), ...(pod?.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')]
+    const statuses = allContainerStatuses(pod).filter((s) => counted.some((c) => c.name === s.name))
     return {
       namespace: node.metadata.namespace ?? '',
       name: node.metadata.name,
@@ -62,7 +60,7 @@ export function statusRows(index: SnapshotIndex): StatusRow[] {
   })
 }
 
-function operatorError(index: SnapshotIndex, node: KubeObject): Pick<StatusRow, 'operatorError'> {
+function operatorError(index: SnapshotIndex, node: ChainNode): Pick<StatusRow, 'operatorError'> {
   const history = reconcileHistory(index, node)
   const latest = history.failing.at(-1)
   if (!history.latestFailed || history.onlyConflicts || !latest) return {}
@@ -79,20 +77,14 @@ function serverColumns(row: TableRow | undefined, now: number): Record<string, s
  * CONFIG from the one config verdict (analysis/config-state.ts): comparable only when both config-hashes are there;
  * a change the Pod has not taken yet (or the operator defers) is pending, anything else in sync.
  */
-function configColumn(index: SnapshotIndex, node: KubeObject, pod: KubeObject | undefined, now: number): Pick<StatusRow, 'config' | 'configUnknown'> {
+function configColumn(index: SnapshotIndex, node: ChainNode, pod: Pod | undefined, now: number): Pick<StatusRow, 'config' | 'configUnknown'> {
   const state = configState(index, node, now)
   if (state.podHash && state.configMapHash) return { config: state.verdict === 'pending' || state.verdict === 'deferred' ? 'pending' : 'in-sync' }
   return { config: 'unknown', configUnknown: unknownReason(index, node, pod, index.configMapOf(node), state.podHash) }
 }
 
 /** What is missing to compare the Pod's config-hash with the ConfigMap's, in the words of the fix. */
-function unknownReason(
-  index: SnapshotIndex,
-  node: KubeObject,
-  pod: KubeObject | undefined,
-  configMap: KubeObject | undefined,
-  podHash: string | undefined,
-): string {
+function unknownReason(index: SnapshotIndex, node: ChainNode, pod: Pod | undefined, configMap: ConfigMap | undefined, podHash: string | undefined): string {
   const key = annotation('config-hash')
   const unread = (kind: string) =>
     index.snapshot.collectionErrors.find((e) => e.what.toLowerCase().includes(kind) && (!e.namespace || e.namespace === node.metadata.namespace))

@@ -1,11 +1,11 @@
 import { refOf } from '../snapshot/index.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, severityRank, type Rule, type RuleHit, type Severity } from '../engine/define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { compareText } from '../util/compare.js'
 import { entryById, fillTemplate, SHARED_ACTIONS } from './operator-vocabulary.js'
 import { operatorSaid, type VocabularyHit } from './operator-said.js'
+import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 
 export interface VocabularyData {
   /** The catalogue entry that decides the cause and action (the most severe, then the latest). */
@@ -25,14 +25,14 @@ interface VocabularyRuleSpec {
   severity: Severity
   suppressedBy?: readonly RuleId[]
   /** What the node's own data adds: extra evidence or a reason to stay quiet. */
-  refine?: (ctx: { index: SnapshotIndex; obj: KubeObject; hits: VocabularyHit[] }) => VocabularyHit[]
+  refine?: (ctx: { index: SnapshotIndex; obj: ChainNode | ChainNodeSet; hits: VocabularyHit[] }) => VocabularyHit[]
   summary?: (data: VocabularyData) => string
 }
 
 /** Names an action of the catalogue may use, for one object. */
-export function vocabularyVars(index: SnapshotIndex, obj: KubeObject): Record<string, string> {
+export function vocabularyVars(index: SnapshotIndex, obj: ChainNode | ChainNodeSet): Record<string, string> {
   const operator = index.operatorFor(obj)
-  const set = obj.kind === 'ChainNodeSet' ? obj : index.ownerSetOf(obj)
+  const set = isKind(obj, 'ChainNode') ? index.ownerSetOf(obj) : obj
   return {
     kind: obj.kind.toLowerCase(),
     object: obj.metadata.name,
@@ -44,7 +44,7 @@ export function vocabularyVars(index: SnapshotIndex, obj: KubeObject): Record<st
   }
 }
 
-function hitOf(index: SnapshotIndex, obj: KubeObject, hits: VocabularyHit[]): RuleHit<VocabularyData> | undefined {
+function hitOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, hits: VocabularyHit[]): RuleHit<VocabularyData> | undefined {
   if (hits.length === 0) return undefined
   const ordered = [...hits].sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
   const main = ordered.reduce((best, hit) => (severityRank(hit.entry.severity) > severityRank(best.entry.severity) ? hit : best), ordered.at(-1)!)
@@ -81,7 +81,8 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
     logs: ['operator'],
     sets: true,
     check({ index, node, now }) {
-      const objects = [node, ...(node.kind === 'ChainNode' && index.ownerSetOf(node) ? [index.ownerSetOf(node)!] : [])]
+      const set = isKind(node, 'ChainNode') ? index.ownerSetOf(node) : undefined
+      const objects = [node, ...(set ? [set] : [])]
       return objects.flatMap((obj) => hitOf(index, obj, refine({ index, obj, hits: operatorSaid(index, obj, now, spec.id) })) ?? [])
     },
     summary: spec.summary ?? ((d) => `the operator reports: ${d.message}`),

@@ -7,6 +7,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject, Snapshot } from '../snapshot/types.js'
 import { Redactor } from '../snapshot/redact.js'
 import { annotation } from '../snapshot/operator.js'
+import { type ChainNode, isKind } from '../snapshot/kinds.js'
 
 const hashOf = (obj: KubeObject | undefined) => obj?.metadata.annotations?.[annotation('config-hash')]
 const now = () => new Date().toISOString()
@@ -18,7 +19,7 @@ const now = () => new Date().toISOString()
 export async function watchConfigHash(
   client: KubeClient,
   snapshot: Snapshot,
-  node: KubeObject,
+  node: ChainNode,
   report: (event: ConfigWatchEvent) => void,
   redact = true,
 ): Promise<void> {
@@ -34,7 +35,8 @@ export async function watchConfigHash(
 
   const onConfigMap = (event: WatchEvent) => {
     if (event.type === 'DELETED') return report({ kind: 'configmap-deleted', at: now(), name })
-    const next = event.object!
+    const next = event.object
+    if (!next || !isKind(next, 'ConfigMap')) return
     if (configMap && next.metadata.uid === configMap.metadata.uid && next.metadata.resourceVersion === configMap.metadata.resourceVersion) return
     const changes = diffConfigs(configMap?.data ?? {}, next.data ?? {})
     const [hashBefore, hashAfter] = [hashOf(configMap), hashOf(next)]
@@ -42,7 +44,8 @@ export async function watchConfigHash(
     configMap = next
   }
   const onPod = (event: WatchEvent) => {
-    const next = event.object!
+    const next = event.object
+    if (!next || !isKind(next, 'Pod')) return
     if (event.type === 'DELETED') return report({ kind: 'pod-deleted', at: now(), name, uid: next.metadata.uid })
     if (pod && next.metadata.uid === pod.metadata.uid) {
       if (hashOf(next) !== hashOf(pod)) report({ kind: 'pod-patched', at: now(), name, hashBefore: hashOf(pod), hashAfter: hashOf(next) })

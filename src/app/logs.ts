@@ -4,7 +4,7 @@ import { usageError } from '../util/errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { DISCOVERY_GATE, mainContainerName } from '../snapshot/node-layout.js'
 import { Redactor } from '../snapshot/redact.js'
-import type { KubeObject } from '../snapshot/types.js'
+import type { ChainNode, Pod } from '../snapshot/kinds.js'
 
 export const CONTAINER_CHOICES = ['app', 'node-utils', 'gate', 'operator', 'all'] as const
 
@@ -14,11 +14,11 @@ export interface LogSource {
   container: string
   label: string
   /** The Pod as the snapshot saw it: its container states word a log that cannot be read. */
-  podObject?: KubeObject
+  podObject?: Pod
 }
 
 /** Map the user's -c choice to real containers: `app` is the chain binary whatever its name on this operator line. */
-export function logSources(index: SnapshotIndex, node: KubeObject, choice: string): LogSource[] {
+export function logSources(index: SnapshotIndex, node: ChainNode, choice: string): LogSource[] {
   const pod = index.podOf(node)
   const ns = node.metadata.namespace!
   if (choice === 'operator') {

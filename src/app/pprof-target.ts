@@ -1,9 +1,9 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { PROFILING_PORT } from '../snapshot/node-layout.js'
 import { usageError } from '../util/errors.js'
 import { configFile, tomlString } from '../snapshot/node-config.js'
 import type { ProfileTarget } from '../pprof/capture.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 export interface ProfilingEndpoint {
   port: number
@@ -15,7 +15,7 @@ export interface ProfilingEndpoint {
  * the chain process (CometBFT and every Cosmos SDK app built on it) on `rpc.pprof_laddr` of the
  * config.toml the operator rendered into ConfigMap <node>, empty (off) by default.
  */
-export function profilingEndpoint(index: SnapshotIndex, node: KubeObject, target: ProfileTarget): ProfilingEndpoint {
+export function profilingEndpoint(index: SnapshotIndex, node: ChainNode, target: ProfileTarget): ProfilingEndpoint {
   if (target === 'node-utils') return { port: PROFILING_PORT, serverName: 'node-utils' }
   const name = node.metadata.name
   const namespace = node.metadata.namespace ?? ''

@@ -3,7 +3,8 @@ import { firstBytesThroughForward, getThroughForward, type FirstBytes, type Http
 import { SnapshotIndex } from '../snapshot/index.js'
 import { signerOf, signerServesHttpHealth, signerTargets, SIGNER_PORT, type SignerContext } from '../analysis/signer-context.js'
 import { detectOperatorLine } from '../snapshot/node-layout.js'
-import type { KubeObject, ProbeRecord, Snapshot } from '../snapshot/types.js'
+import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 export const SIGNER_HTTP_PORT = 8080
 
@@ -83,4 +84,4 @@ export function gateVerdict(answer: FirstBytes, timeoutMs: number): { ok: boolea
 }
 
 /** Any node of the namespace: signerTargets only reads its namespace. */
-const node = (index: SnapshotIndex, namespace: string): KubeObject => index.chainNodes().find((n) => n.metadata.namespace === namespace)!
+const node = (index: SnapshotIndex, namespace: string): ChainNode => index.chainNodes().find((n) => n.metadata.namespace === namespace)!

@@ -13,6 +13,7 @@ import { notFound } from '../snapshot/scope.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
+import { isKind, type Workload } from '../snapshot/kinds.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
@@ -131,12 +132,12 @@ export function onlyReconcilingReleases(snapshot: Snapshot): Snapshot {
   if (snapshot.scope.kind !== 'node') return snapshot
   const index = new SnapshotIndex(snapshot)
   const workers = new Set(index.chainNodes().map((node) => node.metadata.labels?.['worker-name'] ?? ''))
-  const isRelease = (obj: KubeObject) =>
-    obj.kind === 'Deployment' && (obj.spec?.template?.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager')
-  const others = snapshot.objects.filter((obj) => isRelease(obj) && !workers.has(operatorWorkerName(obj)))
+  const isRelease = (obj: KubeObject): obj is Workload =>
+    isKind(obj, 'Deployment') && (obj.spec?.template?.spec?.containers ?? []).some((c) => c.name === 'manager')
+  const others = snapshot.objects.filter(isRelease).filter((obj) => !workers.has(operatorWorkerName(obj)))
   if (others.length === 0) return snapshot
   const pods = others.flatMap((deployment) => index.operatorPods(deployment))
-  const dropped = new Set([...others, ...pods])
+  const dropped = new Set<KubeObject>([...others, ...pods])
   const droppedPods = new Set(pods.map((pod) => `${pod.metadata.namespace}/${pod.metadata.name}`))
   return {
     ...snapshot,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { incompleteError, usageError } from '../util/errors.js'
 import type { ExecConfig, ResolvedContext } from './kubeconfig.js'
+import { textAt } from '../util/json-path.js'
 
 /** TLS material and headers for one cluster, independent of the HTTP client that uses them. */
 export interface Credentials {
@@ -71,14 +72,15 @@ async function runExecPlugin(exec: ExecConfig, creds: Credentials): Promise<Part
       else resolve(out)
     })
   })
-  let status: Record<string, string> | undefined
+  let credential: unknown
   try {
-    status = JSON.parse(stdout).status
+    credential = JSON.parse(stdout)
   } catch {
     throw incompleteError(`credential plugin ${exec.command} printed no ExecCredential JSON`, 'run the plugin by hand to see what it prints')
   }
-  if (status?.token) return { headers: { ...creds.headers, Authorization: `Bearer ${status.token}` } }
-  if (status?.clientCertificateData && status.clientKeyData) return { cert: status.clientCertificateData, key: status.clientKeyData }
+  const [token, cert, key] = ['token', 'clientCertificateData', 'clientKeyData'].map((name) => textAt(credential, 'status', name))
+  if (token) return { headers: { ...creds.headers, Authorization: `Bearer ${token}` } }
+  if (cert && key) return { cert, key }
   throw incompleteError(`credential plugin ${exec.command} returned neither a token nor a client certificate`)
 }
 

@@ -1,8 +1,10 @@
 import { COMET_RPC_PORT, isRecent, movementOf, describeMovement } from '../snapshot/chain.js'
 import { podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
-import { MAX_ANSWER_BYTES, peersOf, rpcResult, sampleOf } from '../snapshot/rpc-answer.js'
-import type { ChainFacts, CollectionError, KubeObject, ProbeRecord } from '../snapshot/types.js'
+import { MAX_ANSWER_BYTES, peersOf, rpcResult, sampleOf, type RpcResult } from '../snapshot/rpc-answer.js'
+import type { ChainFacts, CollectionError, ProbeRecord } from '../snapshot/types.js'
 import { PortForwardRefused, type PodAnswer } from './pod-http.js'
+import type { ChainNode, ConfigMap, Pod } from '../snapshot/kinds.js'
+import { valueAt, textAt } from '../util/json-path.js'
 
 /** Fetches a path from a Pod port (through the API server's port-forward in a live run). */
 export type PodGet = (namespace: string, pod: string, port: number, paths: string[], maxBytes?: number) => Promise<(PodAnswer | Error)[]>
@@ -21,15 +23,15 @@ export interface ChainProbeOptions {
  * port-forward is a read the run could not make, any other failure is one line of the probe record.
  */
 export async function probeChains(
-  nodes: KubeObject[],
-  pods: KubeObject[],
-  configs: Promise<KubeObject[]>,
+  nodes: ChainNode[],
+  pods: Pod[],
+  configs: Promise<ConfigMap[]>,
   options: ChainProbeOptions,
   errors: CollectionError[],
 ): Promise<ProbeRecord[]> {
   const running = nodes
     .map((node) => ({ node, pod: pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name) }))
-    .filter((entry): entry is { node: KubeObject; pod: KubeObject } => entry.pod?.status?.phase === 'Running')
+    .filter((entry): entry is { node: ChainNode; pod: Pod } => entry.pod?.status?.phase === 'Running')
   const records = await Promise.all(
     running.map(({ node, pod }) => {
       const config = configs.then(
@@ -50,13 +52,7 @@ export async function probeChains(
   return records.filter((r): r is ProbeRecord => r !== undefined)
 }
 
-async function probeNode(
-  node: KubeObject,
-  pod: KubeObject,
-  config: Promise<string | undefined>,
-  pods: KubeObject[],
-  options: ChainProbeOptions,
-): Promise<ProbeRecord> {
+async function probeNode(node: ChainNode, pod: Pod, config: Promise<string | undefined>, pods: Pod[], options: ChainProbeOptions): Promise<ProbeRecord> {
   const namespace = pod.metadata.namespace!
   const port = rpcPort(pod)
   const facts: ChainFacts = { problems: [] }
@@ -68,13 +64,13 @@ async function probeNode(
     const sample = sampleOf(first, new Date().toISOString())
     facts.status = {
       ...sample,
-      earliestHeight: Number(first.sync_info?.earliest_block_height ?? 0),
-      network: String(first.node_info?.network ?? ''),
-      nodeId: String(first.node_info?.id ?? ''),
+      earliestHeight: Number(valueAt(first, 'sync_info', 'earliest_block_height') ?? 0),
+      network: String(valueAt(first, 'node_info', 'network') ?? ''),
+      nodeId: String(valueAt(first, 'node_info', 'id') ?? ''),
     }
-    const validator = first.validator_info
-    if (typeof validator?.address === 'string' && /^[0-9A-Fa-f]{40}$/.test(validator.address))
-      facts.validator = { address: validator.address.toUpperCase(), votingPower: Number(validator.voting_power ?? 0) || 0 }
+    const address = textAt(first, 'validator_info', 'address')
+    if (address !== undefined && /^[0-9A-Fa-f]{40}$/.test(address))
+      facts.validator = { address: address.toUpperCase(), votingPower: Number(valueAt(first, 'validator_info', 'voting_power') ?? 0) || 0 }
     // A window of 0 (status -o wide) asks for one reading only.
     if (isRecent(facts) || options.windowMs <= 0) return
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
@@ -111,10 +107,6 @@ async function probeNode(
   }
 }
 
-// JSON-RPC answers are open-ended; readers pick the fields they know.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any
-
 /** The `result` of each CometBFT JSON-RPC answer, or one line per path in `facts.problems` saying why there is none. */
 export async function rpcResults(
   get: PodGet,
@@ -124,7 +116,7 @@ export async function rpcResults(
   paths: string[],
   facts: ChainFacts,
   maxBytes = MAX_ANSWER_BYTES,
-): Promise<(Json | undefined)[]> {
+): Promise<(RpcResult | undefined)[]> {
   let answers: (PodAnswer | Error)[]
   try {
     answers = await get(namespace, pod, port, paths, maxBytes)
@@ -138,7 +130,7 @@ export async function rpcResults(
 }
 
 /** The RPC port the Pod declares (named `rpc`), else CometBFT's default. */
-export function rpcPort(pod: KubeObject): number {
+export function rpcPort(pod: Pod): number {
   return namedPort(podContainers(pod), 'rpc') ?? COMET_RPC_PORT
 }
 
@@ -152,7 +144,7 @@ function namedPort(containers: { name: string; ports?: { name?: string; containe
 }
 
 /** node-utils' /latest_height and /state_syncing, when its container declares a port. */
-async function probeNodeUtils(get: PodGet, pod: KubeObject, facts: ChainFacts): Promise<void> {
+async function probeNodeUtils(get: PodGet, pod: Pod, facts: ChainFacts): Promise<void> {
   const port = namedPort([...podInitContainers(pod), ...podContainers(pod)], NODE_UTILS, NODE_UTILS)
   if (port === undefined) return
   const nodeUtils: NonNullable<ChainFacts['nodeUtils']> = { port, at: new Date().toISOString(), problems: [] }
@@ -181,7 +173,7 @@ async function probeNodeUtils(get: PodGet, pod: KubeObject, facts: ChainFacts): 
  * and the block hash at the trust height. The servers are other nodes' `<node>-internal` Services:
  * reached through their node's Pod, since the Service's cluster address is not reachable from here.
  */
-async function probeStateSync(get: PodGet, node: KubeObject, rendered: Promise<string | undefined>, pods: KubeObject[], facts: ChainFacts): Promise<void> {
+async function probeStateSync(get: PodGet, node: ChainNode, rendered: Promise<string | undefined>, pods: Pod[], facts: ChainFacts): Promise<void> {
   if (!node.spec?.stateSyncRestore) return
   const config = await rendered
   if (!config) return
@@ -215,8 +207,9 @@ async function probeStateSync(get: PodGet, node: KubeObject, rendered: Promise<s
         ['/status', ...(trustHeight ? [`/commit?height=${trustHeight}`] : [])],
         local,
       )
-      if (status) entry.latestHeight = Number(status.sync_info?.latest_block_height ?? 0)
-      if (commit) entry.hashAtTrustHeight = commit.signed_header?.commit?.block_id?.hash
+      if (status) entry.latestHeight = Number(valueAt(status, 'sync_info', 'latest_block_height') ?? 0)
+      // A hash that is not text is no hash: it must not reach the bundle (its reader would refuse the file).
+      if (commit) entry.hashAtTrustHeight = textAt(commit, 'signed_header', 'commit', 'block_id', 'hash')
       if (local.problems.length) entry.problem = local.problems[0]
     }),
   )

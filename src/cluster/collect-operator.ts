@@ -5,11 +5,13 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, OPERATOR_NAMESPACE_TARGETS, OPERATOR_PODS } from './targets.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
 import { selectorMatches } from '../snapshot/label-selector.js'
+import { type ChainNode, type ChainNodeSet, isKind, type Pod, type Workload } from '../snapshot/kinds.js'
 
 export interface OperatorInput {
   /** What the cluster-wide lists returned: labelled operator Deployments and their Pods among them. */
   clusterWide: KubeObject[]
-  nodes: KubeObject[]
+  /** The nodes and sets in scope (their worker-name label names the release). */
+  nodes: (ChainNode | ChainNodeSet)[]
   /** Namespaces whose lists were read for the nodes already (their Events need no second read). */
   nodeNamespaces?: string[]
   logs: LogOptions
@@ -32,7 +34,7 @@ export interface EarlyLog {
  * cluster are listed but not read further: they cannot explain these nodes.
  */
 export async function collectOperator(client: KubeClient, read: Reader, input: OperatorInput): Promise<{ objects: KubeObject[]; logs: LogRecord[] }> {
-  let deployments = input.clusterWide.filter((o) => o.kind === 'Deployment')
+  let deployments: Workload[] = input.clusterWide.filter((o) => isKind(o, 'Deployment'))
   const byImage = deployments.length === 0
   if (byImage) deployments = await findOperatorByImage(read)
   const workers = new Set(input.nodes.map((node) => node.metadata.labels?.['worker-name'] ?? ''))
@@ -47,8 +49,8 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
     ),
   ]
   const perNamespace = Promise.all(namespaces.flatMap((ns) => targets(ns).map((target) => read(target, ns)))).then((lists) => lists.flat())
-  const labelledPods = input.clusterWide.filter((o) => o.kind === 'Pod')
-  const managerLogs = (pods: KubeObject[]) => (input.logs.roles && !input.logs.roles.has('operator') ? [] : managerLogRequests(responsible, pods))
+  const labelledPods = input.clusterWide.filter((o) => isKind(o, 'Pod'))
+  const managerLogs = (pods: Pod[]) => (input.logs.roles && !input.logs.roles.has('operator') ? [] : managerLogRequests(responsible, pods))
   const logsOf = async (requests: LogRequest[]): Promise<LogRecord[]> => {
     const early = requests.map((request) => input.early?.get(`${request.namespace}/${request.pod}`))
     const rest = collectLogs(
@@ -66,21 +68,22 @@ export async function collectOperator(client: KubeClient, read: Reader, input: O
     })
   }
   const [extra, labelledLogs] = await Promise.all([perNamespace, logsOf(managerLogs(labelledPods))])
-  const unlabelledLogs = byImage ? await logsOf(managerLogs(extra)) : []
+  const unlabelledLogs = byImage ? await logsOf(managerLogs(extra.filter((obj) => isKind(obj, 'Pod')))) : []
   return { objects: [...deployments, ...labelledPods, ...extra], logs: [...labelledLogs, ...unlabelledLogs] }
 }
 
-async function findOperatorByImage(read: Reader): Promise<KubeObject[]> {
+async function findOperatorByImage(read: Reader): Promise<Workload[]> {
   // Installs without the chart's labels: fall back to the manager container's image.
   const all = await read({ ...CLUSTER_TARGETS.find((t) => t.kind === 'Deployment')!, labelSelector: undefined })
-  return all.filter((d) =>
-    (d.spec?.template?.spec?.containers ?? []).some((c: { name: string; image?: string }) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')),
+  return all.filter(
+    (d): d is Workload =>
+      isKind(d, 'Deployment') && (d.spec?.template?.spec?.containers ?? []).some((c) => c.name === 'manager' && /cosmopilot/.test(c.image ?? '')),
   )
 }
 
-function managerLogRequests(deployments: KubeObject[], pods: KubeObject[]): LogRequest[] {
+function managerLogRequests(deployments: Workload[], pods: Pod[]): LogRequest[] {
   return pods
     .filter((pod) => deployments.some((d) => d.metadata.namespace === pod.metadata.namespace && selectorMatches(d.spec?.selector, pod.metadata.labels ?? {})))
-    .filter((pod) => (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === 'manager'))
+    .filter((pod) => (pod.spec?.containers ?? []).some((c) => c.name === 'manager'))
     .map((pod) => ({ namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: 'manager', previous: false, main: false }))
 }

@@ -21,6 +21,7 @@ import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
+import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 /**
  * Which pods get their logs read. 'auto' with logs.sample (doctor): every node that looks different, and
@@ -167,7 +168,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
 }
 
 /** Drop what no rule reads (genesis ConfigMaps can be megabytes) and Events about unrelated objects. */
-function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] {
+function keepRelevant(objects: KubeObject[], nodes: ChainNode[]): KubeObject[] {
   const nodeNames = new Set(nodes.map((n) => `${n.metadata.namespace}/${n.metadata.name}`))
   // A node's own ConfigMaps are named after it ("node", "node-..."): look up each prefix ending at a dash,
   // not every node per ConfigMap (a fleet has thousands of both).
@@ -184,9 +185,9 @@ function keepRelevant(objects: KubeObject[], nodes: KubeObject[]): KubeObject[] 
 
 /** The log reads of the nodes' Pods, and for 'auto' the look-alike Pods whose logs a sampled one stands for. */
 function planNodeLogs(
-  pods: KubeObject[],
-  events: KubeObject[],
-  nodes: KubeObject[],
+  pods: Pod[],
+  events: KubeEvent[],
+  nodes: ChainNode[],
   { mode: requested, roles, sample: perGroup }: CollectOptions['logs'],
 ): { requests: LogRequest[]; sample?: Snapshot['logSample'] } {
   if (requested === 'none') return { requests: [] }

@@ -5,14 +5,15 @@ import { ApiError, type KubeClient } from './kube-client.js'
 import { readerFor, withoutManagedFields } from './lists.js'
 import { CHAINNODESETS, FROM_CACHE } from './targets.js'
 import { CHAINNODE_API } from '../snapshot/operator.js'
+import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json'
 const CHAINNODES = `/apis/${CHAINNODE_API}`
 
 export interface FoundNodes {
-  nodes: KubeObject[]
+  nodes: ChainNode[]
   rows: TableRow[]
-  sets: KubeObject[]
+  sets: ChainNodeSet[]
   /** A list of sets that failed (the nodes were still found). */
   errors?: CollectionError[]
 }
@@ -28,13 +29,13 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
     const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${FROM_CACHE}`, TABLE_ACCEPT))
     if (sets) return { ...found, ...(await sets) }
     const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
-    const owned = (node: KubeObject) =>
+    const owned = (node: ChainNode) =>
       node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
     const nodes = found.nodes.filter(owned)
     return {
       nodes,
       rows: found.rows.filter((row) => nodes.some((n) => n.metadata.name === row.name)),
-      sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' }],
+      sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' as const }],
     }
   } catch (error) {
     throw explainLookupFailure(error, scope, ns)
@@ -48,7 +49,7 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
 async function listSets(client: KubeClient, namespace: string | undefined): Promise<Pick<FoundNodes, 'sets' | 'errors'>> {
   // One list read as collect's: a failure recorded, a missing CRD (an operator line without sets) none to miss.
   const errors: CollectionError[] = []
-  const sets = await readerFor(client, errors, async (items) => items)(CHAINNODESETS, namespace)
+  const sets = (await readerFor(client, errors, async (items) => items)(CHAINNODESETS, namespace)).filter((set) => isKind(set, 'ChainNodeSet'))
   return errors.length ? { sets, errors } : { sets }
 }
 
@@ -57,11 +58,11 @@ function fromTable(table: {
   rows?: { cells: unknown[]; object?: KubeObject }[]
 }): FoundNodes {
   const columns = (table.columnDefinitions ?? []).map((c) => ({ name: c.name, type: c.type, priority: c.priority ?? 0 }))
-  const nodes: KubeObject[] = []
+  const nodes: ChainNode[] = []
   const rows: TableRow[] = []
   for (const row of table.rows ?? []) {
     if (!row.object) continue
-    const node = withoutManagedFields({ ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' })
+    const node = withoutManagedFields({ ...row.object, apiVersion: CHAINNODE_API, kind: 'ChainNode' as const })
     nodes.push(node)
     rows.push({ namespace: node.metadata.namespace!, name: node.metadata.name, columns, cells: row.cells })
   }

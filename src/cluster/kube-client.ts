@@ -3,6 +3,7 @@ import type { Credentials } from './auth.js'
 import type { FailureReason } from '../snapshot/types.js'
 import { Transport, type Exchange } from './transport.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { textAt } from '../util/json-path.js'
 
 export class ApiError extends Error {
   constructor(
@@ -225,7 +226,7 @@ function connectionError(error: NodeJS.ErrnoException): Error {
 function statusError(status: number, body: string, path: string): ApiError {
   let message = body.trim().split('\n')[0]
   try {
-    message = JSON.parse(body).message ?? message
+    message = textAt(JSON.parse(body) as unknown, 'message') ?? message
   } catch {
     // not a Status object: keep the first line of the body
   }

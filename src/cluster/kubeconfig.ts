@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { usageError } from '../util/errors.js'
+import { isJsonObject, textAt, valueAt } from '../util/json-path.js'
 
 /** The parts of a kubeconfig we use, with file paths already resolved against their file. */
 export interface NamedCluster {
@@ -218,9 +219,11 @@ function mergeFile(merged: MergedKubeconfig, doc: Record<string, unknown>, baseD
 function namedEntries(list: unknown, key: string, file: string): { name: string; body: Record<string, unknown> }[] {
   if (list === undefined || list === null) return []
   if (!Array.isArray(list)) throw usageError(`kubeconfig ${file}: "${key}s" must be a list`, 'fix the kubeconfig file')
-  return list
-    .filter((item) => item && typeof item === 'object' && typeof item.name === 'string')
-    .map((item) => ({ name: item.name as string, body: (item[key] ?? {}) as Record<string, unknown> }))
+  return list.flatMap((item) => {
+    const name = textAt(item, 'name')
+    const body = valueAt(item, key)
+    return name !== undefined ? [{ name, body: isJsonObject(body) ? body : {} }] : []
+  })
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)

@@ -1,6 +1,7 @@
 import type { CollectionError, KubeObject } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
 import { listPath, type ListTarget, type NodeNeed } from './targets.js'
+import { isKind, type KindViews, type Pod } from '../snapshot/kinds.js'
 
 export type Reader = ReturnType<typeof readerFor>
 
@@ -11,26 +12,30 @@ export interface KeptLists {
 
 export interface Lists {
   all: Promise<KubeObject[]>
-  /** The lists of one kind, to be awaited without waiting for the others. */
-  of(kind: string): Promise<KubeObject[]>
+  /**
+   * The lists of one kind, to be awaited without waiting for the others: as the view of that kind
+   * (snapshot/kinds.ts), which the API server's own schema for the kind already guarantees.
+   */
+  of<K extends keyof KindViews>(kind: K): Promise<KindViews[K][]>
 }
 
 /** Whether some node in a namespace (any node, for cluster-wide lists) has a need; `pods` are that namespace's. */
-export type Wanted = (need: NodeNeed, namespace: string | undefined, pods: () => Promise<KubeObject[]>) => Promise<boolean>
+export type Wanted = (need: NodeNeed, namespace: string | undefined, pods: () => Promise<Pod[]>) => Promise<boolean>
 
 /** Send the list reads of these targets for each namespace now, or once a node is known to need them. */
 export function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[], wanted: Wanted): Lists {
   const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
   const started = namespaces.flatMap((ns) => {
     const here: { kind: string; items: Promise<KubeObject[]> }[] = []
-    const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items))
+    const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items)).then((items) => items.filter((pod) => isKind(pod, 'Pod')))
     for (const target of targets) {
       const need = target.onlyFor
       here.push({ kind: target.kind, items: need ? wanted(need, ns, pods).then((yes) => (yes ? read(target, ns) : [])) : read(target, ns) })
     }
     return here
   })
-  return { all: flat(started.map((l) => l.items)), of: (kind) => flat(started.filter((l) => l.kind === kind).map((l) => l.items)) }
+  const of = (kind: string) => flat(started.filter((l) => l.kind === kind).map((l) => l.items))
+  return { all: flat(started.map((l) => l.items)), of: of as Lists['of'] }
 }
 
 /**
@@ -65,7 +70,7 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
  * managedFields say who wrote which field, and kubectl's last-applied annotation repeats the whole
  * object: large, never read by a rule or renderer, and on a fleet of thousands most of what is held.
  */
-export function withoutManagedFields(obj: KubeObject): KubeObject {
+export function withoutManagedFields<T extends KubeObject>(obj: T): T {
   const annotations = obj.metadata?.annotations
   const lastApplied = annotations !== undefined && LAST_APPLIED in annotations
   if (!('managedFields' in (obj.metadata ?? {})) && !lastApplied) return obj

@@ -1,7 +1,9 @@
 import { commitSigners, consensusAddressOf, countSigning, validatorPowers, type CommitSigners } from '../snapshot/signing.js'
-import type { ChainFacts, KubeObject, ProbeRecord, SigningReading } from '../snapshot/types.js'
+import type { RpcResult } from '../snapshot/rpc-answer.js'
+import type { ChainFacts, ProbeRecord, SigningReading } from '../snapshot/types.js'
 import { COMET_RPC_PORT } from '../snapshot/chain.js'
 import { rpcResults, type PodGet } from './chain-probe.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 export interface SigningProbeOptions {
   get: PodGet
@@ -17,7 +19,7 @@ export interface SigningProbeOptions {
  * Slots for port-forwards, shared by every chain of one run. The chain read first is served first, so
  * when the deadline cuts a large fleet short, the chains read are whole, not every chain a little.
  */
-function limiter(slots: number): (priority: number, work: () => Promise<(Json | undefined)[]>) => Promise<(Json | undefined)[]> {
+function limiter(slots: number): (priority: number, work: () => Promise<(RpcResult | undefined)[]>) => Promise<(RpcResult | undefined)[]> {
   const waiting: { priority: number; start: () => void }[] = []
   let free = slots
   return async (priority, work) => {
@@ -37,10 +39,6 @@ function limiter(slots: number): (priority: number, work: () => Promise<(Json | 
   }
 }
 
-// JSON-RPC results are open-ended; commitSigners and validatorPowers pick the fields they know.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any
-
 export const DEFAULT_SIGNING_WINDOW = 100
 export const MAX_SIGNING_WINDOW = 1000
 /** Heights asked per port-forward: one forwarded connection, answers pipelined; bounded so one answer stream stays small. */
@@ -54,7 +52,7 @@ const MAX_VALIDATOR_PAGES = 3
 const BATCH_BYTES = 4 * 1024 * 1024
 
 interface Validator {
-  node: KubeObject
+  node: ChainNode
   record: ProbeRecord & { chain: ChainFacts }
   address: string
   addressFrom: SigningReading['addressFrom']
@@ -68,7 +66,7 @@ interface Validator {
  * chain when its own does not answer), and counted for every validator of the chain: a fleet of
  * validators on one chain costs one window of requests, not one per validator.
  */
-export async function probeSigning(records: ProbeRecord[], nodes: KubeObject[], options: SigningProbeOptions): Promise<void> {
+export async function probeSigning(records: ProbeRecord[], nodes: ChainNode[], options: SigningProbeOptions): Promise<void> {
   const validators = nodes.map((node) => validatorOf(node, records)).filter((v): v is Validator => v !== undefined)
   const chains = new Map<string, Validator[]>()
   for (const v of validators) chains.set(v.network, [...(chains.get(v.network) ?? []), v])
@@ -81,7 +79,7 @@ interface Run extends SigningProbeOptions {
   started: number
 }
 
-function validatorOf(node: KubeObject, records: ProbeRecord[]): Validator | undefined {
+function validatorOf(node: ChainNode, records: ProbeRecord[]): Validator | undefined {
   if (!node.spec?.validator) return undefined
   const record = records.find((r) => r.namespace === node.metadata.namespace && r.pod === node.metadata.name)
   if (!record?.chain) return undefined

@@ -25,7 +25,7 @@ import {
   type FlagSpecs,
   type InputOf,
 } from './flag-spec.js'
-import type { Scope } from '../snapshot/types.js'
+import type { Snapshot } from '../snapshot/types.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import type { Probe, Session } from '../app/session.js'
@@ -115,7 +115,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
   const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
   const result = diagnose(snapshots, rules, input.bundle, settings, indexes)
-  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots[0]?.scope)
+  if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots)
   const failOn = input['fail-on']
   const rendered = {
     text: () =>
@@ -163,8 +163,8 @@ function missedBlockThresholds(input: Pick<DoctorInput, 'missed-blocks-warning' 
 }
 
 /** Like kubectl's "No resources found in NS namespace.", but an error: doctor's exit code 0 would claim health. */
-function noNodesError(input: DoctorInput, read: Scope | undefined) {
-  const namespace = input.namespace ?? read?.namespace
+function noNodesError(input: DoctorInput, snapshots: Snapshot[]) {
+  const namespace = input.namespace ?? snapshots[0]?.scope.namespace
   const where = input.set
     ? `of ChainNodeSet "${input.set}"`
     : input.name
@@ -173,5 +173,12 @@ function noNodesError(input: DoctorInput, read: Scope | undefined) {
         ? `in namespace ${namespace}`
         : 'in any namespace'
   const matching = input.selector ? ` matching -l ${input.selector}` : ''
+  // A bundle whose ChainNodes were all left out (bundle-read.ts) says why, not that there are none.
+  const leftOut = snapshots.flatMap((s) => s.collectionErrors).find((e) => e.what.startsWith('read ChainNode '))
+  if (leftOut)
+    return usageError(
+      `no ChainNode to check ${where}${matching}: ${leftOut.what.slice('read '.length)} was ${leftOut.message}`,
+      'the bundle was edited or damaged; collect it again',
+    )
   return usageError(`no ChainNodes found ${where}${matching}: nothing to check`, 'list the nodes with: chainnode status -A')
 }

@@ -5,12 +5,13 @@ import { fitWidth, tableWidth } from '../render/width.js'
 import { relatedEvents } from '../analysis/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject, Snapshot } from '../snapshot/types.js'
+import type { Snapshot } from '../snapshot/types.js'
 import { bound } from './timeline.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
 import { eventTime } from '../snapshot/events.js'
+import type { KubeEvent } from '../snapshot/kinds.js'
 
 export const EVENTS_COMMAND = defineCommand({
   summary: 'Events about nodes and everything they own, newest last, repeats collapsed',
@@ -46,7 +47,7 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   const read = () => session.snapshots(input, { logs: 'none', objects, namespaceByDefault: true })
   const since = bound(input.since, '--since')
   // Like kubectl logs --since: an Event counts by when it was last seen (offline, before the bundle's collection).
-  const recent = (snapshot: Snapshot) => (event: KubeObject) => {
+  const recent = (snapshot: Snapshot) => (event: KubeEvent) => {
     if (!since) return true
     const cutoff = 'at' in since ? Date.parse(since.at) : Date.parse(snapshot.collectedAt) - since.ago
     return !(Date.parse(eventTime(event)) < cutoff)

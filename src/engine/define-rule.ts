@@ -1,7 +1,8 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { RuleId } from '../rules/ids.js'
 import type { LogRole } from '../snapshot/node-layout.js'
-import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { ObjectRef } from '../snapshot/types.js'
+import type { ChainNode, ChainNodeSet, Pod } from '../snapshot/kinds.js'
 
 export type Severity = 'error' | 'warning' | 'info'
 export const SEVERITIES: Severity[] = ['error', 'warning', 'info']
@@ -39,15 +40,16 @@ export interface RuleSettings {
   missedBlocks?: { warning: number; error: number }
 }
 
-export interface RuleContext {
+/** What a rule checks: a ChainNode, or for a rule that `sets`, also a ChainNodeSet that has no ChainNode yet. */
+export interface RuleContext<Subject extends ChainNode | ChainNodeSet = ChainNode> {
   index: SnapshotIndex
-  node: KubeObject
-  pod: KubeObject | undefined
+  node: Subject
+  pod: Pod | undefined
   now: number
   settings?: RuleSettings
 }
 
-export interface Rule<Data extends object = object> {
+interface RuleParts<Data extends object> {
   id: RuleId
   title: string
   severity: Severity
@@ -60,19 +62,26 @@ export interface Rule<Data extends object = object> {
    * when one of them fires, this rule's finding is left out so the root cause stands alone.
    */
   suppressedBy?: readonly RuleId[]
-  /**
-   * The rule also checks a ChainNodeSet that has no ChainNode yet (ctx.node is then the set, ctx.pod
-   * undefined): a set whose genesis cannot be obtained never gets a node to report on.
-   */
-  sets?: boolean
   /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
   logs?: readonly LogRole[]
-  check(ctx: RuleContext): RuleHit<Data>[]
   summary(data: Data): string
   cause(data: Data): string
   /** The action names the real objects: the node the finding is for, so its commands can be pasted as they are. */
   action(data: Data, on: ActionTarget): string
 }
+
+export type Rule<Data extends object = object> = RuleParts<Data> &
+  (
+    | { sets?: false; check(ctx: RuleContext): RuleHit<Data>[] }
+    | {
+        /**
+         * The rule also checks a ChainNodeSet that has no ChainNode yet (ctx.node is then the set, ctx.pod
+         * undefined): a set whose genesis cannot be obtained never gets a node to report on.
+         */
+        sets: true
+        check(ctx: RuleContext<ChainNode | ChainNodeSet>): RuleHit<Data>[]
+      }
+  )
 
 /** What an action is about: the ChainNode (or set) the finding was found for, and its subject. */
 export interface ActionTarget {

@@ -2,9 +2,10 @@ import { refOf } from '../snapshot/index.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 import { eventCount, eventTime } from '../snapshot/events.js'
+import type { KubeEvent } from '../snapshot/kinds.js'
 
 /** The evidence items rules attach to a finding: an Event, a field's value, something looked for and not found. */
-export function eventEvidence(event: KubeObject): Evidence {
+export function eventEvidence(event: KubeEvent): Evidence {
   const involved = event.involvedObject ?? event.regarding ?? {}
   const count = eventCount(event)
   return {

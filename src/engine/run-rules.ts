@@ -6,6 +6,7 @@ import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/typ
 import { compareText } from '../util/compare.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
+import { isKind } from '../snapshot/kinds.js'
 
 export interface RuleError {
   ruleId: RuleId
@@ -83,13 +84,15 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
   for (const node of subjectsOf(index)) {
-    const isSet = node.kind === 'ChainNodeSet'
-    const pod = isSet ? undefined : index.podOf(node)
+    const chainNode = isKind(node, 'ChainNode') ? node : undefined
+    const pod = chainNode && index.podOf(chainNode)
     const nodeRef = refOf(node)
     for (const rule of rules) {
-      if (isSet && !rule.sets) continue
+      const check = () =>
+        rule.sets ? rule.check({ index, node, pod, now, settings }) : chainNode ? rule.check({ index, node: chainNode, pod, now, settings }) : []
+      if (!chainNode && !rule.sets) continue
       try {
-        for (const hit of rule.check({ index, node, pod, now, settings })) {
+        for (const hit of check()) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           const shared = findings.get(key)
           if (shared) {
@@ -122,12 +125,12 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
       ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
       ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
     }
-    const chainId = typeof node.status?.chainID === 'string' ? node.status.chainID : undefined
+    const chainId = node.status?.chainID
     nodes.push({
       node: nodeRef,
       phase: node.status?.phase,
       ...(chainId ? { chainId } : {}),
-      rulesChecked: rules.filter((rule) => !isSet || rule.sets).map((rule) => rule.id),
+      rulesChecked: rules.filter((rule) => chainNode || rule.sets).map((rule) => rule.id),
       ...(chain ? { chain } : {}),
     })
     yield

@@ -47,7 +47,9 @@ interface Context {
  */
 export async function complete(words: string[], manifestPath: string | URL): Promise<string> {
   try {
-    const candidates = await candidatesFor(words.length ? words : [''], JSON.parse(readFileSync(manifestPath, 'utf8')).commands)
+    // Our own manifest, written by the build beside this file: its shape is the build's.
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { commands: Record<string, ManifestCommand> }
+    const candidates = await candidatesFor(words.length ? words : [''], manifest.commands)
     return [...candidates, NO_FILES].join('\n')
   } catch {
     return NO_FILES

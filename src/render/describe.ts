@@ -1,11 +1,11 @@
 import { humanAge } from '../util/duration.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { eventAge, eventSource } from './events.js'
 import { alignTabs } from './tabwriter.js'
 import { visible } from './visible.js'
 import { compareText } from '../util/compare.js'
+import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 /*
  * Lines are built with tab-terminated cells and aligned at the end by alignTabs, the way kubectl
@@ -48,7 +48,7 @@ function nested(value: unknown, indent: number): string[] {
 
 const ago = (at: string, now: number) => `${at} (${humanAge(now - Date.parse(at))} ago)`
 
-function eventsSection(events: KubeObject[], now: number): string[] {
+function eventsSection(events: KubeEvent[], now: number): string[] {
   if (events.length === 0) return ['Events:\t<none>']
   return [
     'Events:',
@@ -61,7 +61,7 @@ function eventsSection(events: KubeObject[], now: number): string[] {
   ]
 }
 
-export function describeChainNode(index: SnapshotIndex, node: KubeObject, now: number): string {
+export function describeChainNode(index: SnapshotIndex, node: ChainNode, now: number): string {
   const m = node.metadata
   return alignTabs([
     field(0, 'Name', m.name),
@@ -106,7 +106,7 @@ function containerLines(
   })
 }
 
-export function describePod(index: SnapshotIndex, pod: KubeObject, now: number): string {
+export function describePod(index: SnapshotIndex, pod: Pod, now: number): string {
   const m = pod.metadata
   const owner = m.ownerReferences?.find((ref) => ref.controller) ?? m.ownerReferences?.[0]
   const statuses = allContainerStatuses(pod)
@@ -126,7 +126,7 @@ export function describePod(index: SnapshotIndex, pod: KubeObject, now: number):
     'Conditions:',
     // kubectl writes "Type \t" with a space: the column is one wider than its longest type.
     '  Type\tStatus',
-    ...(pod.status?.conditions ?? []).map((c: { type: string; status: string }) => `  ${cell(c.type)} \t${cell(c.status)}`),
+    ...(pod.status?.conditions ?? []).map((c) => `  ${cell(c.type)} \t${cell(c.status ?? '')}`),
     ...eventsSection(index.eventsFor(pod), now),
   ]).join('\n')
 }

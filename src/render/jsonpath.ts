@@ -1,3 +1,4 @@
+import { isJsonObject as isObject } from '../util/json-path.js'
 import { usageError } from '../util/errors.js'
 
 /**
@@ -206,8 +207,6 @@ function parseOperand(template: string, text: string): Operand {
   if (text.startsWith('@') || text.startsWith('$')) return { kind: 'path', steps: parsePath(template, text) }
   throw bad(template, `cannot compare with ${text}`)
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Children in kubectl's order: list items in turn, map values by key (Go's map order is random; sorted is stable). */
 const childrenOf = (v: unknown): unknown[] =>

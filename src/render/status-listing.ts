@@ -1,5 +1,6 @@
 import type { KubeObject } from '../snapshot/types.js'
 import { usageError } from '../util/errors.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 /**
  * kubectl's listing habits for status: `-o name`, `--sort-by`, `--show-labels`, `-L`. They read the
@@ -7,7 +8,7 @@ import { usageError } from '../util/errors.js'
  */
 
 /** `-o name`: resource.group/name, as `kubectl get chainnodes -o name` prints it. */
-export const nameLine = (node: KubeObject): string => `chainnode.${(node.apiVersion ?? 'cosmopilot.voluzi.com/v1').split('/')[0]}/${node.metadata.name}`
+export const nameLine = (node: ChainNode): string => `chainnode.${(node.apiVersion ?? 'cosmopilot.voluzi.com/v1').split('/')[0]}/${node.metadata.name}`
 
 /** The document kubectl get -o json|jsonpath prints for several objects: a v1 List of them. */
 export const kubectlList = (items: readonly KubeObject[]) => ({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } })

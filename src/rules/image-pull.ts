@@ -22,7 +22,7 @@ export default defineRule<{ container: string; image?: string; reason: string; h
           pod,
           (e) =>
             /pull|image/i.test(`${e.reason} ${e.message}`) &&
-            (!image || String(e.message).includes(image) || e.reason === 'BackOff' || /ErrImagePull/.test(e.message)),
+            (!image || String(e.message).includes(image) || e.reason === 'BackOff' || /ErrImagePull/.test(e.message ?? '')),
         )
         const messages = [status.state?.waiting?.message, ...events.map((e) => e.message)].join(' ')
         const evidence: Evidence[] = [

@@ -16,7 +16,7 @@ export default defineRule<{ events: number }>({
     const events = matchingEvents(
       index,
       node,
-      (e) => e.type === 'Warning' && REFUSAL.test(e.message) && /refus|no longer|not supported|remain|migrat/i.test(e.message),
+      (e) => e.type === 'Warning' && REFUSAL.test(e.message ?? '') && /refus|no longer|not supported|remain|migrat/i.test(e.message ?? ''),
     )
     if (events.length === 0) return []
     const logs = operatorLogsAbout(index, node, REFUSAL, 3)

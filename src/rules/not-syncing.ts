@@ -42,7 +42,7 @@ export default defineRule<NotSyncing>({
   specRow: 'Node not syncing / height not advancing',
   logs: ['main', 'node-utils'],
   check({ index, node, pod, now }) {
-    const phase = node.status?.phase
+    const phase = node.status?.phase ?? ''
     if (!pod || !['Running', 'Syncing', 'StateSyncing'].includes(phase)) return []
     const main = mainContainerName(node, pod)
     const facts = chainProbeOf(index.snapshot, pod)?.chain
@@ -76,7 +76,8 @@ export default defineRule<NotSyncing>({
     const stateSyncEvents = matchingEvents(
       index,
       node,
-      (e) => ['NoPeers', 'NoTrustHeight'].includes(e.reason) && /not restoring from state-sync/.test(e.message) && node.spec?.stateSyncRestore,
+      (e) =>
+        ['NoPeers', 'NoTrustHeight'].includes(e.reason ?? '') && /not restoring from state-sync/.test(e.message ?? '') && node.spec?.stateSyncRestore === true,
     )
     evidence.push(...stateSyncEvents.map(eventEvidence), ...stateSyncEvidence(index, node, facts))
     const blockThreshold = node.spec?.config?.blockThreshold

@@ -1,11 +1,11 @@
 import { humanAge, parseDuration } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { phaseStart } from '../analysis/phase-since.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { eventTime } from '../snapshot/events.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 const MIN = 60_000
 /**
@@ -25,7 +25,7 @@ export const STUCK_PHASES = Object.keys(DEFAULT_PHASE_TIMEOUTS_MS)
 const MARGIN_MS = 10 * MIN
 
 /** The node's own budget for a phase, when its spec sets a longer one than the default. */
-function nodeBudgetMs(node: KubeObject, phase: string): number | undefined {
+function nodeBudgetMs(node: ChainNode, phase: string): number | undefined {
   const budget: unknown = phase === 'InitializingData' ? node.spec?.persistence?.initTimeout : phase === 'Starting' ? node.spec?.config?.startupTime : undefined
   if (typeof budget !== 'string') return undefined
   try {
@@ -36,7 +36,7 @@ function nodeBudgetMs(node: KubeObject, phase: string): number | undefined {
 }
 
 /** What to read next when nothing the tool collected explains the wait. */
-function nextRead(node: KubeObject, phase: string, operator: string | undefined): string {
+function nextRead(node: ChainNode, phase: string, operator: string | undefined): string {
   const { namespace, name } = node.metadata
   const operatorLog = operator
     ? `the operator log (kubectl logs -n ${operator.split('/')[0]} deploy/${operator.split('/')[1]} -c manager | grep ${name}; set debugMode=true for more)`

@@ -57,7 +57,7 @@ export default defineRule<Data>({
   // logged; an Event carries it only when something else (a controller, a policy engine) records one.
   logs: ['operator'],
   check({ index, node }) {
-    const events = matchingEvents(index, node, (e) => NOT_FOUND.test(e.message))
+    const events = matchingEvents(index, node, (e) => NOT_FOUND.test(e.message ?? ''))
     const logged = reconcileErrorEvidence(index, node, NOT_FOUND)
     const latest = [...events.map((e) => ({ text: e.message as string, at: e.lastTimestamp ?? '' })), ...logged].sort((a, b) => (a.at < b.at ? -1 : 1)).at(-1)
     if (!latest) return []

@@ -37,10 +37,10 @@ export default defineRule<{
     const expandable = storageClass?.allowVolumeExpansion === true
     const refusals = reconcileErrorEvidence(index, node, RESIZE_REFUSED)
     if (expandable && refusals.length === 0) return []
-    const requested: string | undefined = pvc.spec?.resources?.requests?.storage
-    const capacity: string | undefined = pvc.status?.capacity?.storage
+    const requested = pvc.spec?.resources?.requests?.storage
+    const capacity = pvc.status?.capacity?.storage
     const waiting = (quantityBytes(requested) ?? 0) > (quantityBytes(capacity) ?? Number.POSITIVE_INFINITY)
-    const usage: string | undefined = node.status?.dataUsage
+    const usage = node.status?.dataUsage
     const threshold = node.spec?.persistence?.autoResizeThreshold ?? 80
     const nearFull = usage !== undefined && Number.parseInt(usage, 10) > threshold
     const refused = refusals.length > 0

@@ -7,6 +7,7 @@ import { operatorSaid } from '../analysis/operator-said.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { field, eventEvidence } from '../engine/evidence.js'
+import type { KubeEvent } from '../snapshot/kinds.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000
@@ -38,7 +39,7 @@ function sameFailure(message: string, error: string): boolean {
 }
 
 /** A Warning Event on the node or its set that carries this error. */
-function eventFor(index: SnapshotIndex, objects: KubeObject[], error: string): KubeObject | undefined {
+function eventFor(index: SnapshotIndex, objects: KubeObject[], error: string): KubeEvent | undefined {
   return objects
     .flatMap((obj) => index.eventsFor(obj))
     .filter((event) => event.type === 'Warning' && sameFailure(String(event.message ?? event.note ?? ''), error))

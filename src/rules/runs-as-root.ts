@@ -14,19 +14,19 @@ export default defineRule<{ containers: string[] }>({
     const podUser = pod.spec?.securityContext?.runAsUser
     const rootContainers = [...podInitContainers(pod), ...podContainers(pod)]
       .filter((c) => {
-        const ctx = (c as { securityContext?: { runAsUser?: number; runAsNonRoot?: boolean } }).securityContext
+        const ctx = c.securityContext
         return (ctx?.runAsUser ?? podUser) === 0 || ctx?.runAsNonRoot === false
       })
       .map((c) => c.name)
-    const refused = matchingEvents(index, pod, (e) => /runAsNonRoot|will run as root|non-numeric user/i.test(e.message))
-    const waiting = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].filter(
-      (s: { state?: { waiting?: { message?: string } } }) => /runAsNonRoot|run as root/i.test(s.state?.waiting?.message ?? ''),
+    const refused = matchingEvents(index, pod, (e) => /runAsNonRoot|will run as root|non-numeric user/i.test(e.message ?? ''))
+    const waiting = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].filter((s) =>
+      /runAsNonRoot|run as root/i.test(s.state?.waiting?.message ?? ''),
     )
-    const names = [...new Set([...rootContainers, ...waiting.map((s: { name: string }) => s.name)])]
+    const names = [...new Set([...rootContainers, ...waiting.map((s) => s.name)])]
     if (names.length === 0 && refused.length === 0) return []
     const evidence: Evidence[] = [
       ...rootContainers.map((c) => field(pod, `container ${c} runAsUser`, 0)),
-      ...waiting.map((s: { name: string; state: { waiting: { message: string } } }) => field(pod, `container ${s.name} waiting`, s.state.waiting.message)),
+      ...waiting.map((s) => field(pod, `container ${s.name} waiting`, s.state?.waiting?.message)),
       ...refused.map(eventEvidence),
     ]
     return [{ subject: refOf(pod), data: { containers: names }, evidence }]

@@ -1,18 +1,18 @@
 import { refOf } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { allContainerStatuses } from '../snapshot/node-layout.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { operatorLogsAbout } from '../analysis/operator-logs.js'
 import { byReason, matchingEvents, eventCount } from '../snapshot/events.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { annotation } from '../snapshot/operator.js'
+import type { Pod } from '../snapshot/kinds.js'
 
 /** A corrupted snapshot is deleted and retaken with no Event saying so: only the operator's log line tells. */
 const CORRUPTED = /Data is corrupted/
 const CHECK_STARTED = /^Starting snapshot (\S+) integrity check/
 
 /** The snapshot a check Pod verifies: its `volume-snapshot` label, else its name `<snapshot>-ichk-<suffix>`. */
-function checkedSnapshot(pod: KubeObject): string | undefined {
+function checkedSnapshot(pod: Pod): string | undefined {
   return pod.metadata.labels?.['volume-snapshot'] ?? /^(.+)-ichk(?:-[a-z0-9]+)?$/.exec(pod.metadata.name)?.[1]
 }
 

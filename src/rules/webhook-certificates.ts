@@ -6,6 +6,7 @@ import { operatorLogs } from '../analysis/operator-logs.js'
 import { escapeRegExp } from '../util/regexp.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { matchingEvents } from '../snapshot/events.js'
+import type { WebhookConfiguration } from '../snapshot/kinds.js'
 
 /**
  * Certificate failures of the webhook server only: the manager also logs healthy certificate reloads at
@@ -22,13 +23,13 @@ const CERT_TROUBLE =
  * without certificates does not serve). A failed call to another product's webhook (a policy engine that
  * is down) says nothing about the operator's certificates. One pattern per webhook configuration.
  */
-function troubleOf(webhook: KubeObject | undefined): RegExp {
+function troubleOf(webhook: WebhookConfiguration | undefined): RegExp {
   if (!webhook) return CERT_TROUBLE
   let pattern = troublePatterns.get(webhook)
   if (!pattern) {
     // The API server's message names the webhook's address; its name is no help (kubebuilder names every
     // release's webhooks alike, vchainnode.kb.io).
-    const names = (webhook.webhooks ?? []).flatMap((hook: { clientConfig?: { url?: string; service?: { name?: string; namespace?: string } } }) => {
+    const names = (webhook.webhooks ?? []).flatMap((hook) => {
       const { service, url } = hook.clientConfig ?? {}
       return [service?.name && service.namespace ? `${service.name}.${service.namespace}.svc` : undefined, url].filter(Boolean) as string[]
     })
@@ -38,17 +39,13 @@ function troubleOf(webhook: KubeObject | undefined): RegExp {
   }
   return pattern
 }
-const troublePatterns = new WeakMap<KubeObject, RegExp>()
+const troublePatterns = new WeakMap<WebhookConfiguration, RegExp>()
 
 /** The webhook configuration of an operator release: the chart names it <release>-validating-webhook-cfg. */
-export function webhookConfigOf(operator: KubeObject, all: KubeObject[]): KubeObject | undefined {
+export function webhookConfigOf(operator: KubeObject, all: WebhookConfiguration[]): WebhookConfiguration | undefined {
   return (
     all.find((cfg) => cfg.metadata.name === `${operator.metadata.name}-validating-webhook-cfg`) ??
-    all.find((cfg) =>
-      (cfg.webhooks ?? []).some(
-        (hook: { clientConfig?: { service?: { namespace?: string } } }) => hook.clientConfig?.service?.namespace === operator.metadata.namespace,
-      ),
-    )
+    all.find((cfg) => (cfg.webhooks ?? []).some((hook) => hook.clientConfig?.service?.namespace === operator.metadata.namespace))
   )
 }
 
@@ -75,10 +72,10 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
   check({ index, node, now }) {
     const operator = index.operatorFor(node)
     if (!operator) return []
-    const manager = (operator.spec?.template?.spec?.containers ?? []).find((c: { name: string }) => c.name === 'manager')
+    const manager = (operator.spec?.template?.spec?.containers ?? []).find((c) => c.name === 'manager')
     if (containerEnv(manager, 'DISABLE_WEBHOOKS') === 'true') return []
     const webhook = webhookConfigOf(operator, index.list('ValidatingWebhookConfiguration'))
-    const bundles: string[] = (webhook?.webhooks ?? []).map((hook: { clientConfig?: { caBundle?: string } }) => hook.clientConfig?.caBundle ?? '')
+    const bundles = (webhook?.webhooks ?? []).map((hook) => hook.clientConfig?.caBundle ?? '')
     const emptyCaBundle = bundles.some((bundle) => !bundle)
     const expired = bundles.map((bundle) => caExpiry(bundle)).find((validTo) => validTo !== undefined && Date.parse(validTo) < now)
     const injectFrom = webhook?.metadata.annotations?.['cert-manager.io/inject-ca-from']
@@ -86,7 +83,7 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
     const certManagerMissing = Boolean(injectFrom) && !certificates.some((cert) => `${cert.metadata.namespace}/${cert.metadata.name}` === injectFrom)
     const trouble = troubleOf(webhook)
     const logs = operatorLogs(index, operator, trouble)
-    const webhookEvents = matchingEvents(index, node, (e) => trouble.test(e.message))
+    const webhookEvents = matchingEvents(index, node, (e) => trouble.test(e.message ?? ''))
     if (!emptyCaBundle && !expired && logs.length === 0 && webhookEvents.length === 0) return []
     const evidence: Evidence[] = [
       ...(webhook ? [field(webhook, 'webhooks[].clientConfig.caBundle', emptyCaBundle ? '' : expired ? `expired ${expired}` : '(set)')] : []),

@@ -5,7 +5,8 @@ import { UserError, errorMessage, usageError } from '../util/errors.js'
 import { JsonTooDeepError, parseJsonBounded } from '../util/json-depth.js'
 import { readLimits, type ReadLimits } from '../util/limits.js'
 import { ArchiveFiles, FolderFiles, type BundleFiles } from './bundle-files.js'
-import { BUNDLE_KIND, SHAPES, type BundleManifest, type Shape } from './bundle-shape.js'
+import { BUNDLE_KIND, SHAPES, kindProblem, type BundleManifest } from './bundle-shape.js'
+import type { Shape } from './shape.js'
 import { unpackTarGz, type ArchiveIndex } from './tar-reader.js'
 import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
@@ -86,13 +87,26 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     throw usageError(`bundle format ${version} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
   const checked = check<BundleManifest>('manifest.json', SHAPES.manifest, manifest)
   const objects: KubeObject[] = []
+  const leftOut: Snapshot['collectionErrors'] = []
   for (const ns of files.list('resources')) {
     if (!ns.folder) continue
     onProgress(`reading resources/${ns.name}`)
     for (const file of files.list(`resources/${ns.name}`)) {
       if (file.folder || !file.name.endsWith('.json')) continue
+      const name = `resources/${ns.name}/${file.name}`
       // One by one: a list of 300,000 objects would overflow the stack as spread arguments.
-      for (const obj of await read<KubeObject[]>(`resources/${ns.name}/${file.name}`, SHAPES.resources, [])) objects.push(obj)
+      for (const obj of await read<KubeObject[]>(name, SHAPES.resources, [])) {
+        // An object its kind's view would misdescribe (a phase that is a number) is left out, and the report says so.
+        const problem = kindProblem(obj)
+        if (problem === undefined) objects.push(obj)
+        else
+          leftOut.push({
+            what: `read ${obj.kind} ${obj.metadata.name} from ${name}`,
+            namespace: obj.metadata.namespace,
+            reason: 'error',
+            message: `left out: ${problem}`,
+          })
+      }
     }
   }
   onProgress('reading logs')
@@ -117,7 +131,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     chainNodeRows,
     logs,
     probes,
-    collectionErrors,
+    collectionErrors: [...collectionErrors, ...leftOut],
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
     observations,

@@ -1,4 +1,5 @@
-import type { ChainFacts, KubeObject, ProbeRecord, Snapshot } from './types.js'
+import type { ChainFacts, ProbeRecord, Snapshot } from './types.js'
+import type { Pod } from './kinds.js'
 
 /** CometBFT RPC port (`rpc.laddr tcp://0.0.0.0:26657` in the operator's config.toml). */
 export const COMET_RPC_PORT = 26657
@@ -15,7 +16,7 @@ export type Movement =
   | { kind: 'unknown' }
 
 /** The chain probe record of a Pod, when the run took one. */
-export function chainProbeOf(snapshot: Snapshot, pod: KubeObject | undefined): ProbeRecord | undefined {
+export function chainProbeOf(snapshot: Snapshot, pod: Pod | undefined): ProbeRecord | undefined {
   if (!pod) return undefined
   return snapshot.probes.find((p) => p.kind === 'chain' && p.namespace === pod.metadata.namespace && p.pod === pod.metadata.name)
 }

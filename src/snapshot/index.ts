@@ -1,4 +1,17 @@
 import type { KubeObject, LogRecord, Observation, ObjectRef, Snapshot, TableRow } from './types.js'
+import {
+  type ChainNode,
+  type ChainNodeSet,
+  type ConfigMap,
+  isKind,
+  type KindViews,
+  type KubeEvent,
+  type PersistentVolumeClaim,
+  type Pod,
+  type StorageClass,
+  type VolumeSnapshot,
+  type Workload,
+} from './kinds.js'
 import { compareText } from '../util/compare.js'
 import { ownerSetName } from './node-layout.js'
 import { sortEvents } from './events.js'
@@ -14,15 +27,15 @@ const logKey = (namespace: string | undefined, pod: string, container: string, p
 export class SnapshotIndex {
   private readonly byKind = new Map<string, KubeObject[]>()
   private readonly byKey = new Map<string, KubeObject>()
-  private readonly eventsByUid = new Map<string, KubeObject[]>()
-  private readonly eventsByName = new Map<string, KubeObject[]>()
+  private readonly eventsByUid = new Map<string, KubeEvent[]>()
+  private readonly eventsByName = new Map<string, KubeEvent[]>()
   // Rules ask per node: a fleet of 500 must not scan every Pod and log for each of them.
   private readonly byNamespace = new Map<string, KubeObject[]>()
   private logsByKey?: Map<string, LogRecord>
   private rowsByKey?: Map<string, TableRow>
   // serve's history holds thousands of observations per node of a fleet: a scan per node would be quadratic.
   private observationsByNode?: Map<string, Observation[]>
-  private readonly eventsCache = new WeakMap<KubeObject, KubeObject[]>()
+  private readonly eventsCache = new WeakMap<KubeObject, KubeEvent[]>()
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
@@ -30,16 +43,19 @@ export class SnapshotIndex {
       list.push(obj)
       this.byKind.set(obj.kind, list)
       this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
-      if (obj.kind === 'Event') this.indexEvent(obj)
+      if (isKind(obj, 'Event')) this.indexEvent(obj)
     }
   }
 
-  private indexEvent(event: KubeObject): void {
+  private indexEvent(event: KubeEvent): void {
     const involved = event.involvedObject ?? event.regarding ?? {}
     if (involved.uid) append(this.eventsByUid, involved.uid, event)
     append(this.eventsByName, keyOf(involved.kind ?? '', involved.namespace ?? event.metadata.namespace, involved.name ?? ''), event)
   }
 
+  /** Objects of a kind, as the view kinds.ts declares for it (the bundle reader checked that shape). */
+  list<K extends keyof KindViews>(kind: K, namespace?: string): KindViews[K][]
+  list(kind: string, namespace?: string): KubeObject[]
   list(kind: string, namespace?: string): KubeObject[] {
     const all = this.byKind.get(kind) ?? []
     if (namespace === undefined) return all
@@ -49,17 +65,19 @@ export class SnapshotIndex {
     return inNamespace
   }
 
+  get<K extends keyof KindViews>(kind: K, namespace: string | undefined, name: string): KindViews[K] | undefined
+  get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
     return this.byKey.get(keyOf(kind, namespace, name))
   }
 
-  chainNodes(): KubeObject[] {
+  chainNodes(): ChainNode[] {
     return [...this.list('ChainNode')].sort((a, b) =>
       compareText(keyOf('', a.metadata.namespace, a.metadata.name), keyOf('', b.metadata.namespace, b.metadata.name)),
     )
   }
 
-  tableRow(node: KubeObject): TableRow | undefined {
+  tableRow(node: ChainNode): TableRow | undefined {
     // One map, built on first use: a find per node is quadratic over a fleet of 10,000.
     if (!this.rowsByKey) {
       this.rowsByKey = new Map()
@@ -72,7 +90,7 @@ export class SnapshotIndex {
   }
 
   /** Earlier observations of this node (history.json, the history store), oldest first: grouped once, not filtered per node. */
-  observationsOf(node: KubeObject): Observation[] {
+  observationsOf(node: ChainNode): Observation[] {
     if (!this.observationsByNode) {
       this.observationsByNode = new Map()
       for (const o of this.snapshot.observations ?? []) append(this.observationsByNode, o.node, o)
@@ -81,7 +99,7 @@ export class SnapshotIndex {
   }
 
   /** The node Pod: same name as the ChainNode and controlled by it (the operator sets no label to find it by). */
-  podOf(node: KubeObject): KubeObject | undefined {
+  podOf(node: ChainNode): Pod | undefined {
     const pod = this.get('Pod', node.metadata.namespace, node.metadata.name)
     if (!pod) return undefined
     const owners = pod.metadata.ownerReferences ?? []
@@ -90,7 +108,7 @@ export class SnapshotIndex {
   }
 
   /** Events about an object, matched by uid where recorded, else by kind, namespace and name. */
-  eventsFor(obj: KubeObject | undefined): KubeObject[] {
+  eventsFor(obj: KubeObject | undefined): KubeEvent[] {
     if (!obj) return []
     // Every rule asks for the Events of the same node and Pod: sorted once per object, not once per rule.
     let events = this.eventsCache.get(obj)
@@ -98,7 +116,7 @@ export class SnapshotIndex {
     return events
   }
 
-  private findEvents(obj: KubeObject): KubeObject[] {
+  private findEvents(obj: KubeObject): KubeEvent[] {
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
     const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
       const uid = (event.involvedObject ?? event.regarding)?.uid
@@ -122,25 +140,25 @@ export class SnapshotIndex {
     return this.logsByKey.get(logKey(standInNamespace, standInPod, container, previous))
   }
 
-  ownerSetOf(node: KubeObject): KubeObject | undefined {
+  ownerSetOf(node: ChainNode): ChainNodeSet | undefined {
     const name = ownerSetName(node)
     return name ? this.get('ChainNodeSet', node.metadata.namespace, name) : undefined
   }
 
-  configMapOf(node: KubeObject): KubeObject | undefined {
+  configMapOf(node: ChainNode): ConfigMap | undefined {
     return this.get('ConfigMap', node.metadata.namespace, node.metadata.name)
   }
 
-  dataPvcOf(node: KubeObject): KubeObject | undefined {
+  dataPvcOf(node: ChainNode): PersistentVolumeClaim | undefined {
     return this.get('PersistentVolumeClaim', node.metadata.namespace, node.metadata.name)
   }
 
-  storageClassOf(pvc: KubeObject | undefined): KubeObject | undefined {
+  storageClassOf(pvc: PersistentVolumeClaim | undefined): StorageClass | undefined {
     const name = pvc?.spec?.storageClassName
     return name ? this.get('StorageClass', undefined, name) : this.list('StorageClass').find(isDefaultStorageClass)
   }
 
-  volumeSnapshotsOf(node: KubeObject): KubeObject[] {
+  volumeSnapshotsOf(node: ChainNode): VolumeSnapshot[] {
     const { name, namespace } = node.metadata
     return this.list('VolumeSnapshot', namespace).filter(
       (snap) => snap.metadata.labels?.['chain-node'] === name || snap.spec?.source?.persistentVolumeClaimName === name,
@@ -148,20 +166,20 @@ export class SnapshotIndex {
   }
 
   /** The operator release that reconciles this node: its WORKER_NAME equals the node's worker-name label. */
-  operatorFor(node: KubeObject): KubeObject | undefined {
+  operatorFor(node: KubeObject): Workload | undefined {
     const worker = node.metadata.labels?.['worker-name'] ?? ''
     return this.list('Deployment').find((deployment) => operatorWorkerName(deployment) === worker)
   }
 
-  operatorPods(deployment: KubeObject): KubeObject[] {
-    const selector: Record<string, string> = deployment.spec?.selector?.matchLabels ?? {}
+  operatorPods(deployment: Workload): Pod[] {
+    const selector = deployment.spec?.selector?.matchLabels ?? {}
     return this.list('Pod', deployment.metadata.namespace).filter(
       (pod) => Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => pod.metadata.labels?.[key] === value),
     )
   }
 
   /** All pods in the namespace matched by a label selector (matchLabels and matchExpressions). */
-  podsSelectedBy(namespace: string | undefined, selector: LabelSelector | undefined): KubeObject[] {
+  podsSelectedBy(namespace: string | undefined, selector: LabelSelector | undefined): Pod[] {
     return this.list('Pod', namespace).filter((pod) => selectorMatches(selector, pod.metadata.labels ?? {}))
   }
 }

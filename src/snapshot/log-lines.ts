@@ -1,5 +1,6 @@
 import type { SnapshotIndex } from './index.js'
-import type { KubeObject, LogRecord } from './types.js'
+import type { LogRecord } from './types.js'
+import type { Pod } from './kinds.js'
 
 export interface LogLine {
   at?: string
@@ -7,7 +8,7 @@ export interface LogLine {
 }
 
 /** Logs are collected with timestamps=true: split the RFC 3339 prefix off each line. */
-export function logLines(index: SnapshotIndex, pod: KubeObject | undefined, container: string, previous = false): LogLine[] {
+export function logLines(index: SnapshotIndex, pod: Pod | undefined, container: string, previous = false): LogLine[] {
   if (!pod) return []
   const record = index.logsFor(pod.metadata.namespace, pod.metadata.name, container, previous)
   if (!record?.text) return []

@@ -1,5 +1,6 @@
 import type { KubeObject } from './types.js'
 import { allContainerStatuses, podContainers, podInitContainers, podReady } from './node-layout.js'
+import type { ChainNode, KubeEvent, Pod } from './kinds.js'
 
 /** How many look-alike nodes have their logs read when doctor is not told otherwise (--log-sample). */
 export const DEFAULT_LOG_SAMPLE = 3
@@ -15,7 +16,7 @@ const stateOf = (state: Record<string, Record<string, unknown> | undefined> | un
  * the logs of a few of them tell what the logs of the others would. Heights and times are left out:
  * healthy nodes differ in them all the time.
  */
-export function lookAlikeSignature(node: KubeObject, pod: KubeObject, events: KubeObject[]): string {
+export function lookAlikeSignature(node: ChainNode, pod: Pod, events: KubeEvent[]): string {
   const containers = [...podInitContainers(pod), ...podContainers(pod)].map((c) => `${c.name}=${c.image ?? ''}`)
   const statuses = allContainerStatuses(pod).map(
     (s) => `${s.name}:${s.ready ? 'ready' : 'not-ready'}:${(s.restartCount ?? 0) > 0 ? 'restarted' : 'fresh'}:${stateOf(s.state)}:${stateOf(s.lastState)}`,
@@ -47,9 +48,9 @@ export interface LogSamplePlan {
  * agree); 0 reads every node. Pure: the same plan for a live run and for a bundle replayed in a test.
  */
 export function planLogSample(
-  nodes: KubeObject[],
-  podOf: (node: KubeObject) => KubeObject | undefined,
-  eventsOf: (obj: KubeObject) => KubeObject[],
+  nodes: ChainNode[],
+  podOf: (node: ChainNode) => Pod | undefined,
+  eventsOf: (obj: KubeObject) => KubeEvent[],
   perGroup: number,
 ): LogSamplePlan {
   const read = new Set<string>()

@@ -1,8 +1,8 @@
 import type { SnapshotIndex } from './index.js'
-import type { KubeObject } from './types.js'
+import type { ChainNode } from './kinds.js'
 
 /** The rendered config.toml of a node, as the operator wrote it into ConfigMap <node>. */
-export function configFile(index: SnapshotIndex, node: KubeObject, file: string): string | undefined {
+export function configFile(index: SnapshotIndex, node: ChainNode, file: string): string | undefined {
   return index.configMapOf(node)?.data?.[file]
 }
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from './types.js'
+import type { ChainNode, Container, Pod } from './kinds.js'
 
 export const NODE_UTILS = 'node-utils'
 /** node-utils profiling listener, fixed on 127.0.0.1 in the Pod (spec §4.1, §8). */
@@ -20,17 +20,8 @@ export function containerRole(container: string, main: string | undefined): LogR
 /** Operator release lines we know how to read: 5.0.0 names the main container `app`; 3.x names it after the binary. */
 export type OperatorLine = '5.x' | '3.x' | 'unknown'
 
-interface Container {
-  name: string
-  image?: string
-  args?: string[]
-  command?: string[]
-  env?: { name: string; value?: string }[]
-  ports?: { name?: string; containerPort: number }[]
-}
-
 /** The remote signer a node is a target of: its Pod carries cosmosigner-target=<signer>, set children their ChainNode too. */
-export function signerTargetOf(node: KubeObject, pod: KubeObject | undefined): string | undefined {
+export function signerTargetOf(node: ChainNode, pod: Pod | undefined): string | undefined {
   return pod?.metadata.labels?.['cosmosigner-target'] ?? node.metadata.labels?.['cosmosigner-target']
 }
 
@@ -40,20 +31,20 @@ export function containerEnv(container: { env?: { name: string; value?: string }
 }
 
 /** The ChainNodeSet a node belongs to: its owner reference, or the nodeset label of set children. */
-export function ownerSetName(node: KubeObject): string | undefined {
+export function ownerSetName(node: ChainNode): string | undefined {
   return node.metadata.ownerReferences?.find((owner) => owner.kind === 'ChainNodeSet')?.name ?? node.metadata.labels?.nodeset
 }
 
 /** Whether a node takes (and verifies) volume snapshots or restores its data from one. */
-export function usesVolumeSnapshots(node: KubeObject): boolean {
+export function usesVolumeSnapshots(node: ChainNode): boolean {
   return Boolean(node.spec?.persistence?.snapshots || node.spec?.persistence?.restoreFromSnapshot)
 }
 
-export const podContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.containers ?? []
-export const podInitContainers = (pod: KubeObject | undefined): Container[] => pod?.spec?.initContainers ?? []
+export const podContainers = (pod: Pod | undefined): Container[] => pod?.spec?.containers ?? []
+export const podInitContainers = (pod: Pod | undefined): Container[] => pod?.spec?.initContainers ?? []
 
 /** The container running the chain binary: `app` on the 5.0.0 line, `.spec.app.app` (e.g. gaiad) before. */
-export function mainContainerName(node: KubeObject | undefined, pod: KubeObject | undefined): string | undefined {
+export function mainContainerName(node: ChainNode | undefined, pod: Pod | undefined): string | undefined {
   const names = podContainers(pod).map((c) => c.name)
   if (names.includes('app')) return 'app'
   const binary: string | undefined = node?.spec?.app?.app
@@ -61,7 +52,7 @@ export function mainContainerName(node: KubeObject | undefined, pod: KubeObject 
   return names.find((name) => !(LEGACY_SIGNER_CONTAINERS as readonly string[]).includes(name)) ?? (binary || (pod ? undefined : 'app'))
 }
 
-export function detectOperatorLine(node: KubeObject | undefined, pod: KubeObject | undefined): OperatorLine {
+export function detectOperatorLine(node: ChainNode | undefined, pod: Pod | undefined): OperatorLine {
   if (!pod) return 'unknown'
   const gate = podInitContainers(pod).find((c) => c.name === DISCOVERY_GATE)
   const gateCommand = gate?.args?.[0] ?? gate?.command?.[0]
@@ -85,23 +76,23 @@ export interface ContainerStatus {
   lastState?: Record<string, Record<string, unknown> | undefined>
 }
 
-export function containerStatus(pod: KubeObject | undefined, name: string): ContainerStatus | undefined {
+export function containerStatus(pod: Pod | undefined, name: string): ContainerStatus | undefined {
   const all: ContainerStatus[] = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
   return all.find((status) => status.name === name)
 }
 
-export function allContainerStatuses(pod: KubeObject | undefined): ContainerStatus[] {
+export function allContainerStatuses(pod: Pod | undefined): ContainerStatus[] {
   return [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
 }
 
 /** The image a container runs: the status image when reported (it reflects what was pulled), else the spec. */
-export function containerImage(pod: KubeObject | undefined, name: string): string | undefined {
+export function containerImage(pod: Pod | undefined, name: string): string | undefined {
   const spec = [...podInitContainers(pod), ...podContainers(pod)].find((c) => c.name === name)
   return spec?.image ?? containerStatus(pod, name)?.image
 }
 
 /** `kubectl get pod` STATUS column logic, reduced to what rules need. */
-export function podReason(pod: KubeObject | undefined): string {
+export function podReason(pod: Pod | undefined): string {
   if (!pod) return 'Missing'
   if (pod.metadata.deletionTimestamp) return 'Terminating'
   for (const status of pod.status?.initContainerStatuses ?? []) {
@@ -117,12 +108,12 @@ export function podReason(pod: KubeObject | undefined): string {
   return pod.status?.phase ?? 'Unknown'
 }
 
-export function podReady(pod: KubeObject | undefined): boolean {
-  return (pod?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True')
+export function podReady(pod: Pod | undefined): boolean {
+  return (pod?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
 }
 
 /** Restart count across containers, counting only those kubelet restarts in place. */
-export function podRestarts(pod: KubeObject | undefined): number {
+export function podRestarts(pod: Pod | undefined): number {
   return allContainerStatuses(pod).reduce((sum, status) => sum + (status.restartCount ?? 0), 0)
 }
 

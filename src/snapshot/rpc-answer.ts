@@ -5,6 +5,7 @@
  */
 import type { ChainFacts, ChainSample } from './types.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { valueAt, isJsonObject, listAt, textAt } from '../util/json-path.js'
 
 /** One HTTP answer from a Pod's port, as the probe read it (at most its byte limit). */
 export interface RpcAnswer {
@@ -19,8 +20,8 @@ export interface RpcAnswer {
 export const MAX_ANSWER_BYTES = 2 * 1024 * 1024
 const PEER_LIST_CAP = 50
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any
+/** The `result` of a JSON-RPC answer: an object whose fields are read with util/json-path.ts. */
+export type RpcResult = Record<string, unknown>
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
 
@@ -28,7 +29,12 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
  * The `result` of one JSON-RPC answer (an object), or undefined with one line in `problems` saying why there is
  * none. `what` names the path and port in that line; `limit` is the byte limit the answer was read with.
  */
-export function rpcResult(answer: RpcAnswer | Error, what: string, problems: string[], { netInfo = false, limit = MAX_ANSWER_BYTES } = {}): Json | undefined {
+export function rpcResult(
+  answer: RpcAnswer | Error,
+  what: string,
+  problems: string[],
+  { netInfo = false, limit = MAX_ANSWER_BYTES } = {},
+): RpcResult | undefined {
   if (answer instanceof Error) {
     problems.push(`${what}: ${answer.message}`)
     return undefined
@@ -40,34 +46,35 @@ export function rpcResult(answer: RpcAnswer | Error, what: string, problems: str
     problems.push(`${what}: ${read.problem}`)
     return undefined
   }
-  const body = read.body
-  if (body !== null && typeof body === 'object' && body.error) {
-    const error = typeof body.error === 'object' ? body.error : { message: String(body.error) }
-    problems.push(`${what}: RPC error ${error.code ?? ''}: ${[error.message, error.data].filter(Boolean).map(String).join(': ')}`.slice(0, 300))
+  const error = valueAt(read.body, 'error')
+  if (error) {
+    const said = isJsonObject(error) ? [valueAt(error, 'message'), valueAt(error, 'data')] : [error]
+    problems.push(`${what}: RPC error ${String(valueAt(error, 'code') ?? '')}: ${said.filter(Boolean).map(String).join(': ')}`.slice(0, 300))
     return undefined
   }
-  if (body === null || typeof body !== 'object' || !body.result || typeof body.result !== 'object') {
+  const result = valueAt(read.body, 'result')
+  if (!isJsonObject(result)) {
     problems.push(`${what}: a JSON answer without a result`)
     return undefined
   }
-  return body.result
+  return result
 }
 
 /** The answer's JSON body (parsed once), or why there is none: HTML from a proxy, not HTTP, cut, not JSON. */
-function readAnswer(answer: RpcAnswer, text: string, limit: number): { body: Json } | { problem: string } {
+function readAnswer(answer: RpcAnswer, text: string, limit: number): { body: unknown } | { problem: string } {
   const start = text.trimStart().slice(0, 80).replace(/\s+/g, ' ')
   if (/html/i.test(answer.contentType) || /^<(!doctype|html)/i.test(start)) return { problem: `answered HTML, not JSON-RPC (HTTP ${answer.status}): ${start}` }
   if (answer.status === 0) return { problem: `answered something that is not HTTP: ${start || '(empty)'}` }
   if (answer.truncated) return { problem: `answer longer than ${megabytes(limit)}` }
   try {
-    return { body: parseJsonPruned<Json>(text) }
+    return { body: parseJsonPruned<unknown>(text) }
   } catch {
     return { problem: `answered HTTP ${answer.status} with something that is not JSON: ${start || '(empty)'}` }
   }
 }
 
 /** A /net_info too long to read whole: n_peers comes first, the directions are counted in what was read. */
-function truncatedNetInfo(text: string, what: string, problems: string[], limit: number): Json | undefined {
+function truncatedNetInfo(text: string, what: string, problems: string[], limit: number): RpcResult | undefined {
   const total = /"n_peers"\s*:\s*"?(\d+)/.exec(text)?.[1]
   if (total === undefined) {
     problems.push(`${what}: answer longer than ${megabytes(limit)} without n_peers`)
@@ -80,27 +87,28 @@ function truncatedNetInfo(text: string, what: string, problems: string[], limit:
 }
 
 /** The height, block time and catching-up flag of a /status result. */
-export function sampleOf(result: Json, at: string): ChainSample {
-  const sync = result.sync_info && typeof result.sync_info === 'object' ? result.sync_info : {}
-  const height = Number(sync.latest_block_height ?? 0)
-  const blockTime = height > 0 && typeof sync.latest_block_time === 'string' ? sync.latest_block_time : undefined
-  return { at, height: Number.isFinite(height) ? height : 0, blockTime, catchingUp: sync.catching_up === true }
+export function sampleOf(result: RpcResult, readAt: string): ChainSample {
+  const height = Number(valueAt(result, 'sync_info', 'latest_block_height') ?? 0)
+  const blockTime = height > 0 ? textAt(result, 'sync_info', 'latest_block_time') : undefined
+  return { at: readAt, height: Number.isFinite(height) ? height : 0, blockTime, catchingUp: valueAt(result, 'sync_info', 'catching_up') === true }
 }
 
 /** Peers of a /net_info result: the count, the directions and the first few peers. */
-export function peersOf(result: Json, at: string): NonNullable<ChainFacts['peers']> {
-  const list: Json[] = Array.isArray(result.peers) ? result.peers.filter((p: unknown) => p !== null && typeof p === 'object') : []
-  const outbound = result.counted?.outbound ?? list.filter((p) => p.is_outbound === true).length
-  const inbound = result.counted?.inbound ?? list.filter((p) => p.is_outbound === false).length
-  const total = Number(result.n_peers ?? list.length)
+export function peersOf(result: RpcResult, readAt: string): NonNullable<ChainFacts['peers']> {
+  const list = listAt(result, 'peers').filter(isJsonObject)
+  const counted = (direction: 'inbound' | 'outbound', outbound: boolean) => {
+    const fromCut = valueAt(result, 'counted', direction)
+    return typeof fromCut === 'number' ? fromCut : list.filter((p) => p.is_outbound === outbound).length
+  }
+  const total = Number(valueAt(result, 'n_peers') ?? list.length)
   return {
-    at,
+    at: readAt,
     total: Number.isFinite(total) ? total : list.length,
-    inbound,
-    outbound,
+    inbound: counted('inbound', false),
+    outbound: counted('outbound', true),
     list: list.slice(0, PEER_LIST_CAP).map((p) => ({
-      id: String(p.node_info?.id ?? ''),
-      address: String(p.remote_ip ?? p.node_info?.listen_addr ?? ''),
+      id: String(valueAt(p, 'node_info', 'id') ?? ''),
+      address: String(valueAt(p, 'remote_ip') ?? valueAt(p, 'node_info', 'listen_addr') ?? ''),
       outbound: p.is_outbound === true,
     })),
   }

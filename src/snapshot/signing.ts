@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { SigningReading } from './types.js'
 import { parseJsonPruned } from '../util/json-depth.js'
+import { valueAt, listAt, textAt } from '../util/json-path.js'
 
 /** CometBFT's BlockIDFlag: 1 absent, 2 commit, 3 nil. A nil vote is a signature too (x/slashing counts it as signed). */
 const BLOCK_ID_FLAG_ABSENT = 1
@@ -41,32 +42,32 @@ export interface CommitSigners {
   signers: Set<string>
 }
 
-// JSON-RPC answers are open-ended; the reader picks the fields it knows.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any
-
 /** The `result` of CometBFT v0.38 `/commit?height=H`; undefined when it is not one. */
-export function commitSigners(result: Json): CommitSigners | undefined {
-  const header = result?.signed_header?.header
-  const commit = result?.signed_header?.commit
-  const height = Number(commit?.height ?? header?.height)
-  if (!Number.isSafeInteger(height) || height <= 0 || !Array.isArray(commit?.signatures)) return undefined
+export function commitSigners(result: unknown): CommitSigners | undefined {
+  const header = valueAt(result, 'signed_header', 'header')
+  const commit = valueAt(result, 'signed_header', 'commit')
+  const height = Number(valueAt(commit, 'height') ?? valueAt(header, 'height'))
+  const signatures = valueAt(commit, 'signatures')
+  if (!Number.isSafeInteger(height) || height <= 0 || !Array.isArray(signatures)) return undefined
   const signers = new Set<string>()
-  for (const signature of commit.signatures as Json[]) {
-    const flag = Number(signature?.block_id_flag)
-    const address = signature?.validator_address
-    if (flag !== BLOCK_ID_FLAG_ABSENT && typeof address === 'string' && address.length <= 64) signers.add(address.toUpperCase())
+  for (const signature of signatures as unknown[]) {
+    const flag = Number(valueAt(signature, 'block_id_flag'))
+    const address = textAt(signature, 'validator_address')
+    if (flag !== BLOCK_ID_FLAG_ABSENT && address !== undefined && address.length <= 64) signers.add(address.toUpperCase())
   }
-  const time = typeof header?.time === 'string' && !Number.isNaN(Date.parse(header.time)) ? header.time : undefined
+  const headerTime = textAt(header, 'time')
+  const time = headerTime !== undefined && !Number.isNaN(Date.parse(headerTime)) ? headerTime : undefined
   return { height, time, signers }
 }
 
 /** The validator set at a height, from `/validators` pages: address (upper-case hex) to voting power. */
-export function validatorPowers(results: Json[]): Map<string, number> {
+export function validatorPowers(results: unknown[]): Map<string, number> {
   const powers = new Map<string, number>()
   for (const result of results)
-    for (const v of Array.isArray(result?.validators) ? (result.validators as Json[]) : [])
-      if (typeof v?.address === 'string') powers.set(v.address.toUpperCase(), Number(v.voting_power ?? 0))
+    for (const validator of listAt(result, 'validators')) {
+      const address = textAt(validator, 'address')
+      if (address !== undefined) powers.set(address.toUpperCase(), Number(valueAt(validator, 'voting_power') ?? 0))
+    }
   return powers
 }
 

@@ -15,14 +15,15 @@ export interface ObjectMeta {
   ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[]
 }
 
-/** Any Kubernetes object as the API server returned it (apiVersion and kind always set). */
+/**
+ * Any Kubernetes object as the API server returned it (apiVersion and kind always set). What else it holds is
+ * unknown until checked: the kinds we read have typed views (kinds.ts) with the fields rules and renderers use.
+ */
 export interface KubeObject {
   apiVersion: string
   kind: string
   metadata: ObjectMeta
-  // Kubernetes objects are open-ended; rules read the fields they need defensively.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  [field: string]: any
+  [field: string]: unknown
 }
 
 export interface ObjectRef {

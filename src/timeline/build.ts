@@ -1,7 +1,6 @@
 import type { Finding } from '../engine/define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { chainNodeEntries } from './chainnode.js'
 import { collapse, inWindow } from './collapse.js'
 import { configEntries } from './config.js'
@@ -12,6 +11,7 @@ import { operatorEntries } from './operator.js'
 import { podEntries } from './pod.js'
 import { storageEntries } from './storage.js'
 import type { NodeTimeline, TimelineEntry, TimelineWindow } from './types.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 /** A window edge: a time, or a duration before the snapshot's "now". */
 export type Bound = { at: string } | { ago: number }
@@ -29,7 +29,7 @@ export const DEFAULT_LEAD_IN_MS = 10 * 60_000
 export const QUIET_WINDOW_MS = 3_600_000
 
 /** Every dated thing the snapshot knows about a node, collapsed and ordered, before any window. */
-export function allEntries(index: SnapshotIndex, node: KubeObject, findings: readonly Finding[]): TimelineEntry[] {
+export function allEntries(index: SnapshotIndex, node: ChainNode, findings: readonly Finding[]): TimelineEntry[] {
   const now = new Date(Date.parse(index.snapshot.collectedAt)).toISOString()
   return collapse([
     ...eventEntries(index, node),
@@ -44,7 +44,7 @@ export function allEntries(index: SnapshotIndex, node: KubeObject, findings: rea
 }
 
 /** The timeline of one node: "now" is the snapshot's collection time, so a bundle reads as it did when collected. */
-export function buildTimeline(index: SnapshotIndex, node: KubeObject, findings: readonly Finding[], request: WindowRequest = {}): NodeTimeline {
+export function buildTimeline(index: SnapshotIndex, node: ChainNode, findings: readonly Finding[], request: WindowRequest = {}): NodeTimeline {
   const now = new Date(Date.parse(index.snapshot.collectedAt)).toISOString()
   const entries = allEntries(index, node, findings)
   const window = chooseWindow(entries, now, request)

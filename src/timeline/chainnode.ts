@@ -1,7 +1,8 @@
-import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 import { annotation } from '../snapshot/operator.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 interface Condition {
   type: string
@@ -22,7 +23,7 @@ interface Upgrade {
  * What the ChainNode's own status and annotations date: its creation, condition transitions, the last
  * PVC snapshot, and the upgrades it lists (those carry no time: they are shown as of collection).
  */
-export function chainNodeEntries(node: KubeObject, now: string): RawEntry[] {
+export function chainNodeEntries(node: ChainNode, now: string): RawEntry[] {
   const subject: ObjectRef = { kind: 'ChainNode', namespace: node.metadata.namespace, name: node.metadata.name }
   const out: RawEntry[] = []
   const push = (at: string | undefined, kind: string, level: RawEntry['level'], text: string) => {

@@ -1,10 +1,11 @@
 import { configState, type ConfigVerdict } from '../analysis/config-state.js'
 import { changedConfigKeys, configKeyDigests } from '../analysis/config-diff.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject, Observation } from '../snapshot/types.js'
+import type { Observation } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry, TimelineLevel } from './types.js'
 import { annotation } from '../snapshot/operator.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 const RESTART_TEXT: Partial<Record<ConfigVerdict, [TimelineLevel, string]>> = {
   'restarted-config': ['info', 'restart because the configuration changed'],
@@ -17,7 +18,7 @@ const RESTART_TEXT: Partial<Record<ConfigVerdict, [TimelineLevel, string]>> = {
  * the local history (one observation per change, "first seen" times), and the config-hash analysis
  * of the current Pod (pending, deferred, or which change restarted it).
  */
-export function configEntries(index: SnapshotIndex, node: KubeObject, now: string): RawEntry[] {
+export function configEntries(index: SnapshotIndex, node: ChainNode, now: string): RawEntry[] {
   const key = `${node.metadata.namespace}/${node.metadata.name}`
   const pod = index.podOf(node)
   const configMap = index.configMapOf(node)

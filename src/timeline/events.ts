@@ -5,16 +5,17 @@ import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 import { eventCount, eventFirstTime, eventTime } from '../snapshot/events.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 /** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
-export function timelineObjects(index: SnapshotIndex, node: KubeObject): KubeObject[] {
+export function timelineObjects(index: SnapshotIndex, node: ChainNode): KubeObject[] {
   const signer = signerOf(index, node, index.podOf(node))
   const signerObjects = signer ? [signer.discoveryService, signer.statefulSet, ...signer.pods] : []
   return [...relatedObjects(index, node), ...signerObjects].filter((obj): obj is KubeObject => Boolean(obj))
 }
 
 /** Each Event (core/v1 or events.k8s.io/v1) as one entry, already aggregated by the server's count and series. */
-export function eventEntries(index: SnapshotIndex, node: KubeObject): RawEntry[] {
+export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] {
   const seen = new Set<KubeObject>()
   const entries: RawEntry[] = []
   for (const obj of timelineObjects(index, node)) {

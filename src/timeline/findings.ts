@@ -1,10 +1,10 @@
 import { nodesOf, onsetOf, type Finding } from '../engine/define-rule.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 /** doctor's findings about this node, each placed where its trouble began (onsetOf), or at collection when nothing is dated. */
-export function findingEntries(findings: readonly Finding[], node: KubeObject, now: string): RawEntry[] {
+export function findingEntries(findings: readonly Finding[], node: ChainNode, now: string): RawEntry[] {
   return findings
     .filter((f) => nodesOf(f).some((n) => n.namespace === node.metadata.namespace && n.name === node.metadata.name))
     .map((f) => ({

@@ -1,13 +1,13 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { mainContainerName, NODE_UTILS } from '../snapshot/node-layout.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { parseProblemLine } from './log-line.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 import { logLines } from '../snapshot/log-lines.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 /** Error and warning lines of the chain's main container and node-utils, this run's and the previous one's. */
-export function appLogEntries(index: SnapshotIndex, node: KubeObject): RawEntry[] {
+export function appLogEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] {
   const pod = index.podOf(node)
   if (!pod) return []
   const out: RawEntry[] = []

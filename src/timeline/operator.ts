@@ -1,16 +1,16 @@
 import { allOperatorLogsAbout } from '../analysis/operator-logs.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { KubeObject } from '../snapshot/types.js'
 import { parseLogLine } from './log-line.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 import { operatorLeaseName } from '../snapshot/operator.js'
+import type { ChainNode, Workload } from '../snapshot/kinds.js'
 
 /** Enough to cover the tail the collector reads of a manager log (500 lines per replica). */
 const MAX_OPERATOR_LINES = 2000
 
 /** The operator's manager log lines that name this node, and when its leader Lease last changed hands. */
-export function operatorEntries(index: SnapshotIndex, node: KubeObject, now: string): RawEntry[] {
+export function operatorEntries(index: SnapshotIndex, node: ChainNode, now: string): RawEntry[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const subject = { kind: 'Deployment', namespace: operator.metadata.namespace, name: operator.metadata.name }
@@ -25,7 +25,7 @@ export function operatorEntries(index: SnapshotIndex, node: KubeObject, now: str
   return out
 }
 
-function leaseEntries(index: SnapshotIndex, operator: KubeObject, now: string): RawEntry[] {
+function leaseEntries(index: SnapshotIndex, operator: Workload, now: string): RawEntry[] {
   // The rule's own name for it: --release-name on the manager's command line counts as its environment does.
   const name = operatorLeaseName(operator)
   const lease = index.get('Lease', operator.metadata.namespace, name)

@@ -1,14 +1,15 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
-import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry, TimelineLevel } from './types.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 type Terminated = { exitCode?: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string }
 type Waiting = { reason?: string; message?: string }
 
 /** What the Pod's status records of its life: creation, conditions, container starts, exits and restarts. */
-export function podEntries(index: SnapshotIndex, node: KubeObject, now: string): RawEntry[] {
+export function podEntries(index: SnapshotIndex, node: ChainNode, now: string): RawEntry[] {
   const pod = index.podOf(node)
   if (!pod) return []
   const subject: ObjectRef = { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name }
@@ -22,7 +23,7 @@ export function podEntries(index: SnapshotIndex, node: KubeObject, now: string):
     if (condition.type !== 'Ready' && condition.type !== 'PodScheduled') continue
     const level = condition.status === 'True' ? 'normal' : 'warning'
     const why = condition.reason ? ` (${condition.reason}${condition.message ? `: ${condition.message}` : ''})` : ''
-    out.push(...entry(condition.lastTransitionTime, `condition/${condition.type}`, level, `Pod ${condition.type}=${condition.status}${why}`))
+    out.push(...entry(condition.lastTransitionTime ?? undefined, `condition/${condition.type}`, level, `Pod ${condition.type}=${condition.status}${why}`))
   }
   for (const status of allContainerStatuses(pod)) {
     const what = initNames.has(status.name) ? `init container ${status.name}` : `container ${status.name}`

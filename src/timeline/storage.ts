@@ -3,11 +3,12 @@ import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
 import { annotation } from '../snapshot/operator.js'
+import type { ChainNode } from '../snapshot/kinds.js'
 
 const ref = (obj: KubeObject): ObjectRef => ({ kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name })
 
 /** PVC creation, restores and resizes, and the node's VolumeSnapshots from creation to ready, verified or failed. */
-export function storageEntries(index: SnapshotIndex, node: KubeObject, now: string): RawEntry[] {
+export function storageEntries(index: SnapshotIndex, node: ChainNode, now: string): RawEntry[] {
   const out: RawEntry[] = []
   const push = (obj: KubeObject, at: string | undefined, kind: string, level: RawEntry['level'], text: string) => {
     const time = isoTime(at)
@@ -26,7 +27,7 @@ export function storageEntries(index: SnapshotIndex, node: KubeObject, now: stri
     for (const condition of pvc.status?.conditions ?? []) {
       push(
         pvc,
-        condition.lastTransitionTime ?? condition.lastProbeTime,
+        condition.lastTransitionTime ?? condition.lastProbeTime ?? undefined,
         `condition/${condition.type}`,
         'info',
         `PVC ${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`,
@@ -41,7 +42,7 @@ export function storageEntries(index: SnapshotIndex, node: KubeObject, now: stri
     const height = snap.metadata.annotations?.[annotation('data-height')]
     push(snap, snap.metadata.creationTimestamp, 'snapshot-created', 'normal', `VolumeSnapshot created${height ? ` at height ${height}` : ''}`)
     if (snap.status?.readyToUse) push(snap, snap.status?.creationTime, 'snapshot-ready', 'normal', 'VolumeSnapshot taken (readyToUse)')
-    const error = snap.status?.error as { time?: string; message?: string } | undefined
+    const error = snap.status?.error
     if (error) push(snap, error.time ?? now, 'snapshot-error', 'error', `VolumeSnapshot failed: ${error.message ?? '<no message>'}`)
     const integrity = snap.metadata.annotations?.[annotation('snapshot-integrity-status')]
     if (integrity)

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { CLI, ROOT, runCli } from '../helpers/cli.js'
 import { schemaErrors } from '../helpers/schema.js'
 import { refreshScenarios } from './scenario-setup.js'
+import { kindProblem } from '../../src/snapshot/bundle-shape.js'
+import type { KubeObject } from '../../src/snapshot/types.js'
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 const kubectl = (...args: string[]) => {
@@ -234,6 +236,12 @@ describe('support bundles', () => {
     const classes = JSON.parse(readFileSync(path.join(out, 'resources', '_cluster', 'PriorityClass.json'), 'utf8')) as { metadata: { name: string } }[]
     expect(classes.map((c) => c.metadata.name)).toEqual(expect.arrayContaining(['system-cluster-critical', 'system-node-critical', 'cosmopilot-nodes']))
     expect(statSync(path.join(out, 'logs', 'sc-signer-pubkey', 'val-1')).isDirectory()).toBe(true)
+    // What a real API server writes has the shape each kind's typed view declares (nulls where Go writes them).
+    for (const folder of readdirSync(path.join(out, 'resources')))
+      for (const file of readdirSync(path.join(out, 'resources', folder))) {
+        const objects = JSON.parse(readFileSync(path.join(out, 'resources', folder, file), 'utf8')) as KubeObject[]
+        for (const obj of objects) expect(kindProblem(obj), `${obj.kind} ${obj.metadata.name}`).toBeUndefined()
+      }
     for (const args of [
       ['describe', 'val-1'],
       ['events', 'val-1', '-o', 'json'],

@@ -33,9 +33,22 @@ export function useBundles(...names: string[]): (name: string) => Snapshot {
   }
 }
 
+/**
+ * An object a test reads and edits as it likes (a status set, a container added): every field is open, and
+ * it stands for the view of its kind. A test is the one place that writes what no bundle would check.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Editable = { apiVersion: string; kind: any; metadata: KubeObject['metadata'] } & Record<string, any>
+
 /** The object of this kind and name in the snapshot (a test that names an absent one fails on its use). */
-export const findObject = (snapshot: Snapshot, kind: string, name: string): KubeObject =>
+export const findObject = (snapshot: Snapshot, kind: string, name: string): Editable =>
   snapshot.objects.find((o) => o.kind === kind && o.metadata.name === name)!
+
+/** The snapshot's objects, open for the test to edit. */
+export const editable = (snapshot: Snapshot): Editable[] => snapshot.objects
+
+/** The objects of a kind in the snapshot, open for the test to edit. */
+export const objectsOf = (snapshot: Snapshot, kind: string): Editable[] => snapshot.objects.filter((o) => o.kind === kind)
 
 /** The registered rule with this id. */
 export const ruleById = (id: string): Rule => {

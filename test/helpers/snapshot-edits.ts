@@ -1,6 +1,6 @@
-import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
+import type { Snapshot } from '../../src/snapshot/types.js'
 import type { LogLine } from '../cluster/scenarios/lib/logfmt.js'
-import { findObject } from './bundles.js'
+import { editable, type Editable, findObject } from './bundles.js'
 
 // Edits the rule tests make to a recorded bundle, shared by the rules' test files that need the same change.
 
@@ -10,11 +10,11 @@ export const MINUTE = 60
 export function currentLog(s: Snapshot, pod: string, container: string) {
   return s.logs.find((l) => l.pod === pod && l.container === container && !l.previous)!
 }
-export function setReady(pod: KubeObject, ready: boolean): void {
+export function setReady(pod: Editable, ready: boolean): void {
   for (const c of pod.status.conditions) if (c.type === 'Ready' || c.type === 'ContainersReady') c.status = ready ? 'True' : 'False'
 }
 /** A readiness failure kubelet recorded on the Pod, last seen `lastAgo` seconds before collection. */
-export function readinessEvent(s: Snapshot, pod: KubeObject, statusCode: number, lastAgo: number): void {
+export function readinessEvent(s: Snapshot, pod: Editable, statusCode: number, lastAgo: number): void {
   s.objects.push({
     apiVersion: 'v1',
     kind: 'Event',
@@ -45,7 +45,7 @@ export function onThreeLine(s: Snapshot): Snapshot {
     }
   }
   for (const status of pod.status.initContainerStatuses ?? []) status.image = NODE_UTILS_2_10
-  for (const o of s.objects) {
+  for (const o of editable(s)) {
     const spec = o.kind === 'StatefulSet' ? o.spec.template.spec : o.kind === 'Pod' ? o.spec : undefined
     for (const c of spec?.containers ?? []) if (c.name === 'cosmosigner') c.image = SIGNER_0_2
   }

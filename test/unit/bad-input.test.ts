@@ -139,6 +139,13 @@ const CASES: [string, () => string[], number, RegExp][] = [
   ['pprof profile --seconds huge', () => ['pprof', 'profile', 'x', '--seconds', '86400', '--kubeconfig', unreachable()], 2, /--seconds 86400 is out of range/],
   ['unknown rule to explain', () => ['rules', 'explain', 'nope'], 2, /unknown rule "nope"/],
   ['describe without NAME', () => ['describe', '--bundle', path.join(dir, 'good')], 2, /missing NAME \(ChainNode name\)/],
+  // The bundle's one ChainNode has a phase that is a number: its view would be untrue, so it is left out, and said so.
+  [
+    'a ChainNode whose status is not what a ChainNode holds',
+    () => ['doctor', '--bundle', path.join(dir, 'good')],
+    2,
+    /no ChainNode to check in namespace ns: ChainNode weird-0 from resources\/ns\/ChainNode\.json was left out: status\.phase should be a string, not number 42/,
+  ],
 ]
 
 describe('bad input: one clear line, the documented exit code, no stack trace', () => {
@@ -154,15 +161,5 @@ describe('bad input: one clear line, the documented exit code, no stack trace', 
     expect(lines[0]).toMatch(/^error: /)
     expect(lines[0]).toMatch(message)
     expect(result.stderr).not.toMatch(/^\s+at /m)
-  })
-
-  it('reads a ChainNode with a malformed status without failing', async () => {
-    const result = await runCli(['doctor', '--bundle', path.join(dir, 'good'), '-o', 'json'])
-    const report = JSON.parse(result.stdout)
-    expect(report.clusters[0].ruleErrors).toEqual([])
-    // The fixture holds no operator, which is the one thing wrong with it.
-    expect(report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['operator-missing'])
-    expect(report.clusters[0].nodes).toEqual([{ namespace: 'ns', name: 'weird-0', phase: 42, worst: 'error' }])
-    expect(result.code).toBe(1)
   })
 })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { eventAge } from '../../src/render/events.js'
-import type { KubeObject } from '../../src/snapshot/types.js'
 import { eventTime, sortEvents } from '../../src/snapshot/events.js'
+import type { Editable } from '../helpers/bundles.js'
 
-const event = (name: string, fields: Record<string, unknown>): KubeObject => ({
+const event = (name: string, fields: Record<string, unknown>): Editable => ({
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name, creationTimestamp: '2026-01-01T00:00:00Z' },

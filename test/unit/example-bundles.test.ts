@@ -25,4 +25,14 @@ describe('the tests read the shipped example bundles themselves', () => {
     expect(snapshot.logs.length).toBeGreaterThanOrEqual(logFiles.length)
     expect(logFiles.length).toBeGreaterThan(0)
   })
+
+  it.each(exampleBundleNames())('%s: every object has the shape its kind declares, so none is left out', async (name) => {
+    const files = bundleFiles(name)
+    const inFiles = [...files.keys()]
+      .filter((file) => file.startsWith('resources/') && file.endsWith('.json'))
+      .reduce((sum, file) => sum + (JSON.parse(files.get(file)!) as unknown[]).length, 0)
+    const snapshot = await loadBundle(name)
+    expect(snapshot.collectionErrors.filter((e) => e.message.startsWith('left out'))).toEqual([])
+    expect(snapshot.objects).toHaveLength(inFiles)
+  })
 })

@@ -13,6 +13,7 @@ import type { Snapshot } from '../../src/snapshot/types.js'
 import { guarded } from '../../src/util/output.js'
 import { smallSnapshot } from '../helpers/hostile.js'
 import { buildProfile } from './pprof/build-profile.js'
+import { editable } from '../helpers/bundles.js'
 
 /*
  * The classes of issue 31 (security round 2), generated: pathological inputs for the redaction patterns,
@@ -142,7 +143,7 @@ describe('fuzz round 2: control characters in every field reach no output raw', 
       fc.property(fc.array(control, { minLength: 12, maxLength: 12 }), (f) => {
         cases++
         const snapshot: Snapshot = smallSnapshot()
-        const [node, pod, event] = snapshot.objects
+        const [node, pod, event] = editable(snapshot)
         node.metadata.labels = { 'worker-name': f[0] }
         node.metadata.annotations = { [f[1]]: f[2] }
         node.status = { phase: f[3], message: f[4] }

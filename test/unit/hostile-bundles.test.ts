@@ -269,12 +269,6 @@ describe('JSON of the wrong shape: one line naming the file and what is wrong', 
       /\[0\]\.metadata\.labels\["a"\] should be a string/,
     ],
     [
-      'containers not a list',
-      'resources/ns/Pod.json',
-      '[{"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":{"name":"app"}}}]',
-      /\[0\]\.spec\.containers should be a list/,
-    ],
-    [
       'a manifest without a scope',
       'manifest.json',
       JSON.stringify({ kind: 'chainnode-bundle', formatVersion: 1, collectedAt: '2026-11-22T10:00:00Z' }),
@@ -284,6 +278,17 @@ describe('JSON of the wrong shape: one line naming the file and what is wrong', 
     ['invalid JSON', 'tables/chainnodes.json', '[{', /tables\/chainnodes\.json is not valid JSON/],
   ])('%s', async (_name, file, content, message) => {
     await refused(folder({ ...bundleFiles(), [file]: content }), message)
+  })
+
+  it('an object its kind would misdescribe (containers not a list) is left out with the reason; the rest of the file is read', async () => {
+    const pods = '[{"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":{"name":"app"}}},{"kind":"Pod","metadata":{"name":"q"}}]'
+    const snapshot = await readBundle(folder({ ...bundleFiles(), 'resources/ns/Pod.json': pods }))
+    expect(snapshot.objects.filter((o) => o.kind === 'Pod').map((o) => o.metadata.name)).toEqual(['q'])
+    expect(snapshot.collectionErrors).toContainEqual({
+      what: 'read Pod p from resources/ns/Pod.json',
+      reason: 'error',
+      message: 'left out: spec.containers should be a list, not an object',
+    })
   })
 
   it.each([

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { bundleFiles, smallSnapshot, writeBundleFolder } from '../helpers/hostile.js'
+import { editable } from '../helpers/bundles.js'
 
 /*
  * Issue 31, item 4: the shapes that crashed with a stack trace end in a report or in one line (exit 2), and
@@ -19,9 +20,9 @@ function bundle(edit: (files: Record<string, string>) => void): string {
 }
 const run = (args: string[]) => runCli(args, { env: { NO_COLOR: '1', KUBECONFIG: '' } })
 
-/** A report (exit 0 or 1) or one usage line (exit 2), never a stack trace. */
+/** A report (exit 0 or 1, or 3 where something was left out) or one usage line (exit 2), never a stack trace. */
 function noCrash(result: { code: number; stderr: string }): void {
-  expect([0, 1, 2], result.stderr).toContain(result.code)
+  expect([0, 1, 2, 3], result.stderr).toContain(result.code)
   expect(result.stderr).not.toMatch(/^\s+at |RangeError|TypeError|Maximum call stack|Regular expression too large/m)
   if (result.code === 2) expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1)
 }
@@ -45,6 +46,21 @@ describe('shapes that crashed become reports or one-line input errors', () => {
     for (const argv of [['doctor'], ['timeline', 'node-0'], ['events'], ['describe', 'node-0']]) noCrash(await run([...argv, '--bundle', dir]))
   })
 
+  it('an object its kind would misdescribe (a Pod phase that is a number) is left out, and the report says which and why', async () => {
+    const dir = bundle((f) => {
+      const pods = JSON.parse(f['resources/ns/Pod.json']) as { status?: Record<string, unknown> }[]
+      pods[0].status = { ...pods[0].status, phase: 5 }
+      f['resources/ns/Pod.json'] = JSON.stringify(pods)
+    })
+    const result = await run(['doctor', '--bundle', dir, '-o', 'json'])
+    noCrash(result)
+    const report = JSON.parse(result.stdout) as { clusters: { collectionErrors: { what: string; message: string }[]; nodes: { name: string }[] }[] }
+    expect(report.clusters[0].nodes.map((n) => n.name)).toContain('node-0')
+    expect(report.clusters[0].collectionErrors).toContainEqual(
+      expect.objectContaining({ what: 'read Pod node-0 from resources/ns/Pod.json', message: 'left out: status.phase should be a string, not number 5' }),
+    )
+  })
+
   it('an unparseable collectedAt: one line naming the field', async () => {
     for (const bad of ['not a time', '2026-13-45T99:00:00Z', '']) {
       const dir = bundle((f) => manifest(f, (m) => (m.collectedAt = bad)))
@@ -62,7 +78,7 @@ describe('shapes that crashed become reports or one-line input errors', () => {
   it('a 1 MB node name: a report, no "Regular expression too large"', async () => {
     const name = 'n'.repeat(1 << 20)
     const dir = bundle((f) => {
-      const [node, pod, event] = smallSnapshot().objects
+      const [node, pod, event] = editable(smallSnapshot())
       node.metadata.name = name
       pod.metadata.ownerReferences![0].name = name
       event.involvedObject = { ...event.involvedObject, name }
@@ -73,7 +89,7 @@ describe('shapes that crashed become reports or one-line input errors', () => {
     for (const argv of [['doctor'], ['status'], ['events'], ['timeline', name.slice(0, 300)]]) noCrash(await run([...argv, '--bundle', dir]))
   })
 
-  it('a ConfigMap whose data is a string: config-hash and config-hash diff answer without a stack trace', async () => {
+  it('a ConfigMap whose data is a string (left out, as its kind would misdescribe it): config-hash and config-hash diff answer without a stack trace', async () => {
     const dir = bundle((f) => {
       f['resources/ns/ConfigMap.json'] = JSON.stringify([
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'node-0-config', namespace: 'ns' }, data: 'a string' },
@@ -88,7 +104,7 @@ describe('shapes that crashed become reports or one-line input errors', () => {
 describe('inherited names never change a result', () => {
   it('labels, annotations and status fields named toString, constructor and __proto__ read as the strings they are', async () => {
     const dir = bundle((f) => {
-      const [node] = smallSnapshot().objects
+      const [node] = editable(smallSnapshot())
       node.metadata.labels = JSON.parse('{"toString":"a","constructor":"b","__proto__":"c","hasOwnProperty":"d"}') as Record<string, string>
       node.metadata.annotations = JSON.parse('{"toString":"a","constructor":"b","__proto__":"c"}') as Record<string, string>
       f['resources/ns/ChainNode.json'] = JSON.stringify([node]).replace('"status":{', '"status":{"toString":"x","constructor":"y",')
@@ -112,7 +128,7 @@ describe('inherited names never change a result', () => {
       expect(JSON.stringify(JSON.parse(result.stdout)), selector).not.toContain('node-0')
     }
     const withLabel = bundle((f) => {
-      const [node] = smallSnapshot().objects
+      const [node] = editable(smallSnapshot())
       node.metadata.labels = { constructor: 'yes' }
       f['resources/ns/ChainNode.json'] = JSON.stringify([node])
     })

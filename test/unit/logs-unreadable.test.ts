@@ -4,7 +4,7 @@ import { ApiError } from '../../src/cluster/kube-client.js'
 
 const pod = (state: Record<string, unknown>, lastState: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
-  kind: 'Pod',
+  kind: 'Pod' as const,
   metadata: { name: 'val-0', namespace: 'cosmos' },
   status: { containerStatuses: [{ name: 'app', state, lastState }] },
 })

@@ -9,6 +9,7 @@ import { renderTimelineMarkdown } from '../../src/render/timeline-markdown.js'
 import { visible } from '../../src/render/visible.js'
 import type { Snapshot } from '../../src/snapshot/types.js'
 import { smallSnapshot } from '../helpers/hostile.js'
+import { editable } from '../helpers/bundles.js'
 
 /*
  * Issue 31, item 2: Markdown from a stranger's text. A real CommonMark parser with GFM tables and linkify
@@ -139,7 +140,7 @@ describe('markdown: a stranger text reads as itself', () => {
 /** The small bundle's node, with a hostile string in every field a report shows. */
 function hostileSnapshot(h: string): Snapshot {
   const snapshot = smallSnapshot()
-  const [node, pod, event] = snapshot.objects
+  const [node, pod, event] = editable(snapshot)
   node.metadata.name = `node-0${h}`
   node.metadata.namespace = `ns${h}`
   node.status = { phase: `Phase${h}`, message: `message${h}` }

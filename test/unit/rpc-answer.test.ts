@@ -68,7 +68,7 @@ describe('a node’s JSON-RPC answers, read without a socket', () => {
     const result = rpcResult(answer(head, { truncated: true }), '/net_info on 26657', problems, { netInfo: true, limit: MAX_ANSWER_BYTES })
     expect(result).toEqual({ n_peers: '4000', peers: [], counted: { inbound: 3, outbound: 3 } })
     expect(problems[0]).toMatch(/n_peers 4000 read, directions counted in the first part only/)
-    expect(peersOf(result, AT)).toMatchObject({ total: 4000, inbound: 3, outbound: 3, list: [] })
+    expect(peersOf(result!, AT)).toMatchObject({ total: 4000, inbound: 3, outbound: 3, list: [] })
   })
 
   it('a cut /net_info without n_peers has no result', () => {

@@ -5,14 +5,15 @@
 import { describe, expect, it } from 'vitest'
 import type { PodGet } from '../../src/cluster/chain-probe.js'
 import { probeSigning } from '../../src/cluster/signing-probe.js'
-import type { KubeObject, ProbeRecord } from '../../src/snapshot/types.js'
+import type { ProbeRecord } from '../../src/snapshot/types.js'
 import { fourValidators, operatorPubKey } from '../helpers/chain-commits.js'
+import type { Editable } from '../helpers/bundles.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const at = new Date().toISOString()
 const network = fourValidators.status['val-0'].node_info.network
 
-function validator(name: string, who: string): KubeObject {
+function validator(name: string, who: string): Editable {
   return {
     apiVersion: 'cosmopilot.voluzi.com/v1',
     kind: 'ChainNode',

@@ -13,7 +13,7 @@ import { collapse, inWindow, MAX_ENTRY_CHARS, normaliseForGrouping } from '../..
 import { parseLogLine, parseProblemLine } from '../../src/timeline/log-line.js'
 import type { RawEntry, TimelineEntry } from '../../src/timeline/types.js'
 import { schemaErrors } from '../helpers/schema.js'
-import { loadBundle } from '../helpers/bundles.js'
+import { findObject, loadBundle } from '../helpers/bundles.js'
 
 const raw = (at: string, text: string, extra: Partial<RawEntry> = {}): RawEntry => ({
   at,
@@ -221,7 +221,7 @@ describe('the builder on a recorded bundle', () => {
   /** The recorded scenario, plus what an incident adds: a crash, a failing gate, noisy logs, an events.k8s.io Event, earlier observations. */
   function incident(): Snapshot {
     const snapshot = structuredClone(recorded)
-    const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'cfg-0')!
+    const pod = findObject(snapshot, 'Pod', 'cfg-0')
     pod.status.containerStatuses[0] = {
       ...pod.status.containerStatuses[0],
       restartCount: 2,
@@ -253,7 +253,7 @@ describe('the builder on a recorded bundle', () => {
       note: 'Back-off restarting failed container app',
     }
     snapshot.objects.push(event)
-    const hash = snapshot.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cfg-0')!.metadata.annotations!['cosmopilot.voluzi.com/config-hash']
+    const hash = findObject(snapshot, 'ConfigMap', 'cfg-0').metadata.annotations!['cosmopilot.voluzi.com/config-hash']
     snapshot.observations = [
       {
         node: 'sc-config-change-restart/cfg-0',

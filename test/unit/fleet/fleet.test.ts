@@ -14,9 +14,9 @@ import type { TimelineEntry } from '../../../src/timeline/types.js'
 import { diagnose } from '../../../src/app/doctor.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { planLogSample } from '../../../src/snapshot/log-sample.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
 import { schemaErrors } from '../../helpers/schema.js'
-import { useBundles } from '../../helpers/bundles.js'
+import { type Editable, useBundles } from '../../helpers/bundles.js'
 import { exampleBundleNames } from '../../helpers/fixtures.js'
 
 const rules = RULES as unknown as readonly Rule<never>[]
@@ -40,8 +40,8 @@ const essence = (snapshot: Snapshot) =>
   diagnose([snapshot], rules).clusters[0].report.findings.map(({ ruleId, severity, node, subject }) => ({ ruleId, severity, node, subject }))
 
 /** `count` copies of one node of a bundle (ChainNode, Pod, ConfigMaps, Events and logs), named `<name>-cNN`. */
-function fleetOf(snapshot: Snapshot, name: string, count: number, change?: (copy: KubeObject[], i: number) => void): Snapshot {
-  const own = (o: KubeObject) =>
+function fleetOf(snapshot: Snapshot, name: string, count: number, change?: (copy: Editable[], i: number) => void): Snapshot {
+  const own = (o: Editable) =>
     o.metadata.name === name ||
     (o.kind === 'ConfigMap' && o.metadata.name.startsWith(`${name}-`)) ||
     (o.kind === 'Event' && (o.involvedObject ?? o.regarding)?.name === name)
@@ -55,7 +55,7 @@ function fleetOf(snapshot: Snapshot, name: string, count: number, change?: (copy
       JSON.stringify(originals)
         .replace(rename, copyName)
         .replace(/"uid":"([^"]+)"/g, `"uid":"$1-${i}"`),
-    ) as KubeObject[]
+    ) as Editable[]
     change?.(copy, i)
     objects.push(...copy)
     logs.push(...snapshot.logs.filter((l) => l.pod === name).map((l) => ({ ...l, pod: copyName })))

@@ -4,7 +4,7 @@ import { diagnose, selectRules } from '../../../src/app/doctor.js'
 import { renderExposition } from '../../../src/render/prometheus.js'
 import { readingsOf, serveMetrics, type ServeStatus } from '../../../src/render/serve-metrics.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { findObject, loadBundle, objectsOf } from '../../helpers/bundles.js'
 
 async function readingsFrom(bundle: string, edit: (snapshot: Snapshot) => void = () => {}, probed = true) {
   const snapshot = await loadBundle(bundle)
@@ -56,7 +56,7 @@ describe('serve metrics', () => {
   it('reads height, block age, peers and catching up from the chain probe, and nothing about the probe with --no-probe', async () => {
     const at = '2026-11-20T10:00:10.000Z'
     const addProbe = (snapshot: Snapshot) => {
-      const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'fullnode-0')!
+      const pod = findObject(snapshot, 'Pod', 'fullnode-0')
       snapshot.probes.push({
         kind: 'chain',
         namespace: pod.metadata.namespace!,
@@ -84,7 +84,7 @@ describe('serve metrics', () => {
 
   it('writes chainnode_validator_jailed from .status.jailed, only for nodes that have it', async () => {
     const { nodes } = await readingsFrom('signer-pubkey', (snapshot) => {
-      const node = snapshot.objects.find((o) => o.kind === 'ChainNode')!
+      const node = objectsOf(snapshot, 'ChainNode')[0]
       node.status = { ...node.status, jailed: true }
     })
     expect(seriesOf(renderExposition(serveMetrics(status({ nodes }))), 'chainnode_validator_jailed')).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Snapshot } from '../../../src/snapshot/types.js'
-import { companionCase, findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { companionCase, findObject, objectsOf, runRule, useBundles } from '../../helpers/bundles.js'
 import { currentLog, MINUTE, readinessEvent, secondsBefore, setReady } from '../../helpers/snapshot-edits.js'
 
 const load = useBundles('healthy')
@@ -57,5 +57,5 @@ companionCase(
   'block-threshold-unhealthy',
   'not-syncing',
   () => undefined,
-  (s) => (s.objects.find((o) => o.kind === 'ChainNode')!.spec.config.blockThreshold = '0s'),
+  (s) => (objectsOf(s, 'ChainNode')[0].spec.config.blockThreshold = '0s'),
 )

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { managerLine, operatorEvent } from '../../helpers/operator-records.js'
-import { findingsOf, loadBundle, runAllRules } from '../../helpers/bundles.js'
+import { findingsOf, findObject, loadBundle, objectsOf, runAllRules } from '../../helpers/bundles.js'
 
 /** Causes are read off what decides between them, and "cannot tell which" names both when that is missing. */
 let healthy: Snapshot
@@ -9,8 +9,8 @@ beforeAll(async () => {
   healthy = await loadBundle('healthy')
 })
 
-const node = (s: Snapshot) => s.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!
-const operator = (s: Snapshot) => s.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'cosmopilot')!
+const node = (s: Snapshot) => findObject(s, 'ChainNode', 'fullnode-0')
+const operator = (s: Snapshot) => findObject(s, 'Deployment', 'cosmopilot')
 const managerLog = (s: Snapshot) => s.logs.find((l) => l.container === 'manager' && l.namespace === 'cosmopilot-system' && !l.previous)!
 const before = (s: Snapshot, minutes: number) => new Date(Date.parse(s.collectedAt) - minutes * 60_000).toISOString()
 const failing = (s: Snapshot, obj: KubeObject, error: string) => {
@@ -142,7 +142,7 @@ describe('genesis', () => {
   it('doctor --set on a set with no ChainNode yet reports the set whose genesis fails', () => {
     const s = clone()
     s.objects = s.objects.filter((o) => !(o.kind === 'ChainNode' && o.metadata.labels?.nodeset === 'hub'))
-    const set = s.objects.find((o) => o.kind === 'ChainNodeSet')!
+    const set = objectsOf(s, 'ChainNodeSet')[0]
     set.status = { phase: 'Initializing' }
     s.objects.push(
       operatorEvent(set, 'GenesisError', 'Failed to download genesis from URL: dial tcp: lookup example.invalid: no such host', before(s, 1), 'Warning', 12),
@@ -157,7 +157,7 @@ describe('genesis', () => {
 
   it('a set with nodes: the set finding is shared by its nodes, once', () => {
     const s = clone()
-    const set = s.objects.find((o) => o.kind === 'ChainNodeSet')!
+    const set = objectsOf(s, 'ChainNodeSet')[0]
     s.objects.push(operatorEvent(set, 'GenesisError', 'Failed to load genesis from ConfigMap: configmaps "hub-genesis" not found', before(s, 1)))
     const all = findingsOf(s, 'genesis-unavailable')
     expect(all).toHaveLength(1)

@@ -6,10 +6,10 @@ import { changedConfigKeys, configKeyDigests, MAX_CONFIG_KEYS } from '../../../s
 import { configState } from '../../../src/analysis/config-state.js'
 import { recordHistory } from '../../../src/app/history-store.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
 import configChangeRestart from '../../../src/rules/config-change-restart.js'
 import { annotation } from '../../../src/snapshot/operator.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { type Editable, loadBundle } from '../../helpers/bundles.js'
 
 // Issue 32 item 9: a config restart names the keys that changed, read off the local history's fingerprints.
 const dirs: string[] = []
@@ -30,7 +30,7 @@ async function deferredNode() {
   return { snapshot, node, configMap: index.configMapOf(node)!, pod: index.podOf(node)! }
 }
 
-const withPeers = (config: KubeObject, peers: string): KubeObject => ({
+const withPeers = (config: Editable, peers: string): Editable => ({
   ...config,
   data: { ...config.data, 'config.toml': config.data!['config.toml'].replace(/^persistent_peers = .*$/m, `persistent_peers = "${peers}"`) },
 })

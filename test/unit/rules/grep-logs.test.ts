@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { grepLogs } from '../../../src/analysis/grep-logs.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject } from '../../../src/snapshot/types.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { type Editable, loadBundle } from '../../helpers/bundles.js'
 
 describe('grepLogs', () => {
   let index: SnapshotIndex
-  let pod: KubeObject
+  let pod: Editable
   beforeAll(async () => {
     const snapshot = await loadBundle('not-syncing')
     index = new SnapshotIndex(snapshot)

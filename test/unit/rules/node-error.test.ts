@@ -1,8 +1,8 @@
-import { companionCase } from '../../helpers/bundles.js'
+import { companionCase, objectsOf } from '../../helpers/bundles.js'
 
 companionCase(
   'node-error',
   'signer-discovery-timeout',
   () => undefined,
-  (s) => (s.objects.find((o) => o.kind === 'ChainNode')!.status.phase = 'Running'),
+  (s) => (objectsOf(s, 'ChainNode')[0].status.phase = 'Running'),
 )

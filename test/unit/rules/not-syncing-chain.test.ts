@@ -9,7 +9,7 @@ import { describeMovement, movementOf } from '../../../src/snapshot/chain.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { ChainFacts, Snapshot } from '../../../src/snapshot/types.js'
 import { ROOT } from '../../helpers/cli.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { findObject, loadBundle } from '../../helpers/bundles.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'chain-logs')
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8')
@@ -80,7 +80,7 @@ describe('not-syncing on the node fullnode-0 of the healthy bundle, with a chain
     const log = snapshot.logs.find((l) => l.pod === 'fullnode-0' && l.container === 'app' && !l.previous)!
     log.text = text
     snapshot.collectedAt = new Date(lastTime(text) + 1000).toISOString()
-    snapshot.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!.status.phase = phase
+    findObject(snapshot, 'ChainNode', 'fullnode-0').status.phase = phase
     return snapshot
   }
   const fired = (snapshot: Snapshot) => runRules(new SnapshotIndex(snapshot), [notSyncing]).findings.filter((f) => f.node.name === 'fullnode-0')
@@ -194,7 +194,7 @@ describe('not-syncing on the node fullnode-0 of the healthy bundle, with a chain
       },
       problems: [],
     })
-    snapshot.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!.spec.stateSyncRestore = true
+    findObject(snapshot, 'ChainNode', 'fullnode-0').spec.stateSyncRestore = true
     const [finding] = fired(snapshot)
     expect(finding.cause).toMatch(/http:\/\/a-internal:26657, http:\/\/b-internal:26657/)
     expect(finding.evidence.map((e) => e.text)).toEqual(

@@ -4,11 +4,11 @@ import { runRules } from '../../../src/engine/run-rules.js'
 import type { Finding, Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
 import { readFileSync } from 'node:fs'
 import { renderVocabularyDoc, VOCABULARY_DOC } from '../../../scripts/gen-vocabulary-docs.js'
 import { managerLine, operatorEvent, type TsForm } from '../../helpers/operator-records.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { type Editable, findObject, loadBundle } from '../../helpers/bundles.js'
 
 /**
  * One recorded case per catalogue entry: the operator's message, placed in the healthy bundle where the
@@ -20,7 +20,7 @@ interface Sample {
   /** On the ChainNodeSet rather than the standalone node. */
   set?: boolean
   /** Status entries: how the object's status reads. */
-  status?: (obj: KubeObject) => void
+  status?: (obj: Editable) => void
   /** What else the case needs (a spec field). */
   setup?: (s: Snapshot) => void
 }
@@ -154,8 +154,8 @@ const SAMPLES: Record<string, Sample> = {
 }
 
 let healthy: Snapshot
-const node = (s: Snapshot) => s.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!
-const set = (s: Snapshot) => s.objects.find((o) => o.kind === 'ChainNodeSet' && o.metadata.name === 'hub')!
+const node = (s: Snapshot) => findObject(s, 'ChainNode', 'fullnode-0')
+const set = (s: Snapshot) => findObject(s, 'ChainNodeSet', 'hub')
 const managerLog = (s: Snapshot) => s.logs.find((l) => l.container === 'manager' && l.namespace === 'cosmopilot-system' && !l.previous)!
 const minutesBefore = (s: Snapshot, minutes: number) => new Date(Date.parse(s.collectedAt) - minutes * 60_000).toISOString()
 

@@ -4,6 +4,7 @@ import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.j
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { reconcileFields, reconcilerError, retryTimes, zapJson, type LogLine } from '../../cluster/scenarios/lib/logfmt.js'
+import type { Editable } from '../../helpers/bundles.js'
 
 // The same builders the test-cluster scenarios write the operator's log with.
 const NOW = new Date('2026-11-25T01:00:00Z')
@@ -59,9 +60,9 @@ describe('parseReconcileLine', () => {
   })
 })
 
-function snapshotWith(lines: LogLine[], node: Partial<KubeObject['metadata']> = {}): { index: SnapshotIndex; node: KubeObject } {
+function snapshotWith(lines: LogLine[], node: Partial<KubeObject['metadata']> = {}): { index: SnapshotIndex; node: Editable } {
   const labels = { 'app.kubernetes.io/name': 'cosmopilot', 'app.kubernetes.io/instance': 'cosmopilot' }
-  const chainNode: KubeObject = { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'n-0', namespace: 'ns', ...node } }
+  const chainNode: Editable = { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'n-0', namespace: 'ns', ...node } }
   const snapshot: Snapshot = {
     formatVersion: 1,
     collectedAt: NOW.toISOString(),

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { runRules } from '../../../src/engine/run-rules.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { findObject, ruleById, runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
+import { type Editable, editable, findObject, ruleById, runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 
@@ -12,7 +12,7 @@ function findings(snapshot: Snapshot, only?: string) {
   return [...new Set(found.map((f) => f.ruleId))]
 }
 
-const dropObjects = (snapshot: Snapshot, test: (o: KubeObject) => boolean) => (snapshot.objects = snapshot.objects.filter((o) => !test(o)))
+const dropObjects = (snapshot: Snapshot, test: (o: Editable) => boolean) => (snapshot.objects = editable(snapshot).filter((o) => !test(o)))
 const dropLogLines = (snapshot: Snapshot, pattern: RegExp) => {
   for (const log of snapshot.logs)
     log.text = log.text
@@ -97,8 +97,8 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'leader-election',
     'leader-election',
     (s) => {
-      const lease = s.objects.find((o) => o.kind === 'Lease' && o.metadata.name.startsWith('le.'))!
-      const replica = s.objects.find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('cosmopilot-le-'))!
+      const lease = editable(s).find((o) => o.kind === 'Lease' && o.metadata.name.startsWith('le.'))!
+      const replica = editable(s).find((o) => o.kind === 'Pod' && o.metadata.name.startsWith('cosmopilot-le-'))!
       lease.spec.holderIdentity = `${replica.metadata.name}_0c1f`
       lease.spec.renewTime = s.collectedAt
     },
@@ -107,7 +107,7 @@ const CASES: [string, string, (s: Snapshot) => void, string[]?][] = [
     'webhook-certificates',
     'webhook-certificates',
     (s) => {
-      for (const cfg of s.objects.filter((o) => o.kind === 'ValidatingWebhookConfiguration'))
+      for (const cfg of editable(s).filter((o) => o.kind === 'ValidatingWebhookConfiguration'))
         for (const hook of cfg.webhooks) hook.clientConfig.caBundle = 'LS0tLS1CRUdJTg=='
       dropLogLines(s, /tls\.crt|certificate|x509|serving-certs/i)
     },

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { signerTargets } from '../../../src/analysis/signer-context.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
-import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
+import { type Editable, findObject, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('signer-discovery-timeout', 'signer-pubkey')
 
 describe('signer-discovery-timeout counts Ready signer Pods', () => {
-  const readyCondition = (pod: KubeObject) => pod.status.conditions.find((c: { type: string }) => c.type === 'Ready')
+  const readyCondition = (pod: Editable) => pod.status.conditions.find((c: { type: string }) => c.type === 'Ready')
 
   it('names a signer that runs but is not Ready (signer-unhealthy gives way to this rule)', () => {
     const s = load('signer-discovery-timeout')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { editable, findObject, runRule, useBundles } from '../../helpers/bundles.js'
 import { onThreeLine } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
@@ -30,7 +30,7 @@ describe('signer-pubkey advice follows the operator line', () => {
 
   it('names a signer with no ready Pod first, before versions and endpoints, and says to bring it up', () => {
     const s = load('signer-pubkey')
-    for (const pod of s.objects.filter((o) => o.kind === 'Pod' && /^val-1-signer-/.test(o.metadata.name))) {
+    for (const pod of editable(s).filter((o) => o.kind === 'Pod' && /^val-1-signer-/.test(o.metadata.name))) {
       pod.status.phase = 'Pending'
       for (const c of pod.status.conditions ?? []) if (c.type === 'Ready') c.status = 'False'
     }

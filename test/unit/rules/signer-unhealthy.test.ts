@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { planSignerProbes } from '../../../src/app/signer-probes.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
-import { companionCase, findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { companionCase, editable, findObject, runRule, useBundles } from '../../helpers/bundles.js'
 import { onThreeLine } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
@@ -58,7 +58,7 @@ companionCase(
   'signer-discovery-timeout',
   () => undefined,
   (s) => {
-    for (const pod of s.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('val-signer-'))) {
+    for (const pod of editable(s).filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('val-signer-'))) {
       pod.status.phase = 'Running'
       pod.status.conditions = [{ type: 'Ready', status: 'True' }]
     }

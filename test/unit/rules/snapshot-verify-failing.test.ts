@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import type { KubeObject } from '../../../src/snapshot/types.js'
-import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { type Editable, editable, findObject, runRule, useBundles } from '../../helpers/bundles.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('snapshot-verify')
 
 const INTEGRITY = 'cosmopilot.voluzi.com/snapshot-integrity-status'
-const isCheckPod = (o: KubeObject) => o.kind === 'Pod' && /-ichk-/.test(o.metadata.name)
+const isCheckPod = (o: Editable) => o.kind === 'Pod' && /-ichk-/.test(o.metadata.name)
 
 describe('snapshot-verify-failing', () => {
   it('stays quiet on a node whose checks pass while retention deletes old snapshots', () => {
     const s = load('snapshot-verify')
-    for (const snap of s.objects.filter((o) => o.kind === 'VolumeSnapshot')) snap.metadata.annotations![INTEGRITY] = 'ok'
-    s.objects = s.objects.filter((o) => !isCheckPod(o))
+    for (const snap of editable(s).filter((o) => o.kind === 'VolumeSnapshot')) snap.metadata.annotations![INTEGRITY] = 'ok'
+    s.objects = editable(s).filter((o) => !isCheckPod(o))
     expect(s.objects.some((o) => o.kind === 'Event' && o.reason === 'SnapshotDeleted')).toBe(true)
-    expect(s.objects.filter((o) => o.kind === 'Event' && o.reason === 'IntegrityCheckStart').length).toBeGreaterThanOrEqual(3)
+    expect(editable(s).filter((o) => o.kind === 'Event' && o.reason === 'IntegrityCheckStart').length).toBeGreaterThanOrEqual(3)
     expect(runRule(s, 'snapshot-verify-failing')).toEqual([])
   })
 
@@ -24,7 +23,7 @@ describe('snapshot-verify-failing', () => {
     node.metadata.name = 'arch-snap-0'
     node.metadata.labels = { ...node.metadata.labels, nodeset: 'arch', group: 'snap' }
     const rename = (name: string) => name.replace(/^snap-0-(?=\d{14})/, 'arch-snap-')
-    for (const o of s.objects) {
+    for (const o of editable(s)) {
       if (o.kind === 'Event' && o.involvedObject?.kind === 'ChainNode') o.involvedObject.name = 'arch-snap-0'
       if (o.kind === 'Event' && typeof o.message === 'string') o.message = o.message.replace(/snap-0-(?=\d{14})/, 'arch-snap-')
       if (o.kind === 'VolumeSnapshot') {
@@ -45,8 +44,8 @@ describe('snapshot-verify-failing', () => {
 
   it("ignores the check Pod of another node's snapshot that merely starts with the node's name", () => {
     const s = load('snapshot-verify')
-    for (const snap of s.objects.filter((o) => o.kind === 'VolumeSnapshot')) snap.metadata.annotations![INTEGRITY] = 'ok'
-    const pod = s.objects.find(isCheckPod)!
+    for (const snap of editable(s).filter((o) => o.kind === 'VolumeSnapshot')) snap.metadata.annotations![INTEGRITY] = 'ok'
+    const pod = editable(s).find(isCheckPod)!
     pod.metadata.name = pod.metadata.name.replace(/^snap-0-/, 'snap-0-archive-')
     pod.metadata.labels!['volume-snapshot'] = pod.metadata.labels!['volume-snapshot'].replace(/^snap-0-/, 'snap-0-archive-')
     expect(runRule(s, 'snapshot-verify-failing')).toEqual([])

@@ -10,7 +10,7 @@ import type { ChainFacts, ProbeRecord, Snapshot } from '../../../src/snapshot/ty
 import { renderStatusText } from '../../../src/render/status.js'
 import { fourValidators, operatorPubKey } from '../../helpers/chain-commits.js'
 import { statusRows } from '../../../src/analysis/status-model.js'
-import { loadBundle, runAllRules } from '../../helpers/bundles.js'
+import { editable, findObject, loadBundle, runAllRules } from '../../helpers/bundles.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let healthy: Snapshot
@@ -23,7 +23,7 @@ const commits = () => fourValidators.commits.map(commitSigners)
 
 /** fullnode-0 made a validator named `who` of the recorded chain, with its probe record as the live run would write it. */
 function asValidator(snapshot: Snapshot, pod: string, who: string, options: { presents?: string; power?: number; network?: string } = {}): ProbeRecord {
-  const node = snapshot.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === pod)!
+  const node = editable(snapshot).find((o) => o.kind === 'ChainNode' && o.metadata.name === pod)!
   node.spec.validator = { info: { moniker: who } }
   node.status.pubKey = operatorPubKey(fourValidators.genesis[who].pub_key)
   const address = fourValidators.genesis[who].address
@@ -207,7 +207,7 @@ describe('chain failure lines in the app log', () => {
     expect(finding.summary).toBe('upgrade "v17" needed at height 1200: no image is set for it')
     expect(finding.evidence[0].text).toBe(line)
     const planned = withAppLines([line])
-    const node = planned.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'fullnode-0')!
+    const node = findObject(planned, 'ChainNode', 'fullnode-0')
     node.spec.app.upgrades = [{ height: 1200, image: 'ghcr.io/cosmos/gaia:v17.0.0' }]
     expect(findingsOf(planned, 'upgrade-needed')[0].summary).toBe('upgrade "v17" needed at height 1200: image ghcr.io/cosmos/gaia:v17.0.0 is set for it')
     node.spec.app.image = 'ghcr.io/cosmos/gaia:v17.0.0'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
 import { reconcilerError } from '../../cluster/scenarios/lib/logfmt.js'
-import { findingsOf, runAllRules, useBundles } from '../../helpers/bundles.js'
+import { editable, findingsOf, runAllRules, useBundles } from '../../helpers/bundles.js'
 import { appendReleaseManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
 
 const load = useBundles('healthy')
@@ -30,7 +30,7 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
   it('a GenesisError Event with an x509 error is no webhook trouble either', () => {
     const s = load('healthy')
     const event = structuredClone(
-      s.objects.find((o) => o.kind === 'Event' && o.involvedObject?.kind === 'ChainNode' && o.involvedObject.name === 'fullnode-0')!,
+      editable(s).find((o) => o.kind === 'Event' && o.involvedObject?.kind === 'ChainNode' && o.involvedObject.name === 'fullnode-0')!,
     )
     Object.assign(event, { reason: 'GenesisError', message: `Failed to download genesis from URL: ${GENESIS_X509}` })
     event.metadata = { ...event.metadata, name: 'fullnode-0.genesis-error', uid: 'genesis-error-event' }
