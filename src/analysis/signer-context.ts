@@ -51,7 +51,7 @@ export function discoveryAddresses(index: SnapshotIndex, namespace: string | und
   const fromSlices = index
     .list('EndpointSlice', namespace)
     .filter((slice) => slice.metadata.labels?.['kubernetes.io/service-name'] === service)
-    .flatMap((slice) => (slice.endpoints ?? []) as { addresses?: string[]; targetRef?: { kind?: string; name?: string } }[])
+    .flatMap((slice) => slice.endpoints ?? [])
     .flatMap((endpoint) => (endpoint.addresses ?? []).map((ip) => ({ ip, pod: endpoint.targetRef?.kind === 'Pod' ? endpoint.targetRef.name : undefined })))
   const subsets: { addresses?: EndpointAddress[]; notReadyAddresses?: EndpointAddress[] }[] = index.get('Endpoints', namespace, service)?.subsets ?? []
   const fromEndpoints = subsets

@@ -2,7 +2,7 @@ import { ApiError, lineSplitter, type KubeClient } from '../cluster/kube-client.
 import { cleanLog, logPath } from '../cluster/logs.js'
 import { usageError } from '../util/errors.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { DISCOVERY_GATE, mainContainerName } from '../snapshot/node-layout.js'
+import { allContainerStatuses, DISCOVERY_GATE, mainContainerName } from '../snapshot/node-layout.js'
 import { Redactor } from '../snapshot/redact.js'
 import type { ChainNode, Pod } from '../snapshot/kinds.js'
 
@@ -33,7 +33,7 @@ export function logSources(index: SnapshotIndex, node: ChainNode, choice: string
       .map((p) => ({ namespace: p.metadata.namespace!, pod: p.metadata.name, container: 'manager', label: p.metadata.name, podObject: p }))
   }
   if (!pod) throw usageError(`chainnode "${node.metadata.name}" has no Pod`, `see chainnode describe ${node.metadata.name}`)
-  const present = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: { name: string }) => c.name)
+  const present = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name)
   const resolve = (name: string) => (name === 'app' ? mainContainerName(node, pod) : name === 'gate' ? DISCOVERY_GATE : name)
   const names = choice === 'all' ? present : [resolve(choice)]
   return names.map((container) => {
@@ -110,11 +110,6 @@ export async function readLive(client: KubeClient, source: LogSource, query: Log
   }
 }
 
-interface ContainerState {
-  waiting?: { reason?: string; message?: string }
-  terminated?: { reason?: string; exitCode?: number }
-}
-
 /**
  * Why a container's log could not be read, in one line: kubectl's words where the Pod's state explains it
  * (a container waiting to start has no log yet), else what the API server said. The run goes on with the
@@ -122,12 +117,7 @@ interface ContainerState {
  */
 export function unreadableLogLine(source: LogSource, error: unknown, previous: boolean): string {
   const where = `container "${source.container}" in pod "${source.pod}"`
-  const statuses = [...(source.podObject?.status?.initContainerStatuses ?? []), ...(source.podObject?.status?.containerStatuses ?? [])] as {
-    name: string
-    state?: ContainerState
-    lastState?: ContainerState
-  }[]
-  const status = statuses.find((s) => s.name === source.container)
+  const status = allContainerStatuses(source.podObject).find((s) => s.name === source.container)
   const reason = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error)
   if (error instanceof ApiError && error.reason === 'not-found' && /pods? "[^"]*" not found/.test(reason))
     return `pod "${source.pod}" was deleted while its logs were read (namespace ${source.namespace})`

@@ -201,7 +201,13 @@ function mergeFile(merged: MergedKubeconfig, doc: Record<string, unknown>, baseD
         ? {
             command: str(exec.command) ?? '',
             args: Array.isArray(exec.args) ? exec.args.map(String) : undefined,
-            env: Array.isArray(exec.env) ? (exec.env as { name: string; value: string }[]) : undefined,
+            // Only entries with a text name and value: they become the plugin's environment.
+            env: Array.isArray(exec.env)
+              ? exec.env.flatMap((entry) => {
+                  const [name, value] = [textAt(entry, 'name'), textAt(entry, 'value')]
+                  return name !== undefined && value !== undefined ? [{ name, value }] : []
+                })
+              : undefined,
             apiVersion: str(exec.apiVersion),
             baseDir,
           }

@@ -1,5 +1,6 @@
 import { commitSigners, consensusAddressOf, countSigning, validatorPowers, type CommitSigners } from '../snapshot/signing.js'
 import type { RpcResult } from '../snapshot/rpc-answer.js'
+import { valueAt } from '../util/json-path.js'
 import type { ChainFacts, ProbeRecord, SigningReading } from '../snapshot/types.js'
 import { COMET_RPC_PORT } from '../snapshot/chain.js'
 import { rpcResults, type PodGet } from './chain-probe.js'
@@ -161,7 +162,7 @@ async function readCommits(source: ProbeRecord, options: Run, order: number) {
     const [result] = await get([`/validators?height=${top}&page=${page}&per_page=${VALIDATORS_PER_PAGE}`])
     if (!result) break
     pages.push(result)
-    if (Number((result as { total?: string }).total ?? 0) <= page * VALIDATORS_PER_PAGE) break
+    if (Number(valueAt(result, 'total') ?? 0) <= page * VALIDATORS_PER_PAGE) break
   }
   if (pages.length) powers = validatorPowers(pages)
 

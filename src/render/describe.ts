@@ -1,11 +1,11 @@
 import { humanAge } from '../util/duration.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
+import { allContainerStatuses } from '../snapshot/node-layout.js'
 import { eventAge, eventSource } from './events.js'
 import { alignTabs } from './tabwriter.js'
 import { visible } from './visible.js'
 import { compareText } from '../util/compare.js'
-import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
+import type { ChainNode, ContainerStatus, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 /*
  * Lines are built with tab-terminated cells and aligned at the end by alignTabs, the way kubectl

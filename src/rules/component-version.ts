@@ -29,7 +29,7 @@ export default defineRule<Data>({
       { component: 'node-utils', image: containerImage(pod, NODE_UTILS), minimum: minimum.nodeUtils, subject: refOf(pod) },
     ]
     const signer = signerOf(index, node, pod)
-    const signerImage = signer?.statefulSet?.spec?.template?.spec?.containers?.find((c: { name: string }) => c.name === 'cosmosigner')?.image
+    const signerImage = signer?.statefulSet?.spec?.template?.spec?.containers?.find((c) => c.name === 'cosmosigner')?.image
     if (signer?.statefulSet && signerImage)
       checks.push({ component: 'remote signer', image: signerImage, minimum: minimum.signer, subject: refOf(signer.statefulSet) })
     return checks.flatMap(({ component, image, minimum: min, subject }) => {

@@ -47,7 +47,7 @@ export default defineRule<{
     const gate = containerStatus(pod, DISCOVERY_GATE)
     const restarts = matchingEvents(index, node, byReason('NodeRestarted', 'NodeError'))
     const signer = signerOf(index, node, pod)
-    const signerContainer = signer?.statefulSet?.spec?.template?.spec?.containers?.find((c: { name: string }) => c.name === 'cosmosigner')
+    const signerContainer = signer?.statefulSet?.spec?.template?.spec?.containers?.find((c) => c.name === 'cosmosigner')
     const signerImage: string | undefined = signerContainer?.image ?? signer?.pods.map((p) => containerImage(p, 'cosmosigner')).find(Boolean)
     const nodeUtilsImage = containerImage(pod, NODE_UTILS)
     const line = detectOperatorLine(node, pod)

@@ -27,8 +27,8 @@ export default defineRule<UpgradeNeeded>({
     const match = last && UPGRADE_NEEDED.exec(last.text)
     if (!match) return []
     const height = Number(match[2])
-    const planned = [...((node.spec?.app?.upgrades ?? []) as { height?: number; image?: string }[])].find((u) => Number(u.height) === height)
-    const recorded = ((node.status?.upgrades ?? []) as { height?: number; image?: string; status?: string }[]).find((u) => Number(u.height) === height)
+    const planned = (node.spec?.app?.upgrades ?? []).find((u) => u.height === height)
+    const recorded = (node.status?.upgrades ?? []).find((u) => u.height === height)
     const image = planned?.image ?? recorded?.image
     // The new image runs past the height: the line is history once the running image is the planned one.
     if (image && node.spec?.app?.image === image) return []

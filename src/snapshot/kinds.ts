@@ -30,6 +30,7 @@ const containerStatus = object({
   name: string,
   'restartCount?': number,
   'ready?': boolean,
+  'started?': boolean,
   'image?': string,
   'imageID?': string,
   'state?': containerState,
@@ -269,6 +270,8 @@ type Holds<T extends true> = T
 export type ViewsAreShapes = Holds<KindViews extends ShapeViews ? (ShapeViews extends KindViews ? true : false) : false>
 export type Container = ShapeOf<typeof container>
 export type ContainerStatus = ShapeOf<typeof containerStatus>
+export type ContainerState = ShapeOf<typeof containerState>
+export type Terminated = NonNullable<ContainerState['terminated']>
 export type Condition = ShapeOf<typeof condition>
 
 /** An object of a kind kinds.ts declares, as its view: `isKind(obj, 'Deployment')` narrows to a Workload. */

@@ -1,4 +1,4 @@
-import type { ChainNode, Container, Pod } from './kinds.js'
+import type { ChainNode, Container, ContainerStatus, Pod } from './kinds.js'
 
 export const NODE_UTILS = 'node-utils'
 /** node-utils profiling listener, fixed on 127.0.0.1 in the Pod (spec §4.1, §8). */
@@ -66,18 +66,8 @@ export function detectOperatorLine(node: ChainNode | undefined, pod: Pod | undef
   return 'unknown'
 }
 
-export interface ContainerStatus {
-  name: string
-  ready?: boolean
-  restartCount?: number
-  image?: string
-  started?: boolean
-  state?: Record<string, Record<string, unknown> | undefined>
-  lastState?: Record<string, Record<string, unknown> | undefined>
-}
-
 export function containerStatus(pod: Pod | undefined, name: string): ContainerStatus | undefined {
-  const all: ContainerStatus[] = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
+  const all = [...(pod?.status?.initContainerStatuses ?? []), ...(pod?.status?.containerStatuses ?? [])]
   return all.find((status) => status.name === name)
 }
 

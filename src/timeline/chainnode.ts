@@ -4,21 +4,6 @@ import type { RawEntry } from './types.js'
 import { annotation } from '../snapshot/operator.js'
 import type { ChainNode } from '../snapshot/kinds.js'
 
-interface Condition {
-  type: string
-  status: string
-  reason?: string
-  message?: string
-  lastTransitionTime?: string
-}
-
-interface Upgrade {
-  height?: number
-  image?: string
-  source?: string
-  status?: string
-}
-
 /**
  * What the ChainNode's own status and annotations date: its creation, condition transitions, the last
  * PVC snapshot, and the upgrades it lists (those carry no time: they are shown as of collection).
@@ -31,10 +16,10 @@ export function chainNodeEntries(node: ChainNode, now: string): RawEntry[] {
     if (time) out.push({ at: time, source: 'chainnode', kind, subject, level, text })
   }
   push(node.metadata.creationTimestamp, 'created', 'normal', 'ChainNode created')
-  for (const condition of (node.status?.conditions ?? []) as Condition[]) {
+  for (const condition of node.status?.conditions ?? []) {
     const why = condition.reason ? ` (${condition.reason}${condition.message ? `: ${condition.message}` : ''})` : ''
     push(
-      condition.lastTransitionTime,
+      condition.lastTransitionTime ?? undefined,
       `condition/${condition.type}`,
       condition.status === 'True' ? 'normal' : 'info',
       `condition ${condition.type}=${condition.status}${why}`,
@@ -44,7 +29,7 @@ export function chainNodeEntries(node: ChainNode, now: string): RawEntry[] {
   push(lastSnapshot, 'pvc-snapshot', 'normal', 'last PVC snapshot taken (annotation last-pvc-snapshot)')
   if (node.metadata.annotations?.[annotation('snapshotting-pvc')] === 'true')
     push(now, 'snapshotting', 'info', 'PVC snapshot in progress (annotation snapshotting-pvc=true)')
-  for (const upgrade of (node.status?.upgrades ?? []) as Upgrade[]) {
+  for (const upgrade of node.status?.upgrades ?? []) {
     const level = /error|fail/i.test(upgrade.status ?? '') ? 'error' : 'info'
     push(
       now,

@@ -1,12 +1,9 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import { allContainerStatuses, type ContainerStatus } from '../snapshot/node-layout.js'
+import { allContainerStatuses } from '../snapshot/node-layout.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry, TimelineLevel } from './types.js'
-import type { ChainNode } from '../snapshot/kinds.js'
-
-type Terminated = { exitCode?: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string }
-type Waiting = { reason?: string; message?: string }
+import type { ChainNode, ContainerStatus, Terminated } from '../snapshot/kinds.js'
 
 /** What the Pod's status records of its life: creation, conditions, container starts, exits and restarts. */
 export function podEntries(index: SnapshotIndex, node: ChainNode, now: string): RawEntry[] {
@@ -28,17 +25,18 @@ export function podEntries(index: SnapshotIndex, node: ChainNode, now: string): 
   for (const status of allContainerStatuses(pod)) {
     const what = initNames.has(status.name) ? `init container ${status.name}` : `container ${status.name}`
     const restarts = status.restartCount ?? 0
-    const last = status.lastState?.terminated as Terminated | undefined
-    if (last) out.push(...entry(last.finishedAt ?? last.startedAt, 'container-exited', exitLevel(last), `${what} ${exitText(last)}`))
-    const running = status.state?.running as { startedAt?: string } | undefined
-    if (running) out.push(...entry(running.startedAt, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
-    const terminated = status.state?.terminated as Terminated | undefined
+    const last = status.lastState?.terminated
+    if (last) out.push(...entry(last.finishedAt ?? last.startedAt ?? undefined, 'container-exited', exitLevel(last), `${what} ${exitText(last)}`))
+    const running = status.state?.running
+    if (running)
+      out.push(...entry(running.startedAt ?? undefined, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
+    const terminated = status.state?.terminated
     if (terminated) {
-      out.push(...entry(terminated.startedAt, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
+      out.push(...entry(terminated.startedAt ?? undefined, 'container-started', 'normal', `${what} started${restarts > 0 ? ` (restart ${restarts})` : ''}`))
       const finished = initNames.has(status.name) && terminated.exitCode === 0 ? `${what} finished (exit code 0)` : `${what} ${exitText(terminated)}`
-      out.push(...entry(terminated.finishedAt, 'container-exited', exitLevel(terminated), finished))
+      out.push(...entry(terminated.finishedAt ?? undefined, 'container-exited', exitLevel(terminated), finished))
     }
-    const waiting = status.state?.waiting as Waiting | undefined
+    const waiting = status.state?.waiting
     // A waiting state carries no time: it is what the Pod shows at collection.
     if (waiting?.reason && waiting.reason !== 'PodInitializing' && waiting.reason !== 'ContainerCreating')
       out.push(...entry(now, 'container-waiting', 'warning', `${what} waiting: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}`))
