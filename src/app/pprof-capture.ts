@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { CaptureError, defaultProfileName, PROFILE_KINDS, type ProfileKindName, type ProfileTarget } from '../pprof/capture.js'
 import { parseGoroutineText } from '../pprof/goroutines.js'
 import type { CaptureResult } from '../render/pprof-capture.js'
-import { captureGrowth, captureOne } from './pprof-growth.js'
+import { captureGrowth, captureOne, type GrowthProgress } from './pprof-growth.js'
 import type { Finding } from '../engine/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { resolveScope } from '../snapshot/scope.js'
@@ -30,7 +30,7 @@ export interface CaptureRequest {
 }
 
 /** What a capture tells its command while it runs; the command words it (render/pprof-capture.ts). */
-export interface CaptureProgress {
+export interface CaptureProgress extends GrowthProgress {
   /** Before anything is read: which process the profile describes. */
   notice(target: ProfileTarget): void
   /** A timed capture starts; the command shows a countdown and gets back how to stop it. */
@@ -51,9 +51,9 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
   const timed = PROFILE_KINDS[kind].timed
   const timer = timed ? await progress.capturing({ kind, namespace, pod, seconds: request.seconds ?? 0 }) : undefined
   try {
-    if (request.growthMs !== undefined) return { kind: 'growth', report: await captureGrowth(target, { ...request, growthMs: request.growthMs }) }
+    if (request.growthMs !== undefined) return { kind: 'growth', growth: await captureGrowth(target, { ...request, growthMs: request.growthMs }, progress) }
     const file = request.file ?? defaultProfileName(namespace, pod, kind, new Date(), request.textForm)
-    await captureOne(target, request, file)
+    await captureOne(target, request, file, progress)
     timer?.stop()
     return await summarise(kind, file, request)
   } catch (error) {

@@ -2,9 +2,10 @@ import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { usageError } from '../util/errors.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
-import { flameGraph, type FlameGraph } from '../pprof/flame.js'
+import { flameGraph } from '../pprof/flame.js'
 import { renderFlameHtml } from '../render/flame-html.js'
 import { renderFlameSvg } from '../render/flame-svg.js'
+import type { FlameWritten } from '../render/pprof-flame.js'
 import { loadProfile } from './pprof-report.js'
 
 export interface FlameRequest {
@@ -15,18 +16,10 @@ export interface FlameRequest {
   focus?: string
   ignore?: string
   minFraction?: number
-  onWarning?: (text: string) => void
   onStep?: (what: string) => void
 }
 
-export interface FlameWritten {
-  output: string
-  format: 'html' | 'svg'
-  bytes: number
-  graph: FlameGraph
-}
-
-/** `pprof flame FILE`: the profile's flame graph written, through a temporary name, as a page or a picture. */
+/** `pprof flame FILE`: the profile's flame graph written, through a temporary name, as a page or a picture; the graph says which filters matched nothing. */
 export async function writeFlame(request: FlameRequest): Promise<FlameWritten> {
   const output = request.output ?? defaultFlameName(request.file)
   const format = flameFormatOf(output)
@@ -35,8 +28,6 @@ export async function writeFlame(request: FlameRequest): Promise<FlameWritten> {
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
   request.onStep?.('building the call tree')
   const graph = flameGraph(profile, { sampleIndex, focus: request.focus, ignore: request.ignore, minFraction: request.minFraction })
-  for (const name of graph.unmatchedFilters)
-    request.onWarning?.(`no function, file or binary matches --${name} ${name === 'focus' ? request.focus : request.ignore}`)
   const text = format === 'svg' ? renderFlameSvg(graph, { file: request.file }) : renderFlameHtml(graph, { file: request.file })
   await writeFileAtomic(output, (tmp) => writeFile(tmp, text))
   return { output, format, bytes: Buffer.byteLength(text), graph }

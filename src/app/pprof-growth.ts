@@ -1,12 +1,10 @@
-import { writeStderr } from '../util/output.js'
 import path from 'node:path'
 import { readFile } from 'node:fs/promises'
 import type { Connection } from './session.js'
 import { captureProfile } from '../cluster/profile-capture.js'
 import { defaultProfileName, type ProfileKindName } from '../pprof/capture.js'
 import { goroutineChanges, goroutineGroups, parseGoroutineText, type GoroutineDump } from '../pprof/goroutines.js'
-import { renderGoroutineGrowth } from '../render/goroutines.js'
-import { countdown } from '../render/progress.js'
+import type { GrowthResult } from '../render/pprof-growth.js'
 import { loadProfile, topReport } from './pprof-report.js'
 
 /** The Pod to capture from, and the port there that serves net/http/pprof. */
@@ -28,8 +26,21 @@ export interface GrowthRequest {
   growthMs: number
 }
 
-/** One capture into `file`, told on stderr. */
-export async function captureOne(target: CaptureTarget, request: Omit<GrowthRequest, 'growthMs'> & { seconds?: number }, file: string): Promise<void> {
+/** What captures tell their command while they run; the command words it (render/pprof-capture.ts, render/pprof-growth.ts). */
+export interface GrowthProgress {
+  /** A capture is saved: its absolute path and size. */
+  saved(file: string, bytes: number): void
+  /** The wait between two captures starts; the command shows a countdown and gets back how to stop it. */
+  waiting(what: { kind: ProfileKindName; namespace: string; pod: string; intervalMs: number }): Promise<{ stop(): void }>
+}
+
+/** One capture into `file`, told as saved. */
+export async function captureOne(
+  target: CaptureTarget,
+  request: Omit<GrowthRequest, 'growthMs'> & { seconds?: number },
+  file: string,
+  progress: Pick<GrowthProgress, 'saved'>,
+): Promise<void> {
   const { bytes } = await captureProfile({
     ...target,
     kind: request.kind,
@@ -38,7 +49,7 @@ export async function captureOne(target: CaptureTarget, request: Omit<GrowthRequ
     file,
     textForm: request.textForm,
   })
-  writeStderr(`saved ${path.resolve(file)} (${bytes} bytes)\n`)
+  progress.saved(path.resolve(file), bytes)
 }
 
 /**
@@ -46,37 +57,30 @@ export async function captureOne(target: CaptureTarget, request: Omit<GrowthRequ
  * `go tool pprof -top -diff_base FIRST SECOND` shows it (for a heap: in use and
  * allocated), and for goroutines the stacks that gained some: a leak.
  */
-export async function captureGrowth(target: CaptureTarget, request: GrowthRequest): Promise<string> {
-  const first = new Date()
-  const base = request.file ? withSuffix(request.file, '.base') : defaultProfileName(target.namespace, target.pod, request.kind, first, request.textForm)
-  await captureOne(target, request, base)
-  const interval = formatInterval(request.growthMs)
-  const timer = await countdown(
-    `waiting ${interval} for the second ${request.kind} capture from ${target.namespace}/${target.pod}`,
-    Math.ceil(request.growthMs / 1000),
-  )
+export async function captureGrowth(target: CaptureTarget, request: GrowthRequest, progress: GrowthProgress): Promise<GrowthResult> {
+  const { kind, growthMs: intervalMs } = request
+  const base = request.file ? withSuffix(request.file, '.base') : defaultProfileName(target.namespace, target.pod, kind, new Date(), request.textForm)
+  await captureOne(target, request, base, progress)
+  const timer = await progress.waiting({ kind, namespace: target.namespace, pod: target.pod, intervalMs })
   try {
-    await new Promise((resolve) => setTimeout(resolve, request.growthMs))
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
   } finally {
     timer.stop()
   }
-  const newer = request.file ?? defaultProfileName(target.namespace, target.pod, request.kind, new Date(), request.textForm)
-  await captureOne(target, request, newer)
+  const newer = request.file ?? defaultProfileName(target.namespace, target.pod, kind, new Date(), request.textForm)
+  await captureOne(target, request, newer, progress)
 
-  const sections: string[] = []
-  if (request.kind === 'goroutine') {
-    const dumps = await Promise.all([base, newer].map((f) => goroutineDump(f, request.textForm)))
-    sections.push(renderGoroutineGrowth(dumps[0]!, dumps[1]!, goroutineChanges(dumps[0]!, dumps[1]!), interval, request.top))
+  const result: GrowthResult = { kind, intervalMs, base, newer, diffs: [] }
+  if (kind === 'goroutine') {
+    const [before, after] = await Promise.all([base, newer].map((f) => goroutineDump(f, request.textForm)))
+    result.goroutines = { before: before!, after: after!, changes: goroutineChanges(before!, after!) }
   }
   if (request.textForm === undefined) {
     // A heap shows both leaks: memory still held (inuse) and churn (alloc).
-    const indexes = request.kind === 'heap' ? ['inuse_space', 'alloc_space'] : [undefined]
-    for (const sampleIndex of indexes) {
-      const title = `what changed in ${interval}${sampleIndex ? ` (${sampleIndex})` : ''}: go tool pprof -top${sampleIndex ? ` -sample_index=${sampleIndex}` : ''} -diff_base ${base} ${newer}`
-      sections.push(`${title}\n${await topReport({ file: newer, base, rows: request.top, sampleIndex })}`)
-    }
+    const indexes = kind === 'heap' ? ['inuse_space', 'alloc_space'] : [undefined]
+    for (const sampleIndex of indexes) result.diffs.push({ sampleIndex, report: await topReport({ file: newer, base, rows: request.top, sampleIndex }) })
   }
-  return sections.join('\n')
+  return result
 }
 
 async function goroutineDump(file: string, textForm: 1 | 2 | undefined): Promise<GoroutineDump> {
@@ -87,8 +91,4 @@ async function goroutineDump(file: string, textForm: 1 | 2 | undefined): Promise
 function withSuffix(file: string, suffix: string): string {
   const ending = /(\.pb\.gz|\.pb|\.txt|\.gz)$/.exec(file)?.[0] ?? ''
   return `${file.slice(0, file.length - ending.length)}${suffix}${ending}`
-}
-
-function formatInterval(ms: number): string {
-  return ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`
 }

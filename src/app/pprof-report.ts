@@ -4,11 +4,10 @@ import { createGunzip } from 'node:zlib'
 import { UserError, usageError } from '../util/errors.js'
 import { limitError, readLimits, type ReadLimits } from '../util/limits.js'
 import { decodeProfile, ProfileFormatError } from '../pprof/decode.js'
-import { renderTop } from '../pprof/format.js'
 import { diffProfiles } from '../pprof/diff.js'
-import { topJson } from '../pprof/top-json.js'
 import { topTable } from '../pprof/top.js'
 import type { Profile } from '../pprof/types.js'
+import type { TopReport } from '../render/pprof-top.js'
 
 export interface TopRequest {
   file: string
@@ -20,20 +19,17 @@ export interface TopRequest {
   base?: string
   focus?: string
   ignore?: string
-  format?: 'text' | 'json'
-  /** Told when a filter matches nothing, as go tool pprof warns. */
-  onWarning?: (text: string) => void
   /** Told before each step (a debug line): decoding a large profile holds the event loop for seconds. */
   onStep?: (what: string) => void
 }
 
-/** `go tool pprof -top` for a saved profile (or `-diff_base OLD NEW` with `base`), without a Go toolchain. */
-export async function topReport(request: TopRequest): Promise<string> {
+/** `go tool pprof -top` for a saved profile (or `-diff_base OLD NEW` with `base`), without a Go toolchain; render/pprof-top.ts words it. */
+export async function topReport(request: TopRequest): Promise<TopReport> {
   const profile = await loadProfile(request.file, request.onStep)
   const compared = request.base === undefined ? profile : diffProfiles(profile, await loadProfile(request.base, request.onStep))
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
   // pprof's -nodecount: keeps its unit choice and inline marks identical to go tool pprof -top -nodecount=N.
-  const result = topTable(compared, {
+  const table = topTable(compared, {
     sampleIndex,
     nodeFraction: request.nodeFraction,
     cum: request.cum,
@@ -41,9 +37,7 @@ export async function topReport(request: TopRequest): Promise<string> {
     focus: request.focus,
     ignore: request.ignore,
   })
-  for (const name of result.unmatchedFilters)
-    request.onWarning?.(`no function, file or binary matches --${name} ${name === 'focus' ? request.focus : request.ignore}`)
-  return request.format === 'json' ? topJson(result, { file: request.file, base: request.base }) : renderTop(result)
+  return { file: request.file, base: request.base, filters: { focus: request.focus, ignore: request.ignore }, table }
 }
 
 /** A saved profile read within the size limit (gzipped as a stream) and decoded. */

@@ -3,7 +3,10 @@ import { usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
-import { capturingText, renderCaptureResult, sensitiveNotice } from '../render/pprof-capture.js'
+import { capturingText, renderCaptureResult, savedText, sensitiveNotice } from '../render/pprof-capture.js'
+import { flameWrittenText } from '../render/pprof-flame.js'
+import { waitingText } from '../render/pprof-growth.js'
+import { renderTopReport, unmatchedFilterWarnings } from '../render/pprof-top.js'
 import { renderFinding } from '../render/doctor-text.js'
 import { countdown } from '../render/progress.js'
 import { topReport } from '../app/pprof-report.js'
@@ -154,21 +157,19 @@ export const MAX_GROWTH_MS = 3_600_000
 export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
   await session.setupOutput(input)
   const nodeFraction = nodeFractionOf(input['node-fraction'])
-  session.print(
-    await topReport({
-      file: input.file,
-      rows: input.top,
-      sampleIndex: input['sample-index'],
-      nodeFraction,
-      cum: input.cum,
-      base: input.base,
-      focus: input.focus,
-      ignore: input.ignore,
-      format: input.output,
-      onWarning: (text) => writeStderr(`warning: ${text}\n`),
-      onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
-    }),
-  )
+  const report = await topReport({
+    file: input.file,
+    rows: input.top,
+    sampleIndex: input['sample-index'],
+    nodeFraction,
+    cum: input.cum,
+    base: input.base,
+    focus: input.focus,
+    ignore: input.ignore,
+    onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
+  })
+  for (const warning of unmatchedFilterWarnings(report.table.unmatchedFilters, report.filters)) writeStderr(warning)
+  session.print(renderTopReport(report, input.output))
 }
 
 export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<void> {
@@ -181,12 +182,10 @@ export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, 
     focus: input.focus,
     ignore: input.ignore,
     minFraction,
-    onWarning: (text) => writeStderr(`warning: ${text}\n`),
     onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
   })
-  const frames = written.graph.value.length - 1
-  const how = written.format === 'html' ? 'open it in a browser (search: type a regexp; zoom: click a frame)' : 'a picture; -o NAME.html gives search and zoom'
-  writeStderr(`wrote ${written.output} (${frames} frames of ${written.graph.sampleType}, ${(written.bytes / 1024).toFixed(0)} KiB): ${how}\n`)
+  for (const warning of unmatchedFilterWarnings(written.graph.unmatchedFilters, input)) writeStderr(warning)
+  writeStderr(`${flameWrittenText(written)}\n`)
 }
 
 function nodeFractionOf(text: string): number {
@@ -230,6 +229,8 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
     {
       notice: (target) => writeStderr(`${sensitiveNotice(target)}\n`),
       capturing: (what) => countdown(capturingText(what), what.seconds),
+      saved: (file, bytes) => writeStderr(`${savedText(file, bytes)}\n`),
+      waiting: (what) => countdown(waitingText(what), Math.ceil(what.intervalMs / 1000)),
       unavailable: (findings) => findings.forEach((finding) => writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)),
     },
   )

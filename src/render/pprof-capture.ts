@@ -1,6 +1,8 @@
 import type { ProfileKindName, ProfileTarget } from '../pprof/capture.js'
 import type { GoroutineDump } from '../pprof/goroutines.js'
 import { renderGoroutineGroups } from './goroutines.js'
+import { renderGrowth, type GrowthResult } from './pprof-growth.js'
+import { renderTopReport, type TopReport } from './pprof-top.js'
 
 /** What a capture's reader must know first: whose profile it is, and that it can hold secrets. */
 export function sensitiveNotice(target: ProfileTarget): string {
@@ -12,13 +14,17 @@ export function sensitiveNotice(target: ProfileTarget): string {
 /** The countdown's words while a timed capture runs. */
 export const capturingText = (what: { kind: ProfileKindName; namespace: string; pod: string }) => `capturing ${what.kind} from ${what.namespace}/${what.pod}`
 
+/** A capture saved: where (an absolute path) and how large. */
+export const savedText = (file: string, bytes: number) => `saved ${file} (${bytes} bytes)`
+
 /** What a capture gives (app/pprof-capture.ts): the growth between two, the saved file's top table or goroutines by stack, or a trace to open. */
 export type CaptureResult =
-  { kind: 'growth'; report: string } | { kind: 'top'; report: string } | { kind: 'goroutines'; dump: GoroutineDump } | { kind: 'trace'; file: string }
+  { kind: 'growth'; growth: GrowthResult } | { kind: 'top'; report: TopReport } | { kind: 'goroutines'; dump: GoroutineDump } | { kind: 'trace'; file: string }
 
-/** A capture's summary: the top table (or growth) as the report gave it, goroutines grouped by stack, the command for a trace. */
+/** A capture's summary: the top table or what grew between two, goroutines grouped by stack, the command for a trace. */
 export function renderCaptureResult(result: CaptureResult, rows: number): string {
   if (result.kind === 'trace') return `open it with: go tool trace ${result.file}`
   if (result.kind === 'goroutines') return renderGoroutineGroups(result.dump, rows)
-  return result.report
+  if (result.kind === 'growth') return renderGrowth(result.growth, rows)
+  return renderTopReport(result.report)
 }
