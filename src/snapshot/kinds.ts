@@ -1,8 +1,9 @@
 /**
  * The Kubernetes objects we read, as typed views: each kind lists the fields the rules, renderers and probes
- * read, once, as a shape. The shape is checked when a bundle is read (bundle-shape.ts), so the type is true of
- * a stranger's bundle too; objects from the API server already conform (their schemas are stricter). Fields
- * not listed stay reachable as `unknown` (KubeObject's index signature) and must be checked where read.
+ * read, once, as a shape. The shape is checked when a bundle is read (bundle-read.ts leaves out an object that
+ * fails it, with an error saying why), so the type is true of a stranger's bundle too; what the API server
+ * writes conforms already (test/e2e/collection.e2e.test.ts holds a live collect to these shapes). Fields not
+ * listed stay reachable as `unknown` (KubeObject's index signature) and must be checked where read.
  */
 import type { KubeObject } from './types.js'
 import { anything, boolean, kubeFields as object, list, mapOf, nullable, number, numberOrString, string, type Shape, type ShapeOf } from './shape.js'
