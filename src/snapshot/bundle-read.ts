@@ -96,6 +96,8 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
       const name = `resources/${ns.name}/${file.name}`
       // One by one: a list of 300,000 objects would overflow the stack as spread arguments.
       for (const obj of await read<KubeObject[]>(name, SHAPES.resources, [])) {
+        // kubectl writes an unset creationTimestamp as null: in metadata null is "not given" (ObjectMeta's types say so).
+        for (const [field, value] of Object.entries(obj.metadata)) if (value === null) Reflect.deleteProperty(obj.metadata, field)
         // An object its kind's view would misdescribe (a phase that is a number) is left out, and the report says so.
         const problem = kindProblem(obj)
         if (problem === undefined) objects.push(obj)

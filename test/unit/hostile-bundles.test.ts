@@ -280,6 +280,12 @@ describe('JSON of the wrong shape: one line naming the file and what is wrong', 
     await refused(folder({ ...bundleFiles(), [file]: content }), message)
   })
 
+  it('a null in metadata (kubectl writes an unset creationTimestamp so) reads as the field not given', async () => {
+    const pods = '[{"kind":"Pod","metadata":{"name":"p","creationTimestamp":null,"labels":null,"uid":"u"}}]'
+    const snapshot = await readBundle(folder({ ...bundleFiles(), 'resources/ns/Pod.json': pods }))
+    expect(snapshot.objects.find((o) => o.metadata.name === 'p')?.metadata).toStrictEqual({ name: 'p', uid: 'u' })
+  })
+
   it('an object its kind would misdescribe (containers not a list) is left out with the reason; the rest of the file is read', async () => {
     const pods = '[{"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":{"name":"app"}}},{"kind":"Pod","metadata":{"name":"q"}}]'
     const snapshot = await readBundle(folder({ ...bundleFiles(), 'resources/ns/Pod.json': pods }))
