@@ -8,6 +8,8 @@ import { reconcileFields, reconcilerError, zapJson } from '../../cluster/scenari
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
 import { appendManagerLog, appendReleaseManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
+import { operatorEvent } from '../../helpers/operator-records.js'
+import { failReconciles as failing, healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('reconcile-failing', 'healthy-no-leader-election')
@@ -129,5 +131,46 @@ describe('reconcile-failing', () => {
     const solo = load('healthy-no-leader-election')
     expect(solo.logs.find((l) => l.container === 'manager')!.text).toMatch(/"ts":"[^"]+Z","msg":"Reconciler error"/)
     expect(ids(solo)).toEqual([])
+  })
+})
+
+const clone = useHealthy()
+
+describe('reconcile-failing names what the quota refused', () => {
+  it.each([
+    [
+      'failed to create PVC fullnode-0-wasm: persistentvolumeclaims "fullnode-0-wasm" is forbidden: exceeded quota: storage, requested: requests.storage=100Gi, used: requests.storage=1Ti, limited: requests.storage=1Ti',
+      /volumes it creates/,
+      /\.spec\.persistence\.size/,
+    ],
+    [
+      'failed to ensure main service for fullnode-0: services "fullnode-0" is forbidden: exceeded quota: svc, requested: services.loadbalancers=1, used: services.loadbalancers=2, limited: services.loadbalancers=2',
+      /Services it creates/,
+      /\.spec\.expose/,
+    ],
+    [
+      'failed to create pod fullnode-0: pods "fullnode-0" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=7, limited: requests.cpu=8',
+      /Pods it creates/,
+      /resource requests \(\.spec\.resources\)/,
+    ],
+  ])('%s', (error, cause, action) => {
+    const s = clone()
+    failing(s, node(s), error)
+    const [finding] = findingsOf(s, 'reconcile-failing')
+    expect(finding.cause).toMatch(cause)
+    expect(finding.action).toMatch(action)
+    if (!/pods/.test(error)) expect(finding.action).not.toMatch(/resource requests/)
+  })
+
+  it('never says "records no Event" when a Warning Event carries the error', () => {
+    const s = clone()
+    const error = 'widget frobnication failed: the frobnicator is offline'
+    failing(s, node(s), error)
+    expect(findingsOf(s, 'reconcile-failing')[0].cause).toMatch(/records no Event/)
+    s.objects.push(operatorEvent(node(s), 'FrobFailed', 'Failed to frobnicate: the frobnicator is offline', before(s, 1)))
+    const [finding] = findingsOf(s, 'reconcile-failing')
+    expect(finding.cause).not.toMatch(/no Event/)
+    expect(finding.cause).toMatch(/Warning Event FrobFailed/)
+    expect(finding.evidence.some((e) => e.source.startsWith('Event Warning FrobFailed'))).toBe(true)
   })
 })
