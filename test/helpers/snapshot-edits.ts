@@ -58,3 +58,5 @@ export function appendReleaseManagerLog(s: Snapshot, pod: string, lines: LogLine
   const log = s.logs.find((l) => l.container === 'manager' && l.pod.startsWith(pod))!
   log.text += lines.map((l) => `${l.at.toISOString()} ${l.text}\n`).join('')
 }
+/** Lines the operator logged after the bundle was recorded, in the bundle's (first) manager log. */
+export const appendManagerLog = (s: Snapshot, lines: LogLine[]): void => appendReleaseManagerLog(s, '', lines)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { COLLECT_COMMAND } from '../../src/commands/collect.js'
 import { CONFIG_HASH_COMMAND, CONFIG_HASH_DIFF_COMMAND } from '../../src/commands/config-hash.js'
 import { DESCRIBE_COMMAND } from '../../src/commands/describe.js'
-import { DOCTOR_COMMAND } from '../../src/commands/doctor.js'
+import { DOCTOR_COMMAND, parsePhaseTimeouts } from '../../src/commands/doctor.js'
 import { EVENTS_COMMAND } from '../../src/commands/events.js'
 import type { CommandSpec } from '../../src/commands/flag-spec.js'
 import { LOGS_COMMAND } from '../../src/commands/logs.js'
@@ -360,5 +360,18 @@ describe('-o jsonpath=TEMPLATE, as kubectl takes it', () => {
   it('is status only: a command without templates refuses it in both parsers', async () => {
     expect(parseArgv(['-o', 'jsonpath={.a}'], EVENTS_COMMAND)).toBeUndefined()
     expect(await oclifParseWith(Events, ['-o', 'jsonpath={.a}'])).toHaveProperty('error')
+  })
+})
+
+describe('--phase-timeout', () => {
+  it('reads PHASE=DURATION, repeated or comma-separated', () => {
+    expect(parsePhaseTimeouts(['InitializingData=2h', 'Starting=90m,Upgrading=30s'])).toEqual({
+      InitializingData: 7_200_000,
+      Starting: 5_400_000,
+      Upgrading: 30_000,
+    })
+  })
+  it.each(['Running=1h', 'Starting', 'Starting=soon'])('refuses %s as a usage error', (value) => {
+    expect(() => parsePhaseTimeouts([value])).toThrow(expect.objectContaining({ exitCode: 2 }))
   })
 })

@@ -4,9 +4,14 @@ import { SnapshotIndex } from '../../src/snapshot/index.js'
 import { annotation } from '../../src/snapshot/operator.js'
 import { statusRows } from '../../src/analysis/status-model.js'
 import { configState } from '../../src/analysis/config-state.js'
+import { renderStatusText } from '../../src/render/status.js'
+import { QUOTA_ERROR } from '../cluster/scenarios/sc-reconcile-failing.js'
+import { useBundles } from '../helpers/bundles.js'
 import { exampleBundleNames, fixtureBundle } from '../helpers/fixtures.js'
 
 const BUNDLES = exampleBundleNames()
+/** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
+const load = useBundles('reconcile-failing', 'healthy-no-leader-election')
 
 /** status's CONFIG column and config-hash's verdict come from one place: they never disagree about a node. */
 describe('status CONFIG reads the one config verdict', () => {
@@ -36,5 +41,30 @@ describe('status CONFIG reads the one config verdict', () => {
     expect(statusRows(fresh).find((r) => r.name === node.metadata.name)?.config).toBe('pending')
     pod.metadata.annotations[annotation('chainnode-generation')] = '3'
     expect(statusRows(new SnapshotIndex(snapshot)).find((r) => r.name === node.metadata.name)?.config).toBe('in-sync')
+  })
+})
+
+describe("status shows the operator's latest error", () => {
+  it('in the row data and on a line under the table', () => {
+    const index = new SnapshotIndex(load('reconcile-failing'))
+    const rows = statusRows(index)
+    expect(rows[0].operatorError).toMatchObject({ error: QUOTA_ERROR })
+    expect(rows[0].operatorError!.count).toBeGreaterThan(1)
+    // Wrapped at the width of prose: its lines joined again.
+    const text = renderStatusText(index, rows, { withNamespace: false }).replace(/\n {4}/g, ' ')
+    expect(text).toMatch(
+      new RegExp(
+        `\\n\\nReconcile failing \\(the operator's latest error\\):\\n  quota-0: failed to create init pod: .* \\(x\\d+ over \\d+m\\), last \\S+ ago$`,
+        // The line ends there; a note on an unknown CONFIG may follow.
+        'm',
+      ),
+    )
+  })
+
+  it('says nothing for a node whose reconciles go through', () => {
+    const index = new SnapshotIndex(load('healthy-no-leader-election'))
+    const rows = statusRows(index)
+    expect(rows[0].operatorError).toBeUndefined()
+    expect(renderStatusText(index, rows, { withNamespace: false })).not.toMatch(/Reconcile failing/)
   })
 })

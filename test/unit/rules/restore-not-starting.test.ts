@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
+import { reconcilerError } from '../../cluster/scenarios/lib/logfmt.js'
+import { findingsOf, findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { appendManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('healthy', 'restore-not-starting')
@@ -39,5 +42,29 @@ describe('restore-not-starting', () => {
     expect(findObject(s, 'PersistentVolumeClaim', 'restore-0').spec.storageClassName).toBe('fixed')
     s.objects = s.objects.filter((o) => !(o.kind === 'StorageClass' && o.metadata.name === 'fixed'))
     expect(runRule(s, 'restore-not-starting')[0].cause).toMatch(/storage class fixed lacks snapshot data source support/)
+  })
+})
+
+describe('specific rules read the operator log as well as Events', () => {
+  it('restore-not-starting: the source is missing by the operator log when the snapshot list was forbidden', () => {
+    const forbidden = (s: Snapshot) => {
+      s.collectionErrors.push({ what: 'list volumesnapshots in sc-restore-not-starting', reason: 'forbidden', message: 'forbidden' })
+      return s
+    }
+    expect(findingsOf(forbidden(load('restore-not-starting')), 'restore-not-starting')[0].data).toMatchObject({ sourceMissing: false })
+    const s = forbidden(load('restore-not-starting'))
+    appendManagerLog(s, [
+      reconcilerError(
+        dateBefore(s, 20),
+        'ChainNode',
+        'sc-restore-not-starting',
+        'restore-0',
+        'r-1',
+        'volumesnapshots.snapshot.storage.k8s.io "missing-snapshot" not found',
+      ),
+    ])
+    const after = findingsOf(s, 'restore-not-starting')[0]
+    expect(after.data).toMatchObject({ sourceMissing: true })
+    expect(after.evidence.some((e) => e.kind === 'log' && /missing-snapshot" not found/.test(e.text))).toBe(true)
   })
 })

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { type Editable, editable, findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import type { Snapshot } from '../../../src/snapshot/types.js'
+import { zapJson } from '../../cluster/scenarios/lib/logfmt.js'
+import { type Editable, editable, findingsOf, findObject, runRule, useBundles } from '../../helpers/bundles.js'
+import { appendManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('snapshot-verify')
@@ -49,5 +52,30 @@ describe('snapshot-verify-failing', () => {
     pod.metadata.name = pod.metadata.name.replace(/^snap-0-/, 'snap-0-archive-')
     pod.metadata.labels!['volume-snapshot'] = pod.metadata.labels!['volume-snapshot'].replace(/^snap-0-/, 'snap-0-archive-')
     expect(runRule(s, 'snapshot-verify-failing')).toEqual([])
+  })
+})
+
+describe('specific rules read the operator log as well as Events', () => {
+  it('snapshot-verify-failing: corruption the operator only logged', () => {
+    const unmarked = (s: Snapshot) => {
+      for (const snap of s.objects.filter((o) => o.kind === 'VolumeSnapshot'))
+        delete snap.metadata.annotations?.['cosmopilot.voluzi.com/snapshot-integrity-status']
+      s.objects = s.objects.filter((o) => !(o.kind === 'Pod' && /-ichk/.test(o.metadata.name)) && !(o.kind === 'Event' && o.reason === 'SnapshotDeleted'))
+      return s
+    }
+    expect(findingsOf(unmarked(load('snapshot-verify')), 'snapshot-verify-failing')).toEqual([])
+    const s = unmarked(load('snapshot-verify'))
+    const fields = { ChainNode: { name: 'snap-0', namespace: 'sc-snapshot-verify' }, namespace: 'sc-snapshot-verify', name: 'snap-0' }
+    appendManagerLog(s, [
+      zapJson(dateBefore(s, 600), 'info', undefined, 'data integrity check finished. Data is corrupted.', {
+        ...fields,
+        reconcileID: 'c1',
+        snapshot: 'snap-0-1',
+      }),
+      zapJson(dateBefore(s, 599), 'info', undefined, 're-creating snapshot', { ...fields, reconcileID: 'c1' }),
+    ])
+    const [finding] = findingsOf(s, 'snapshot-verify-failing')
+    expect(finding.summary).toMatch(/^snapshot integrity check failing \(1 corrupted/)
+    expect(finding.evidence.some((e) => /Data is corrupted/.test(e.text))).toBe(true)
   })
 })

@@ -1,10 +1,12 @@
+import { X509Certificate } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { classifyReconcileError } from '../../../src/analysis/reconcile-causes.js'
+import { onsetOf } from '../../../src/engine/define-rule.js'
 import { reconcilerError } from '../../cluster/scenarios/lib/logfmt.js'
-import { editable, findingsOf, runAllRules, useBundles } from '../../helpers/bundles.js'
+import { editable, findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
 import { appendReleaseManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
 
-const load = useBundles('healthy')
+const load = useBundles('healthy', 'reconcile-failing')
 
 describe('webhook-certificates and the TLS errors of calls that are no webhook', () => {
   // sc-healthy's fullnode-0 is reconciled by the release without a worker name.
@@ -65,5 +67,17 @@ describe('webhook-certificates and the TLS errors of calls that are no webhook',
     const stamp = at.toISOString().replace('T', ' ').replace(/-/g, '/').slice(0, 19)
     appendReleaseManagerLog(s, RELEASE_POD, [{ at, text: `${stamp} http: TLS handshake error from 10.244.0.1:52144: remote error: tls: bad certificate` }])
     expect(findingsOf(s, 'webhook-certificates').map((f) => f.node.name)).toContain('fullnode-0')
+  })
+})
+
+describe('webhook-certificates', () => {
+  it('names an expired webhook CA as the cause, dated when it expired', () => {
+    const s = load('reconcile-failing')
+    const webhook = findObject(s, 'ValidatingWebhookConfiguration', 'cosmopilot-validating-webhook-cfg')
+    const validTo = new X509Certificate(Buffer.from(webhook.webhooks[0].clientConfig.caBundle, 'base64')).validTo
+    expect(findingsOf(s, 'webhook-certificates')).toEqual([])
+    const [finding] = findingsOf(s, 'webhook-certificates', {}, Date.parse(validTo) + 86_400_000)
+    expect(finding.cause).toBe(`the CA injected into the webhook expired on ${validTo}: the certificate manager no longer renews it`)
+    expect(onsetOf(finding)).toBe(new Date(Date.parse(validTo)).toISOString())
   })
 })

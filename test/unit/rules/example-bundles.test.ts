@@ -4,6 +4,8 @@ import type { Rule } from '../../../src/engine/define-rule.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
 import { type Editable, editable, findObject, ruleById, runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
+import { operatorEvent } from '../../helpers/operator-records.js'
+import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 
@@ -187,5 +189,23 @@ describe('rules on snapshots recorded from the test cluster', () => {
     const report = runRules(new SnapshotIndex(load('image-pull')), [broken, ruleById('image-pull')])
     expect(report.ruleErrors).toEqual([{ ruleId: 'broken', node: { kind: 'ChainNode', namespace: 'sc-image-pull', name: 'pull-0' }, message: 'boom' }])
     expect(report.findings.map((f) => f.ruleId)).toEqual(['image-pull'])
+  })
+})
+
+const clone = useHealthy()
+
+describe('a healthy bundle with benign operator lines stays clean', () => {
+  it('Normal Events and a state-sync notice on a node that serves no snapshots give no finding', () => {
+    const s = clone()
+    for (const [reason, message] of [
+      ['GenesisImported', 'Genesis downloaded using specified URL'],
+      ['NodeRunning', 'Node is synced and running'],
+      ['PvcResized', 'Data volume was resized to 150Gi'],
+      ['ValidatorUnjailed', 'Validator was successfully unjailed'],
+      ['TarballFinished', 'Finished exporting tarball x'],
+    ])
+      s.objects.push(operatorEvent(node(s), reason, message, before(s, 2), 'Normal'))
+    s.objects.push(operatorEvent(node(s), 'NoTrustHeight', 'not adding state-sync details: no state-sync snapshots available', before(s, 1), 'Warning', 240))
+    expect(runAllRules(s).findings).toEqual([])
   })
 })

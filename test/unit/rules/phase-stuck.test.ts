@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
+import { findingsOf, findObject, useBundles } from '../../helpers/bundles.js'
+import { dateBefore } from '../../helpers/snapshot-edits.js'
+
+/** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
+const load = useBundles('reconcile-failing', 'phase-stuck', 'healthy-no-leader-election')
+
+describe('phase-stuck', () => {
+  it('says how long, that nothing explains it, and what to read next', () => {
+    const [finding] = findingsOf(load('phase-stuck'), 'phase-stuck')
+    expect(finding.severity).toBe('error')
+    expect(finding.summary).toMatch(/^stuck in phase InitializingData for about 1[67]\dm \(more than 130m\)$/)
+    expect(finding.data).toMatchObject({ phase: 'InitializingData', exact: false, explained: false })
+    expect(finding.evidence.find((e) => e.kind === 'missing')?.text).toMatch(/no operator error and no Warning Event since/)
+    expect(finding.action).toMatch(/kubectl logs -n sc-phase-stuck init-0-init-data --all-containers/)
+  })
+
+  it('uses the threshold given on the command line', () => {
+    expect(findingsOf(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { InitializingData: 4 * 3600_000 } })).toEqual([])
+    expect(findingsOf(load('phase-stuck'), 'phase-stuck', { phaseTimeoutsMs: { Starting: 60_000 } })).toHaveLength(1)
+  })
+
+  it("takes the exact start from the operator's log and the reconcile errors of the span as evidence", () => {
+    const [finding] = findingsOf(load('reconcile-failing'), 'phase-stuck')
+    expect(finding.data).toMatchObject({ exact: true, explained: true, thresholdMs: 30 * 60_000 })
+    expect(finding.summary).toMatch(/^stuck in phase InitializingData for 4\dm \(more than 30m\)$/)
+    expect(finding.evidence.some((e) => e.kind === 'log' && e.text.startsWith(QUOTA_ERROR))).toBe(true)
+    expect(finding.action).toMatch(/^Fix what the evidence names/)
+  })
+
+  it('reads the start off the node Pod for Starting, and leaves a serving phase alone', () => {
+    const s = load('healthy-no-leader-election')
+    const node = findObject(s, 'ChainNode', 'solo-0')
+    node.status.phase = 'Starting'
+    // The Pod started two days ago: far past 70 minutes.
+    expect(findingsOf(s, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Starting for about \d+[hd] \(more than 70m\)$/)
+    node.status.phase = 'Syncing'
+    expect(findingsOf(s, 'phase-stuck')).toEqual([])
+  })
+
+  it('a Pod being deleted for a restart dates the phase from the deletion, not from its creation', () => {
+    const s = load('healthy-no-leader-election')
+    findObject(s, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    const pod = findObject(s, 'Pod', 'solo-0')
+    pod.metadata.deletionGracePeriodSeconds = 30
+    pod.metadata.deletionTimestamp = new Date(Date.parse(s.collectedAt) + 20_000).toISOString()
+    expect(findingsOf(s, 'phase-stuck')).toEqual([])
+    const late = load('healthy-no-leader-election')
+    findObject(late, 'ChainNode', 'solo-0').status.phase = 'Restarting'
+    Object.assign(findObject(late, 'Pod', 'solo-0').metadata, { deletionGracePeriodSeconds: 30, deletionTimestamp: dateBefore(late, 20 * 60).toISOString() })
+    expect(findingsOf(late, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Restarting for about 20m \(more than 15m\)$/)
+  })
+})
