@@ -1,4 +1,4 @@
-import type { Snapshot } from '../../src/snapshot/types.js'
+import type { ProbeRecord, Snapshot } from '../../src/snapshot/types.js'
 import type { LogLine } from '../cluster/scenarios/lib/logfmt.js'
 import { editable, type Editable, findObject } from './bundles.js'
 
@@ -60,3 +60,15 @@ export function appendReleaseManagerLog(s: Snapshot, pod: string, lines: LogLine
 }
 /** Lines the operator logged after the bundle was recorded, in the bundle's (first) manager log. */
 export const appendManagerLog = (s: Snapshot, lines: LogLine[]): void => appendReleaseManagerLog(s, '', lines)
+
+/** fullnode-0's chain probe as a run writes it when the node's RPC gave no answer, for this reason. */
+export const failedChainProbe = (detail: string, at: string): ProbeRecord => ({
+  kind: 'chain',
+  namespace: 'sc-healthy',
+  pod: 'fullnode-0',
+  target: 'pod/fullnode-0:26657',
+  ok: false,
+  detail,
+  at,
+  chain: { problems: [detail] },
+})

@@ -10,6 +10,7 @@ import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import type { ChainFacts, Snapshot } from '../../../src/snapshot/types.js'
 import { ROOT } from '../../helpers/cli.js'
 import { findObject, loadBundle } from '../../helpers/bundles.js'
+import { failedChainProbe } from '../../helpers/snapshot-edits.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'chain-logs')
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8')
@@ -166,16 +167,7 @@ describe('not-syncing on the node fullnode-0 of the healthy bundle, with a chain
 
   it('a probe without an answer falls back to the logs and says the measurement is missing', () => {
     const snapshot = withAppLog(fixture('comet-json-no-peers.log'))
-    snapshot.probes.push({
-      kind: 'chain',
-      namespace: 'sc-healthy',
-      pod: 'fullnode-0',
-      target: 'pod/fullnode-0:26657',
-      ok: false,
-      detail: 'connection refused',
-      at: at(0),
-      chain: { problems: ['connection refused'] },
-    })
+    snapshot.probes.push(failedChainProbe('connection refused', at(0)))
     const [finding] = fired(snapshot)
     expect(finding.evidence.find((e) => e.kind === 'probe')?.text).toBe('no measurement: connection refused')
   })

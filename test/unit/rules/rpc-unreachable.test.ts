@@ -3,6 +3,7 @@ import { statusRows } from '../../../src/analysis/status-model.js'
 import { renderStatusText } from '../../../src/render/status.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { useHealthy } from '../../helpers/healthy-edits.js'
+import { failedChainProbe } from '../../helpers/snapshot-edits.js'
 import { findingsAtProbe as findingsOf, PROBE_AT as at, runAtProbe as run } from '../../helpers/validator-probes.js'
 
 const clone = useHealthy()
@@ -11,16 +12,7 @@ describe('rpc-unreachable', () => {
   /** The healthy bundle, with fullnode-0's chain probe failed for this reason. */
   const withFailedProbe = (detail: string) => {
     const snapshot = clone()
-    snapshot.probes.push({
-      kind: 'chain',
-      namespace: 'sc-healthy',
-      pod: 'fullnode-0',
-      target: 'pod/fullnode-0:26657',
-      ok: false,
-      detail,
-      at,
-      chain: { problems: [detail] },
-    })
+    snapshot.probes.push(failedChainProbe(detail, at))
     return snapshot
   }
   const refused =
