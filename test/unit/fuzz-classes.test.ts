@@ -24,19 +24,18 @@ import { readLimits, type ReadLimits } from '../../src/util/limits.js'
 import { guarded } from '../../src/util/output.js'
 import { bundleFiles, writeBundleFolder } from '../helpers/hostile.js'
 import { buildProfile, ProtoWriter } from './pprof/build-profile.js'
+import { FUZZ_SCALE, fuzzLimits, RAW_CONTROL, TERMINAL_CONTROLS } from '../helpers/fuzz.js'
 
 /*
  * Item 6 of issue 31, the classes fuzz-readers and fuzz-round2 did not reach: pathological inputs for the log-format
  * parsers, label selectors and --focus/--ignore; deep nesting in every bundle file; inherited names where keys come
  * from input; control characters in every string of every bundle file; random and mutated protobuf through the
- * profile census; random kubeconfig shapes. Each property stops after TIME_LIMIT_MS (the suite's budget);
+ * profile census; random kubeconfig shapes. Each property stops after its time budget (test/helpers/fuzz.ts);
  * FUZZ_SCALE=20 hunts longer.
  */
-const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1)
-const TIME_LIMIT_MS = 5_000 * SCALE
 // The suite's run is seeded, so CI is reproducible; FUZZ_SCALE hunts with fresh seeds.
-const SEED = SCALE === 1 ? 20261126 : undefined
-const limits = (runs: number) => ({ numRuns: runs * SCALE, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false, seed: SEED })
+const SEED = FUZZ_SCALE === 1 ? 20261126 : undefined
+const limits = (runs: number) => fuzzLimits(runs, 5_000, SEED)
 /**
  * One parse of a line of at most a few tens of kilobytes takes microseconds when linear; a backtracking pattern
  * takes seconds on the same input. Far above any scheduling noise, far below a quadratic parse.
@@ -46,9 +45,8 @@ const ONE_CASE_MS = 1_500
 const work = mkdtempSync(path.join(tmpdir(), 'fuzz-classes-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-// eslint-disable-next-line no-control-regex
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
-const CONTROLS = ['\u001b]52;c;cHduZWQ=\u0007', '\u001b[2J', '\r', '\n', '\u202e', '\u009b1m', '\u0000', '\u007f', '\u2066', '\u0008', '\ufffe']
+// A newline and a non-character as well: every field and log line, not only terminal text.
+const CONTROLS = [...TERMINAL_CONTROLS, '\n', '\ufffe']
 const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__']
 
 function oneLine(error: unknown, ...kinds: (abstract new (...args: never[]) => Error)[]): void {
@@ -365,7 +363,7 @@ describe('fuzz classes: every bundle file kind', () => {
         const report = await throughTheTool(files)
         if (report === undefined) return
         reports++
-        expect(guarded(report, 'text', false)).not.toMatch(RAW)
+        expect(guarded(report, 'text', false)).not.toMatch(RAW_CONTROL)
         // eslint-disable-next-line no-control-regex
         expect(guarded(report, 'text', true)).not.toMatch(/\u001b(?!\[[0-9;]*m)/)
       }),
