@@ -1,0 +1,83 @@
+// `npm run check`: the developer's quick loop (under a minute on two cores), not the whole suite (`npm test`).
+// Two lanes at once, one per core: the in-process unit tests (vitest.check.config.ts says which and why), and
+// the typecheck then the lint. Each step's output is held and shown only when it fails, so lanes never interleave.
+//
+// Caches (under node_modules/.cache/kubectl-chainnode), each one safe to keep:
+// - tsc --incremental: TypeScript's own record of every file it read, declarations of dependencies included.
+// - prettier --cache: one file's formatting depends on its content, the options and prettier's version, all of
+//   which the cache keys on.
+// - eslint --cache outside src/ only: a cached result is kept while the file and the configuration are unchanged,
+//   which is right for rules that read one file. The type-aware rules on src/ (no-floating-promises) also read the
+//   types a file imports: a function made async in one file makes a floating promise of an unchanged caller, which a
+//   cached result would miss. src/ is linted afresh every time (test/unit/test-sets.test.ts checks no type-aware
+//   configuration reaches past src/).
+import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { stripVTControlCharacters } from 'node:util'
+
+const CACHE = 'node_modules/.cache/kubectl-chainnode'
+const bin = (name) => `node_modules/.bin/${name}`
+
+const LANES = [
+  [{ name: 'unit tests (in-process set)', command: [bin('vitest'), 'run', '--config', 'vitest.check.config.ts'], summary: /^\s*(Test Files|Tests)\s/ }],
+  [
+    { name: 'typecheck', command: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', `${CACHE}/typecheck.tsbuildinfo`] },
+    { name: 'eslint src/ (type-aware, uncached)', command: [bin('eslint'), 'src'] },
+    {
+      name: 'eslint outside src/',
+      command: [bin('eslint'), '--cache', '--cache-strategy', 'content', '--cache-location', `${CACHE}/eslint`, '--ignore-pattern', 'src/**', '.'],
+    },
+    { name: 'prettier', command: [bin('prettier'), '--check', '--cache', '--cache-location', `${CACHE}/prettier`, '.'] },
+  ],
+]
+
+const children = new Set()
+const colour = process.stdout.isTTY && !process.env.NO_COLOR
+const mark = (ok) => (colour ? (ok ? '\u001b[32m✓\u001b[39m' : '\u001b[31m✗\u001b[39m') : ok ? 'ok  ' : 'FAIL')
+
+function run({ command: [file, ...args] }) {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { env: { ...process.env, ...(colour ? { FORCE_COLOR: '1' } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', (error) => (output += `${error.message}\n`))
+    child.on('close', (code) => {
+      children.delete(child)
+      resolve({ ok: code === 0, output })
+    })
+  })
+}
+
+async function runLane(steps) {
+  let ok = true
+  for (const step of steps) {
+    const started = Date.now()
+    const result = await run(step)
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    process.stdout.write(`${mark(result.ok)} ${step.name} (${seconds}s)\n`)
+    const plain = stripVTControlCharacters(result.output)
+    if (!result.ok) process.stdout.write(`${result.output.trimEnd()}\n\n`)
+    else if (step.summary) for (const line of plain.split('\n').filter((l) => step.summary.test(l))) process.stdout.write(`    ${line.trim()}\n`)
+    ok &&= result.ok
+  }
+  return ok
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal)
+    process.exit(130)
+  })
+}
+
+mkdirSync(CACHE, { recursive: true })
+const started = Date.now()
+const results = await Promise.all(LANES.map(runLane))
+const seconds = ((Date.now() - started) / 1000).toFixed(1)
+const passed = results.every(Boolean)
+process.stdout.write(
+  `${passed ? 'check passed' : 'check failed'} in ${seconds}s; npm test also runs the CLI, browser, Go and fuzz tests and the end-to-end suite\n`,
+)
+process.exit(passed ? 0 : 1)
