@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createVitest, type Vitest } from 'vitest/node'
 import { LEFT_TO_NPM_TEST } from '../../vitest.check.config.js'
@@ -51,5 +52,25 @@ describe('the tests npm run check leaves out still run in npm test', () => {
     expect(leftOut.filter((file) => !unit.includes(file))).toEqual([])
     expect([...quick.keys()]).toEqual(['check'])
     expect((quick.get('check') ?? []).sort()).toEqual(unit.filter((file) => !leftOut.includes(file)).sort())
+  })
+})
+
+describe('what npm run check caches is safe to cache', () => {
+  it('no type-aware lint configuration reaches past src/, which check lints without a cache', async () => {
+    type LintConfig = { files?: unknown[]; languageOptions?: { parserOptions?: Record<string, unknown> } }
+    const { default: configs } = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.js')).href)) as { default: LintConfig[] }
+    const typeAware = configs.filter(({ languageOptions }) => languageOptions?.parserOptions?.projectService || languageOptions?.parserOptions?.project)
+    expect(typeAware.length).toBeGreaterThan(0)
+    for (const { files } of typeAware) {
+      expect(files?.length).toBeGreaterThan(0)
+      expect(files?.filter((pattern) => typeof pattern !== 'string' || !pattern.startsWith('src/'))).toEqual([])
+    }
+  })
+
+  it('npm test runs every vitest project, check the quick config', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    expect(scripts.test).toMatch(/\bvitest run\b/)
+    expect(scripts.test).not.toMatch(/--project|--config|--exclude/)
+    expect(readFileSync(path.join(ROOT, 'scripts/check.mjs'), 'utf8')).toContain("'--config', 'vitest.check.config.ts'")
   })
 })
