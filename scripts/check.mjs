@@ -1,28 +1,42 @@
 // `npm run check`: the developer's quick loop (under a minute on two cores), not the whole suite (`npm test`).
-// Two lanes at once, one per core: the in-process unit tests (vitest.check.config.ts says which and why), and
-// the typecheck then the lint. Each step's output is held and shown only when it fails, so lanes never interleave.
+// Three lanes at once on two cores: the in-process unit tests (vitest.check.config.ts says which and why), the
+// typecheck then the lint of src/, the rest of the lint. Each step's output is held and shown only when it fails, so lanes never interleave.
 //
 // Caches (under node_modules/.cache/kubectl-chainnode), each one safe to keep:
 // - tsc --incremental: TypeScript's own record of every file it read, declarations of dependencies included.
 // - prettier --cache: one file's formatting depends on its content, the options and prettier's version, all of
 //   which the cache keys on.
-// - eslint --cache outside src/ only: a cached result is kept while the file and the configuration are unchanged,
-//   which is right for rules that read one file. The type-aware rules on src/ (no-floating-promises) also read the
-//   types a file imports: a function made async in one file makes a floating promise of an unchanged caller, which a
-//   cached result would miss. src/ is linted afresh every time (test/unit/test-sets.test.ts checks no type-aware
-//   configuration reaches past src/).
+// - eslint --cache outside src/: there every rule reads one file, and the cache keys on the file and the configuration
+//   (test/unit/test-sets.test.ts checks no type-aware configuration reaches past src/).
+// - eslint --cache on src/, one cache per key of scripts/type-aware-lint-key.mjs: the type-aware rules also read the
+//   types a file imports, which the key follows. Without a clean typecheck there is no key, and src/ is linted afresh.
 import { spawn } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { stripVTControlCharacters } from 'node:util'
+import { typeAwareLintKey } from './type-aware-lint-key.mjs'
 
 const CACHE = 'node_modules/.cache/kubectl-chainnode'
+const BUILD_INFO = `${CACHE}/typecheck.tsbuildinfo`
 const bin = (name) => `node_modules/.bin/${name}`
+const versionOf = (name) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version
 
+/** eslint over src/ with the cache of the current key, after dropping the caches of earlier keys. */
+function lintSource(typecheckPassed) {
+  if (!typecheckPassed) return { name: 'eslint src/ (type-aware, uncached: no clean typecheck)', command: [bin('eslint'), 'src'] }
+  const key = typeAwareLintKey(BUILD_INFO, { eslint: versionOf('eslint'), typescriptEslint: versionOf('typescript-eslint') })
+  const cache = `eslint-src-${key}`
+  for (const old of readdirSync(CACHE).filter((name) => name.startsWith('eslint-src-') && name !== cache)) rmSync(`${CACHE}/${old}`, { force: true })
+  return {
+    name: 'eslint src/ (type-aware)',
+    command: [bin('eslint'), '--cache', '--cache-strategy', 'content', '--cache-location', `${CACHE}/${cache}`, 'src'],
+  }
+}
+
+/** Each lane runs its steps in order; a step given as a function is made from whether the one before it passed. */
 const LANES = [
   [{ name: 'unit tests (in-process set)', command: [bin('vitest'), 'run', '--config', 'vitest.check.config.ts'], summary: /^\s*(Test Files|Tests)\s/ }],
+  [{ name: 'typecheck', command: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', BUILD_INFO] }, lintSource],
   [
-    { name: 'typecheck', command: [bin('tsc'), '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', `${CACHE}/typecheck.tsbuildinfo`] },
-    { name: 'eslint src/ (type-aware, uncached)', command: [bin('eslint'), 'src'] },
     {
       name: 'eslint outside src/',
       command: [bin('eslint'), '--cache', '--cache-strategy', 'content', '--cache-location', `${CACHE}/eslint`, '--ignore-pattern', 'src/**', '.'],
@@ -52,7 +66,9 @@ function run({ command: [file, ...args] }) {
 
 async function runLane(steps) {
   let ok = true
-  for (const step of steps) {
+  let previousPassed = true
+  for (const stepOrMaker of steps) {
+    const step = typeof stepOrMaker === 'function' ? stepOrMaker(previousPassed) : stepOrMaker
     const started = Date.now()
     const result = await run(step)
     const seconds = ((Date.now() - started) / 1000).toFixed(1)
@@ -61,6 +77,7 @@ async function runLane(steps) {
     if (!result.ok) process.stdout.write(`${result.output.trimEnd()}\n\n`)
     else if (step.summary) for (const line of plain.split('\n').filter((l) => step.summary.test(l))) process.stdout.write(`    ${line.trim()}\n`)
     ok &&= result.ok
+    previousPassed = result.ok
   }
   return ok
 }
