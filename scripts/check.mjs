@@ -12,6 +12,7 @@
 //   types a file imports, which the key follows. Without a clean typecheck there is no key, and src/ is linted afresh.
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { constants } from 'node:os'
 import { stripVTControlCharacters } from 'node:util'
 import { typeAwareLintKey } from './type-aware-lint-key.mjs'
 
@@ -85,7 +86,7 @@ async function runLane(steps) {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     for (const child of children) child.kill(signal)
-    process.exit(130)
+    process.exit(128 + constants.signals[signal])
   })
 }
 
