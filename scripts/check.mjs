@@ -1,4 +1,5 @@
-// `npm run check`: the developer's quick loop (under a minute on two cores), not the whole suite (`npm test`).
+// `npm run check`: the developer's quick loop (under a minute on two cores once its caches are warm), not the whole
+// suite (`npm test`).
 // Three lanes at once on two cores: the in-process unit tests (vitest.check.config.ts says which and why), the
 // typecheck then the lint of src/, the rest of the lint. Each step's output is held and shown only when it fails, so lanes never interleave.
 //
