@@ -1,7 +1,8 @@
 // `npm run check`: the developer's quick loop (under a minute on two cores once its caches are warm), not the whole
 // suite (`npm test`).
 // Three lanes at once on two cores: the in-process unit tests (vitest.check.config.ts says which and why), the
-// typecheck then the lint of src/, the rest of the lint. Each step's output is held and shown only when it fails, so lanes never interleave.
+// typecheck then the lint of src/, the rest of the lint. Each step's output is held and shown only when it fails,
+// so lanes never interleave.
 //
 // Caches (under node_modules/.cache/kubectl-chainnode), each one safe to keep:
 // - tsc --incremental: TypeScript's own record of every file it read, declarations of dependencies included.
