@@ -53,6 +53,12 @@ describe('the tests npm run check leaves out still run in npm test', () => {
     expect([...quick.keys()]).toEqual(['check'])
     expect((quick.get('check') ?? []).sort()).toEqual(unit.filter((file) => !leftOut.includes(file)).sort())
   })
+
+  it('check runs no test file that starts a process with spawn or the built CLI, or reads the build (such a file is named in LEFT_TO_NPM_TEST)', () => {
+    const needsMore = /\brunCli\(|\bspawn(Sync)?\(|\bdist\//
+    const offenders = (quick.get('check') ?? []).filter((file) => needsMore.test(readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(offenders).toEqual([])
+  })
 })
 
 describe('what npm run check caches is safe to cache', () => {
