@@ -1,0 +1,2 @@
+/** See type-aware-lint-key.mjs. */
+export function typeAwareLintKey(buildInfoFile: string, toolVersions: object): string
