@@ -48,7 +48,6 @@ export const oneOf = <const C extends string[]>(...choices: C): Shape<C[number]>
 /** A value that may also be null: Go writes an unset time it holds by value (metav1.Time) and a nil list without omitempty as null. */
 export const nullable = <T>(inner: Shape<T>): Shape<T | null> => shape<T | null>((value, at) => (value === null ? undefined : inner(value, at)))
 
-
 /** An object with these fields (others are allowed and left unchecked); a field whose name ends in "?" may be absent (or null). */
 export function object<F extends Record<string, Shape<unknown>>>(fields: F): Shape<ObjectOf<F>> {
   return checkFields(fields, true)
