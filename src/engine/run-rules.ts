@@ -88,11 +88,11 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
     const pod = chainNode && index.podOf(chainNode)
     const nodeRef = refOf(node)
     for (const rule of rules) {
-      const check = () =>
-        rule.sets ? rule.check({ index, node, pod, now, settings }) : chainNode ? rule.check({ index, node: chainNode, pod, now, settings }) : []
+      // A set with no ChainNode is checked only by the rules that take sets.
       if (!chainNode && !rule.sets) continue
       try {
-        for (const hit of check()) {
+        const hits = rule.sets ? rule.check({ index, node, pod, now, settings }) : rule.check({ index, node: chainNode!, pod, now, settings })
+        for (const hit of hits) {
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           const shared = findings.get(key)
           if (shared) {
