@@ -5,7 +5,7 @@ import type { ChainFacts } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { ageMs } from '../util/duration.js'
 import { configFile, tomlString } from '../snapshot/node-config.js'
-import { matchingEvents, eventTime } from '../snapshot/events.js'
+import { matchingEvents, eventText, eventTime } from '../snapshot/events.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 /**
@@ -23,7 +23,7 @@ export function readinessRefusals(index: SnapshotIndex, pod: Pod, now: number): 
   return matchingEvents(
     index,
     pod,
-    (e) => e.reason === 'Unhealthy' && /statuscode: 417/.test(e.message ?? e.note ?? '') && ageMs(now, eventTime(e)) <= RECENT_PROBE_FAILURE_MS,
+    (e) => e.reason === 'Unhealthy' && /statuscode: 417/.test(eventText(e)) && ageMs(now, eventTime(e)) <= RECENT_PROBE_FAILURE_MS,
   )
 }
 

@@ -5,7 +5,7 @@ import { compareText } from '../util/compare.js'
 import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
 import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'
 import { eventEvidence, field } from '../engine/evidence.js'
-import { eventTime } from '../snapshot/events.js'
+import { eventText, eventTime } from '../snapshot/events.js'
 import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 
 /** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
@@ -44,7 +44,7 @@ function fromEvents(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, entries
   const events = index.eventsFor(obj)
   const hits: VocabularyHit[] = []
   for (const event of events) {
-    const text = String(event.message ?? event.note ?? '')
+    const text = eventText(event)
     const entry = entries.find((e) => e.channel === 'event' && e.reason === event.reason && e.pattern.test(text))
     if (!entry) continue
     const at = eventTime(event)

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import type { KubeObject, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
-import { eventCount, eventTime } from '../snapshot/events.js'
+import { eventCount, eventText, eventTime } from '../snapshot/events.js'
 import type { KubeEvent } from '../snapshot/kinds.js'
 
 /** The evidence items rules attach to a finding: an Event, a field's value, something looked for and not found. */
@@ -11,7 +11,7 @@ export function eventEvidence(event: KubeEvent): Evidence {
   return {
     kind: 'event',
     source: `Event ${event.type ?? 'Normal'} ${event.reason ?? ''} on ${involved.kind}/${involved.name}`,
-    text: `${event.message ?? event.note ?? ''}${count > 1 ? ` (x${count})` : ''}`,
+    text: `${eventText(event)}${count > 1 ? ` (x${count})` : ''}`,
     at: eventTime(event),
   }
 }

@@ -6,6 +6,7 @@ import { alignTabs } from './tabwriter.js'
 import { visible } from './visible.js'
 import { compareText } from '../util/compare.js'
 import type { ChainNode, ContainerStatus, KubeEvent, Pod } from '../snapshot/kinds.js'
+import { eventText } from '../snapshot/events.js'
 
 /*
  * Lines are built with tab-terminated cells and aligned at the end by alignTabs, the way kubectl
@@ -54,10 +55,7 @@ function eventsSection(events: KubeEvent[], now: number): string[] {
     'Events:',
     '  Type\tReason\tAge\tFrom\tMessage',
     '  ----\t------\t----\t----\t-------',
-    ...events.map(
-      (e) =>
-        `  ${[e.type, e.reason, eventAge(e, now), eventSource(e)].map((c) => cell(c ?? '')).join('\t')}\t${visible(String(e.message ?? e.note ?? '').trim())}`,
-    ),
+    ...events.map((e) => `  ${[e.type, e.reason, eventAge(e, now), eventSource(e)].map((c) => cell(c ?? '')).join('\t')}\t${visible(eventText(e).trim())}`),
   ]
 }
 

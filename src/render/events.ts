@@ -1,7 +1,7 @@
 import { humanAge } from '../util/duration.js'
 import { columns } from './columns.js'
 import { visible } from './visible.js'
-import { eventCount, eventFirstTime, eventTime } from '../snapshot/events.js'
+import { eventCount, eventFirstTime, eventText, eventTime } from '../snapshot/events.js'
 import type { KubeEvent } from '../snapshot/kinds.js'
 
 /** kubectl's age column for an event: "5m", or "5m (x3 over 20m)" for a repeated one. */
@@ -23,14 +23,9 @@ export function renderEventsTable(events: KubeEvent[], now: number, withNamespac
   return columns(
     [...(withNamespace ? ['namespace'] : []), 'last seen', 'type', 'reason', 'object', 'message'],
     events.map((e) =>
-      [
-        ...(withNamespace ? [e.metadata.namespace ?? ''] : []),
-        eventAge(e, now),
-        e.type ?? '',
-        e.reason ?? '',
-        eventObject(e),
-        String(e.message ?? e.note ?? '').trim(),
-      ].map(visible),
+      [...(withNamespace ? [e.metadata.namespace ?? ''] : []), eventAge(e, now), e.type ?? '', e.reason ?? '', eventObject(e), eventText(e).trim()].map(
+        visible,
+      ),
     ),
     { noHeaders },
   )

@@ -8,6 +8,7 @@ import type { KubeObject } from '../snapshot/types.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { field, eventEvidence } from '../engine/evidence.js'
 import type { KubeEvent } from '../snapshot/kinds.js'
+import { eventText } from '../snapshot/events.js'
 
 /** controller-runtime retries a failing object with a backoff capped at 1000 s: a live failure repeats within this. */
 const STILL_FAILING_MS = 20 * 60_000
@@ -42,7 +43,7 @@ function sameFailure(message: string, error: string): boolean {
 function eventFor(index: SnapshotIndex, objects: KubeObject[], error: string): KubeEvent | undefined {
   return objects
     .flatMap((obj) => index.eventsFor(obj))
-    .filter((event) => event.type === 'Warning' && sameFailure(String(event.message ?? event.note ?? ''), error))
+    .filter((event) => event.type === 'Warning' && sameFailure(eventText(event), error))
     .at(-1)
 }
 

@@ -17,6 +17,11 @@ export function eventFirstTime(event: KubeEvent): string {
   return event.firstTimestamp ?? event.eventTime ?? event.metadata.creationTimestamp ?? eventTime(event)
 }
 
+/** What an Event says: `message` in core/v1, `note` in events.k8s.io/v1. */
+export function eventText(event: KubeEvent): string {
+  return event.message ?? event.note ?? ''
+}
+
 export function eventCount(event: KubeEvent): number {
   return Math.max(event.count ?? 0, event.series?.count ?? 0, 1)
 }

@@ -4,7 +4,7 @@ import { signerOf } from '../analysis/signer-context.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { isoTime } from './time.js'
 import type { RawEntry } from './types.js'
-import { eventCount, eventFirstTime, eventTime } from '../snapshot/events.js'
+import { eventCount, eventFirstTime, eventText, eventTime } from '../snapshot/events.js'
 import type { ChainNode } from '../snapshot/kinds.js'
 
 /** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
@@ -31,7 +31,7 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
         kind: `Event/${event.reason ?? ''}`,
         subject: { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name },
         level: event.type === 'Warning' ? 'warning' : 'normal',
-        text: `${event.reason ?? ''}: ${String(event.message ?? event.note ?? '').trim()}`,
+        text: `${event.reason ?? ''}: ${eventText(event).trim()}`,
       })
     }
   }
