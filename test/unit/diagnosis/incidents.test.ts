@@ -218,3 +218,30 @@ describe('actions checked against the evidence', () => {
     expect(notSyncing.action({ measured: 'height 148 over 3s', peers: 0, peersConfigured: true } as never, on)).toMatch(/^Check connected peers/)
   })
 })
+
+describe('one answer whatever the scope: suppression of a shared finding', () => {
+  it('an operator-wide finding suppressed on one node is kept for the others, whichever node was checked first', async () => {
+    const { runRules } = await import('../../../src/engine/run-rules.js')
+    const { SnapshotIndex } = await import('../../../src/snapshot/index.js')
+    const s = load('healthy')
+    const now = Date.parse(s.collectedAt) + 600_000
+    // The operator's Lease has gone stale for every node (leader-election, shared); a rule that suppresses it
+    // fires on the first node only.
+    const suppressor = {
+      ...(rules.find((r) => r.id === 'webhook-certificates') as Rule),
+      check: ({ node }: { node: { metadata: { name: string } } }) =>
+        node.metadata.name === 'fullnode-0' ? [{ subject: { kind: 'ChainNode', namespace: 'sc-healthy', name: 'fullnode-0' }, data: {}, evidence: [] }] : [],
+      summary: () => 's',
+      cause: () => 'c',
+      action: () => 'a',
+    } as unknown as Rule
+    const leader = rules.find((r) => r.id === 'leader-election')!
+    const report = runRules(new SnapshotIndex(s), [suppressor, leader], now)
+    const lease = report.findings.filter((f) => f.ruleId === 'leader-election')
+    expect(lease).toHaveLength(1)
+    const holds = [lease[0].node, ...(lease[0].alsoFor ?? [])].map((n) => n.name).sort()
+    expect(holds).not.toContain('fullnode-0')
+    expect(holds.length).toBe(report.nodes.length - 1)
+    expect(report.suppressed).toEqual([{ ruleId: 'leader-election', node: expect.objectContaining({ name: 'fullnode-0' }), by: 'webhook-certificates' }])
+  })
+})
