@@ -115,9 +115,9 @@ describe('incidents: a cause with the findings it explains', () => {
   it('findings that name one incident (one key presented by several nodes) are one incident naming every node', () => {
     const report = reportOf(
       [
-        finding('double-sign-risk', 'val-1', { data: { role: 'signer' }, incident: 'key:ABCD' }),
-        finding('double-sign-risk', 'val-1-standby', { data: { role: 'standby' }, incident: 'key:ABCD' }),
-        finding('double-sign-risk', 'other', { data: { role: 'signer' }, incident: 'key:EF01' }),
+        finding('double-sign-risk', 'val-1', { data: { role: 'signer' }, incidentKey: 'key:ABCD' }),
+        finding('double-sign-risk', 'val-1-standby', { data: { role: 'standby' }, incidentKey: 'key:ABCD' }),
+        finding('double-sign-risk', 'other', { data: { role: 'signer' }, incidentKey: 'key:EF01' }),
       ],
       ['val-1', 'val-1-standby', 'other'],
     )
@@ -153,12 +153,13 @@ describe('honest states: healthy only when measured', () => {
     const { diagnosis } = result.clusters[0]
     const node = diagnosis.nodes.find((n) => n.node.name === 'fullnode-0')!
     expect(node.state).toBe('not-measured')
-    expect(node.notMeasured).toBe('chain not measured: /status on 26657: forward not found')
+    expect(node.notMeasured).toBe('chain RPC gave no answer: /status on 26657: forward not found')
     expect(diagnosis.worst).toBe('not-measured')
     expect(exitCodeFor(result, 'error')).toBe(ExitCode.Incomplete)
 
     const text = renderDoctorText(result, plainPalette, { width: 120 })
-    expect(text).toMatch(/^NOT MEASURED: 1 node: sc-healthy\/fullnode-0 \(chain not measured: \/status on 26657: forward not found\)$/m)
+    expect(text).toMatch(/^NOT MEASURED: 1 node: sc-healthy\/fullnode-0$/m)
+    expect(text).toMatch(/^ {2}sc-healthy\/fullnode-0 pod\/fullnode-0:26657: no answer: \/status on 26657: forward not found$/m)
     expect(text).not.toMatch(/^HEALTHY:.*fullnode-0\b/m)
     expect(text).not.toMatch(/No problems found/)
     expect(text).toMatch(/1 not measured, so not called healthy/)
