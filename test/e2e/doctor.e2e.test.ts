@@ -85,16 +85,22 @@ describe('doctor against every scenario of the test cluster', () => {
     expect(broken.stdout).toMatch(/ERROR\s+image-pull/)
     const never = await runCli(['doctor', '--all', '-n', 'sc-image-pull', '--fail-on', 'never'], { env: env() })
     expect(never.code).toBe(0)
-    const healthy = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--debug'], { env: env() })
+    // What the cluster records (--no-probe) is healthy; the node runs no chain to probe, so with the probe it is
+    // not measured: not healthy, exit 3.
+    const healthy = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy', '--debug', '--no-probe'], { env: env() })
     expect(healthy.code).toBe(0)
     expect(healthy.stdout).toMatch(/No problems found on 1 node/)
+    const unmeasured = await runCli(['doctor', 'fullnode-0', '-n', 'sc-healthy'], { env: env() })
+    expect(unmeasured.code).toBe(3)
+    expect(unmeasured.stdout).not.toMatch(/No problems found/)
+    expect(unmeasured.stdout).toMatch(/1 not measured, so not called healthy/)
     // The rule list is for --debug (and -o json); a normal report ends with the verdict.
     expect(healthy.stdout).toMatch(/Checked \d+ rules: .*image-pull/)
   })
 
   it('runs a whole namespace set with --set and prints a fleet summary', async () => {
     await refreshScenarios()
-    const { code, stdout } = await runCli(['doctor', '--set', 'hub', '-n', 'sc-healthy'], { env: env() })
+    const { code, stdout } = await runCli(['doctor', '--set', 'hub', '-n', 'sc-healthy', '--no-probe'], { env: env() })
     expect(code).toBe(0)
     // Healthy nodes of a fleet are one line, not a block or a table row each.
     expect(stdout).toMatch(/^HEALTHY: +2 nodes: sc-healthy\/hub-fullnodes-0, sc-healthy\/hub-fullnodes-1$/m)
