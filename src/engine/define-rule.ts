@@ -30,6 +30,8 @@ export interface RuleHit<Data> {
    * context (how a leader took the lease days ago) would otherwise date the finding.
    */
   since?: string
+  /** Other nodes the hit holds for, in or out of scope (every holder of one validator key): kept in the finding's alsoFor. */
+  alsoFor?: ObjectRef[]
 }
 
 /** What a user can tune for a run (doctor flags); every rule has a default for each. */

@@ -96,10 +96,10 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           const shared = findings.get(key)
           if (shared) {
-            if (shared.node !== nodeRef && !shared.alsoFor?.includes(nodeRef)) (shared.alsoFor ??= []).push(nodeRef)
+            addAlsoFor(shared, [nodeRef, ...(hit.alsoFor ?? [])])
             continue
           }
-          findings.set(key, {
+          const finding: Finding = {
             ruleId: rule.id,
             severity: hit.severity ?? rule.severity,
             subject: hit.subject,
@@ -110,7 +110,9 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
             evidence: hit.evidence,
             data: hit.data,
             ...(hit.since ? { since: hit.since } : {}),
-          })
+          }
+          findings.set(key, finding)
+          if (hit.alsoFor) addAlsoFor(finding, hit.alsoFor)
         }
       } catch (error) {
         ruleErrors.push({ ruleId: rule.id, node: nodeRef, message: error instanceof Error ? error.message : String(error) })
@@ -137,6 +139,17 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules)
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
+}
+
+/** Name more nodes a finding holds for, each once and never its own node. */
+function addAlsoFor(finding: Finding, nodes: readonly ObjectRef[]): void {
+  const key = (ref: ObjectRef) => `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`
+  const named = new Set([finding.node, ...(finding.alsoFor ?? [])].map(key))
+  for (const node of nodes)
+    if (!named.has(key(node))) {
+      named.add(key(node))
+      ;(finding.alsoFor ??= []).push(node)
+    }
 }
 
 /** Every ChainNode, then every ChainNodeSet that has none yet (its troubles have no node to be reported on). */
