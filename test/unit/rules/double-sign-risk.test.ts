@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { readBundle, writeBundle } from '../../../src/snapshot/bundle.js'
 import { narrowToScope } from '../../../src/app/snapshots.js'
 import { nodesOf, type Finding } from '../../../src/engine/define-rule.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
@@ -64,6 +68,37 @@ describe('double-sign-risk', () => {
       expect(report.nodes.map((n) => n.node.name)).toEqual([name])
       expect(report.findings.filter((f) => f.ruleId === 'double-sign-risk').map(answer)).toEqual(both)
     }
+  })
+
+  it('the key search of a live run of one holder (the other as context) gives that answer, and a bundle keeps it', async () => {
+    const snapshot = twoHolders({ height: 0, power: 0 })
+    const both = findingsOf(snapshot, 'double-sign-risk').map(answer)
+    // As collect writes it for `doctor hub-fullnodes-0`: the standby's ChainNode and /status are context, not nodes.
+    const standby = snapshot.objects.find((o) => o.kind === 'ChainNode' && o.metadata.name === 'hub-fullnodes-1')!
+    const record = snapshot.probes.find((p) => p.pod === 'hub-fullnodes-1')!
+    const live: Snapshot = {
+      ...snapshot,
+      scope: { kind: 'node', namespace: NS, name: 'hub-fullnodes-0' },
+      objects: snapshot.objects.filter((o) => o !== standby),
+      probes: snapshot.probes.filter((p) => p !== record),
+      keySearch: { where: 'cluster', notes: [], nodes: [standby], probes: [record] },
+    }
+    expect(findingsOf(live, 'double-sign-risk').map(answer)).toEqual(both)
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'double-sign-')), 'b')
+    await writeBundle(dir, live, false)
+    const read = await readBundle(dir)
+    expect(read.keySearch?.nodes.map((n) => n.metadata.name)).toEqual(['hub-fullnodes-1'])
+    expect(findingsOf(read, 'double-sign-risk').map(answer)).toEqual(both)
+    // A stranger's key-search.json of another shape is refused with the file named, not read as holders.
+    writeFileSync(path.join(dir, 'key-search.json'), JSON.stringify({ where: 'everywhere', notes: [], nodes: [], probes: [] }))
+    await expect(readBundle(dir)).rejects.toThrow(/key-search\.json is not what a bundle holds/)
+  })
+
+  it('namespace-only: the finding says where the other holders were looked for, and why no further', () => {
+    const snapshot = narrowToScope(twoHolders({ height: 0, power: 0 }), { kind: 'node', namespace: NS, name: 'hub-fullnodes-0' })
+    snapshot.keySearch = { ...snapshot.keySearch!, where: 'namespaces', namespaces: [NS], notes: ['not allowed to list ChainNodes cluster-wide (403)'] }
+    const [risk] = findingsOf(snapshot, 'double-sign-risk')
+    expect(risk.cause).toMatch(/\. Other holders were looked for in sc-healthy only \(not allowed to list ChainNodes cluster-wide \(403\)\)$/)
   })
 
   it('a holder not managed as that validator stops, though it is at the tip too', () => {
