@@ -3,6 +3,7 @@
  * (each holder's /status, its ChainNode, the chain's last commits), the same whichever holder's scope it is
  * read from, so two nodes are never each told to stop the other.
  */
+import { keySearchLimit } from '../snapshot/chain.js'
 import { isKind, type ChainNode } from '../snapshot/kinds.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { consensusAddressOf } from '../snapshot/signing.js'
@@ -101,12 +102,7 @@ export function keyHoldersOf(index: SnapshotIndex, own: ProbeRecord): KeyHolders
     })
     .sort((a, b) => compareText(a.node, b.node))
   const lastSigned = reading?.lastSigned?.height
-  const search = index.snapshot.keySearch
-  // Said only with its reason (a refused cluster-wide list): a bundle of a namespace saw that namespace alone, and says so already.
-  const searched =
-    search?.where === 'namespaces' && search.notes.length
-      ? `looked for in ${search.namespaces?.join(', ') ?? 'the namespace'} only (${search.notes.join('; ')})`
-      : undefined
+  const searched = keySearchLimit(index.snapshot)
   return { address, network, votingPower, holders, lastSigned, ...decide(holders, lastSigned), ...(searched ? { searched } : {}) }
 }
 

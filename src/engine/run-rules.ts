@@ -4,7 +4,7 @@ import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
-import { chainProbeOf } from '../snapshot/chain.js'
+import { chainProbeOf, keySearchLimit } from '../snapshot/chain.js'
 import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
 import { isKind } from '../snapshot/kinds.js'
 
@@ -33,6 +33,8 @@ export interface NodeResult {
       SigningReading,
       'address' | 'source' | 'window' | 'counted' | 'signed' | 'missed' | 'fromHeight' | 'toHeight' | 'votingPower' | 'inActiveSet'
     >
+    /** Validators: where other nodes presenting their key were looked for, when less than the cluster (snapshot/chain.ts keySearchLimit). */
+    keySearch?: string
   }
 }
 
@@ -83,6 +85,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
+  const keyLimit = keySearchLimit(index.snapshot)
   for (const node of subjectsOf(index)) {
     const chainNode = isKind(node, 'ChainNode') ? node : undefined
     const pod = chainNode && index.podOf(chainNode)
@@ -126,6 +129,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
       at: probe.at,
       ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
       ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
+      ...(chainNode?.spec?.validator && keyLimit ? { keySearch: keyLimit } : {}),
     }
     const chainId = node.status?.chainID
     nodes.push({

@@ -76,7 +76,7 @@ function measuredLines(result: DoctorResult, palette: Palette): string[] {
   // A probe failure is a stranger's long text (a port-forward error chain): one line, its reason first.
   return shown.map(
     ({ node, chain }) =>
-      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail + signingText(chain!.signing) : palette.paint('warning', `no answer: ${foldProblem(chain!.detail)}`)}`,
+      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail + signingText(chain!.signing) : palette.paint('warning', `no answer: ${foldProblem(chain!.detail)}`)}${chain!.keySearch ? `; its key ${chain!.keySearch}` : ''}`,
   )
 }
 

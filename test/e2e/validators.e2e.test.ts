@@ -141,12 +141,15 @@ describe("the double-sign risk: val-1-standby presents val-1's key", () => {
     try {
       const asViewer = () => runCli(['doctor', 'val-1', '-n', NS, '--context', 'viewer', '-o', 'json', '--fail-on', 'never'], { env: env() })
       let risks: any[] = []
+      let cluster: any
       // RBAC reaches the authorizer through an informer: retry until the grant shows.
       for (let i = 0; i < 20 && risks.length === 0; i++) {
         const result = await asViewer()
-        risks = result.stdout ? risksOf(JSON.parse(result.stdout).clusters[0]) : []
+        cluster = result.stdout ? JSON.parse(result.stdout).clusters[0] : undefined
+        risks = cluster ? risksOf(cluster) : []
         if (risks.length === 0) await new Promise((resolve) => setTimeout(resolve, 300))
       }
+      expect(cluster.nodes[0].chain.keySearch).toBe('looked for in sc-validators only (not allowed to list ChainNodes cluster-wide (403))')
       expect(risks).toHaveLength(1)
       expect(risks[0].action).toMatch(STANDBY_STOPS)
       expect(risks[0].cause).toMatch(/Other holders were looked for in sc-validators only \(not allowed to list ChainNodes cluster-wide \(403\)\)$/)

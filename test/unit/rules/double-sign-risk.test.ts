@@ -99,6 +99,15 @@ describe('double-sign-risk', () => {
     snapshot.keySearch = { ...snapshot.keySearch!, where: 'namespaces', namespaces: [NS], notes: ['not allowed to list ChainNodes cluster-wide (403)'] }
     const [risk] = findingsOf(snapshot, 'double-sign-risk')
     expect(risk.cause).toMatch(/\. Other holders were looked for in sc-healthy only \(not allowed to list ChainNodes cluster-wide \(403\)\)$/)
+    // With no other holder found, the node's measurement says it too: "no finding" was not measured cluster-wide.
+    const alone = {
+      ...snapshot,
+      probes: snapshot.probes.filter((p) => p.pod !== 'hub-fullnodes-1'),
+      keySearch: { ...snapshot.keySearch!, nodes: [], probes: [] },
+    }
+    const report = run(alone)
+    expect(report.findings.filter((f) => f.ruleId === 'double-sign-risk')).toEqual([])
+    expect(report.nodes[0].chain?.keySearch).toBe('looked for in sc-healthy only (not allowed to list ChainNodes cluster-wide (403))')
   })
 
   it('a holder not managed as that validator stops, though it is at the tip too', () => {
