@@ -127,39 +127,41 @@ export function decide(holders: readonly KeyHolder[], lastSigned: number | undef
   if (managed.length > 0 && signing.length === 0 && unmanagedAtTip.length > 0)
     return {
       stop: [],
-      why: `${names(managed)} hold${managed.length === 1 ? 's' : ''} the key as its ChainNode's .status.pubKey but lag (${heights(managed)}; ${tipText}), while ${names(unmanagedAtTip)}, not managed as that validator, is at the tip`,
+      why: `${names(managed)} ${managed.length === 1 ? "holds the key as its ChainNode's .status.pubKey but lags" : "hold the key as their ChainNodes' .status.pubKey but lag"} (${heights(managed)}; ${tipText}), while ${names(unmanagedAtTip)}, not managed as that validator, ${unmanagedAtTip.length === 1 ? 'is' : 'are'} at the tip`,
     }
   const lagging = (others: readonly KeyHolder[]) => {
     const behind = others.filter((h) => !atTip(h))
     return behind.length ? `; ${names(behind)} lag${behind.length === 1 ? 's' : ''} (${heights(behind)}), so cannot have cast those signatures` : ''
   }
   const unmanaged = holders.filter((h) => !h.managed)
-  const unmanagedText = managed.length > 0 && unmanaged.length ? `; ${names(unmanaged)} is not managed as that validator` : ''
-  if (signing.length === 1) {
-    const [keeper] = signing
+  const unmanagedText =
+    managed.length > 0 && unmanaged.length ? `; ${names(unmanaged)} ${unmanaged.length === 1 ? 'is' : 'are'} not managed as that validator` : ''
+  // No candidate at the tip (another process signs, or the chain was not read): the candidates are judged as they are.
+  const pool = signing.length > 0 ? signing : candidates
+  if (pool.length === 1) {
+    const [keeper] = pool
     const role = keeper.managed ? "holds the key as its ChainNode's .status.pubKey and " : ''
     return keepOnly(
       keeper,
       `${keeper.node} ${role}is at height ${keeper.height} (${tipText})${unmanagedText}${lagging(holders.filter((h) => h !== keeper && h.managed === keeper.managed))}`,
     )
   }
-  // Several at the tip: the first created is the validator, a later copy the stand-in, when the times differ.
-  const pool = signing.length > 0 ? signing : candidates
+  // Several alike: the first created is the validator, a later copy the stand-in, when the times differ.
+  const alike = `${names(pool)} ${signing.length > 0 ? 'are all at the tip' : 'all lag'} (${heights(pool)}; ${tipText})`
   const created = pool
     .filter((h) => h.created !== undefined && !Number.isNaN(Date.parse(h.created)))
     .sort((a, b) => Date.parse(a.created!) - Date.parse(b.created!))
-  if (created.length === pool.length && Date.parse(created[0].created!) < Date.parse(created[1].created!))
+  if (created.length === pool.length && Date.parse(created[0].created!) < Date.parse(created[1].created!)) {
+    const later = created.slice(1)
     return keepOnly(
       created[0],
-      `${names(pool)} are all at the tip (${heights(pool)}); ${created[0].node} was created first (${created[0].created}), ${names(created.slice(1))} later (${created
-        .slice(1)
-        .map((h) => h.created)
-        .join(', ')})${unmanagedText}`,
+      `${alike}; ${created[0].node} was created first (${created[0].created}), ${names(later)} later (${later.map((h) => h.created).join(', ')})${unmanagedText}`,
     )
-  return {
-    stop: [],
-    why: `${names(pool)} ${managed.length > 1 ? "all hold the key as their ChainNode's .status.pubKey, " : ''}are all at the tip (${heights(pool)}; ${tipText}) and were created at the same time`,
   }
+  const why =
+    created.length === pool.length ? 'were created at the same time' : `the creation time of ${names(pool.filter((h) => !created.includes(h)))} is unknown`
+  return { stop: [], why: `${managed.length > 1 ? `${names(pool)} all hold the key as their ChainNodes' .status.pubKey; ` : ''}${alike} and ${why}` }
 }
 
-const heights = (holders: readonly KeyHolder[]) => holders.map((h) => `${h.node.split('/')[1]} at ${h.height}`).join(', ')
+const heights = (holders: readonly KeyHolder[]) =>
+  holders.length === 1 ? `height ${holders[0].height}` : holders.map((h) => `${h.node.split('/')[1]} at ${h.height}`).join(', ')

@@ -53,9 +53,10 @@ export default defineRule<KeyHolders>({
     'When both vote at one height the chain records double-sign evidence: the validator is tombstoned and its stake slashed' +
     (d.searched ? `. Other holders were ${d.searched}` : ''),
   action: (d) => {
+    const [checkNs, checkName] = (d.keep ?? d.holders[0].node).split('/')
     const recreate =
       'deleting its Pod stops it only until the operator recreates it, so replace its priv_validator_key (or remove its signer) before it restarts; ' +
-      'then confirm on the chain that one process signs (chainnode doctor --signing-window 100)'
+      `then confirm on the chain that one process signs: kubectl chainnode doctor ${checkName} -n ${checkNs}`
     if (!d.keep)
       return `Cannot tell which of ${d.holders.map((h) => h.node).join(', ')} should keep signing: ${d.why}. Stop every one that is not meant to be this validator now: ${recreate}.`
     const [ns, name] = d.stop[0].split('/')

@@ -74,7 +74,7 @@ describe('validators of a real 4-validator chain', () => {
 /** val-1 signs at the tip; val-1-standby runs with val-1's key, unpeered at height 0: it stops, whatever the scope. */
 const STANDBY_STOPS = new RegExp(
   `^Stop ${NS}/val-1-standby; ${NS}/val-1 keeps signing \\(${NS}/val-1 holds the key as its ChainNode's .status.pubKey and is at height [1-9]\\d* ` +
-    `\\(the key last signed height [1-9]\\d*\\); ${NS}/val-1-standby lags \\(val-1-standby at 0\\), so cannot have cast those signatures\\)\\. kubectl -n ${NS} delete pod val-1-standby: `,
+    `\\(the key last signed height [1-9]\\d*\\); ${NS}/val-1-standby lags \\(height 0\\), so cannot have cast those signatures\\)\\. kubectl -n ${NS} delete pod val-1-standby: `,
 )
 const risksOf = (cluster: any) => cluster.findings.filter((f: any) => f.ruleId === 'double-sign-risk')
 const holders = (f: any) => [f.node, ...(f.alsoFor ?? [])].map((n: any) => `${n.namespace}/${n.name}`).sort()

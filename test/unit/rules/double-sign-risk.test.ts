@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readBundle, writeBundle } from '../../../src/snapshot/bundle.js'
+import { decide, type KeyHolder } from '../../../src/analysis/key-holders.js'
 import { narrowToScope } from '../../../src/app/snapshots.js'
 import { nodesOf, type Finding } from '../../../src/engine/define-rule.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
@@ -51,7 +52,7 @@ describe('double-sign-risk', () => {
     expect(risk.summary).toBe(`2 running nodes present validator key ${val1} on kvstore-record-1: ${PRIMARY}, ${STANDBY}`)
     expect(risk.action).toMatch(
       new RegExp(
-        `^Stop ${STANDBY}; ${PRIMARY} keeps signing \\(${PRIMARY} holds the key as its ChainNode's .status.pubKey and is at height 13 \\(the key last signed height 12\\); ${STANDBY} lags \\(hub-fullnodes-1 at 0\\), so cannot have cast those signatures\\)\\. kubectl -n ${NS} delete pod hub-fullnodes-1:`,
+        `^Stop ${STANDBY}; ${PRIMARY} keeps signing \\(${PRIMARY} holds the key as its ChainNode's .status.pubKey and is at height 13 \\(the key last signed height 12\\); ${STANDBY} lags \\(height 0\\), so cannot have cast those signatures\\)\\. kubectl -n ${NS} delete pod hub-fullnodes-1:`,
       ),
     )
     expect(risk.action).not.toMatch(/stop sc-healthy\/hub-fullnodes-0/i)
@@ -133,7 +134,7 @@ describe('double-sign-risk', () => {
     expect(holdersOf(found[0])).toEqual([PRIMARY, STANDBY])
     expect(found[0].action).toMatch(
       new RegExp(
-        `^Cannot tell which of ${PRIMARY}, ${STANDBY} should keep signing: ${PRIMARY}, ${STANDBY} all hold the key as their ChainNode's .status.pubKey, are all at the tip \\(hub-fullnodes-0 at 13, hub-fullnodes-1 at 13; the key last signed height 12\\) and were created at the same time\\.`,
+        `^Cannot tell which of ${PRIMARY}, ${STANDBY} should keep signing: ${PRIMARY}, ${STANDBY} all hold the key as their ChainNodes' .status.pubKey; ${PRIMARY}, ${STANDBY} are all at the tip \\(hub-fullnodes-0 at 13, hub-fullnodes-1 at 13; the key last signed height 12\\) and were created at the same time\\.`,
       ),
     )
     expect(found[0].action).not.toMatch(/^Stop /)
@@ -145,9 +146,34 @@ describe('double-sign-risk', () => {
     const [risk] = findingsOf(snapshot, 'double-sign-risk')
     expect(risk.action).toMatch(
       new RegExp(
-        `^Cannot tell which of .*: ${PRIMARY} holds the key as its ChainNode's .status.pubKey but lag \\(hub-fullnodes-0 at 0; the key last signed height 12\\), while ${STANDBY}, not managed as that validator, is at the tip`,
+        `^Cannot tell which of .*: ${PRIMARY} holds the key as its ChainNode's .status.pubKey but lags \\(height 0; the key last signed height 12\\), while ${STANDBY}, not managed as that validator, is at the tip`,
       ),
     )
+  })
+
+  it('decides from the evidence alone: every holder is named, and one keeps signing or none', () => {
+    const holder = (node: string, height: number, more: Partial<KeyHolder> = {}): KeyHolder => ({
+      node: `ns/${node}`,
+      target: `pod/${node}:26657`,
+      height,
+      created: '2026-11-22T13:00:00Z',
+      managed: true,
+      known: true,
+      ...more,
+    })
+    // The signatures were cast elsewhere (a remote signer), both holders lag: the one created first is the validator.
+    expect(decide([holder('a', 5), holder('b', 4, { created: '2026-11-22T14:00:00Z' })], 100)).toMatchObject({ keep: 'ns/a', stop: ['ns/b'] })
+    // The only ChainNode with the key lags and no other is at the tip: it is still the validator; the copy stops.
+    expect(decide([holder('a', 5), holder('b', 4, { managed: false })], 100)).toMatchObject({ keep: 'ns/a', stop: ['ns/b'] })
+    // Three holders, two copies: one keeps, both copies stop.
+    expect(decide([holder('a', 100), holder('b', 0), holder('c', 100, { managed: false })], 99)).toMatchObject({ keep: 'ns/a', stop: ['ns/b', 'ns/c'] })
+    // No ChainNode has the key and one was not read: cannot tell, and says which was not read.
+    expect(decide([holder('a', 100, { managed: false }), holder('b', 100, { managed: false, known: false, created: undefined })], 99)).toEqual({
+      stop: [],
+      why: "the ChainNode of ns/b was not read, and no holder's ChainNode has the key as its .status.pubKey",
+    })
+    // A creation time unknown: cannot tell, and says so.
+    expect(decide([holder('a', 100), holder('b', 100, { created: undefined })], 99).why).toMatch(/the creation time of ns\/b is unknown$/)
   })
 
   it('another chain, or a key without voting power, is no risk', () => {
