@@ -44,6 +44,8 @@ export default defineRule<KeyHolders>({
         data: found,
         evidence,
         alsoFor: found.holders.filter((h) => h.node !== self).map((h) => refTo(h.node)),
+        // One key is one incident, every holder in it, whichever node of the run found it.
+        incident: `validator key ${found.address} on ${found.network}`,
       },
     ]
   },

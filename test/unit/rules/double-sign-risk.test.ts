@@ -4,7 +4,10 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readBundle, writeBundle } from '../../../src/snapshot/bundle.js'
 import { decide, type KeyHolder } from '../../../src/analysis/key-holders.js'
+import { diagnose } from '../../../src/app/doctor.js'
 import { narrowToScope } from '../../../src/app/snapshots.js'
+import type { Rule } from '../../../src/engine/define-rule.js'
+import { RULES } from '../../../src/rules/index.js'
 import { nodesOf, type Finding } from '../../../src/engine/define-rule.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
 import { fourValidators } from '../../helpers/chain-commits.js'
@@ -109,6 +112,27 @@ describe('double-sign-risk', () => {
     const report = run(alone)
     expect(report.findings.filter((f) => f.ruleId === 'double-sign-risk')).toEqual([])
     expect(report.nodes[0].chain?.keySearch).toBe('looked for in sc-healthy only (not allowed to list ChainNodes cluster-wide (403))')
+  })
+
+  it('the diagnosis: one incident for the key, first, naming every holder, whichever holder the run started from', () => {
+    const snapshot = twoHolders({ height: 0, power: 0 })
+    const incidentOf = (s: Snapshot) => {
+      const [cluster] = diagnose([s], RULES as unknown as readonly Rule[]).clusters
+      const incidents = cluster.diagnosis.incidents.filter((i) => i.cause.ruleId === 'double-sign-risk')
+      expect(incidents).toHaveLength(1)
+      expect(cluster.diagnosis.incidents[0]).toBe(incidents[0])
+      const [incident] = incidents
+      return {
+        nodes: incident.nodes.map((n) => `${n.namespace}/${n.name}`).sort(),
+        actions: incident.cause.findings.map((f) => f.action),
+        severity: incident.severity,
+      }
+    }
+    const whole = incidentOf(snapshot)
+    expect(whole.nodes).toEqual([PRIMARY, STANDBY])
+    expect(whole.actions).toHaveLength(1)
+    expect(whole.actions[0]).toMatch(new RegExp(`^Stop ${STANDBY}; ${PRIMARY} keeps signing`))
+    for (const name of ['hub-fullnodes-0', 'hub-fullnodes-1']) expect(incidentOf(narrowToScope(snapshot, { kind: 'node', namespace: NS, name }))).toEqual(whole)
   })
 
   it('a holder not managed as that validator stops, though it is at the tip too', () => {
