@@ -84,7 +84,10 @@ export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest
   if ((scope.kind === 'node' || scope.kind === 'set') && !setItself && !narrowed.objects.some((o) => o.kind === 'ChainNode')) {
     // Listed from the whole bundle, before narrowing: what the user could have asked for instead.
     const held = snapshot.objects.filter((o) => o.kind === 'ChainNode').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
-    throw notFound(scope, { bundle: file, namespace: scope.namespace, held })
+    const setNamed = snapshot.objects.some(
+      (o) => o.kind === 'ChainNodeSet' && o.metadata.name === scope.name && (!scope.namespace || o.metadata.namespace === scope.namespace),
+    )
+    throw notFound(scope, { bundle: file, namespace: scope.namespace, held, setNamed })
   }
   return request.redact ? redactSnapshot(narrowed) : narrowed
 }

@@ -1,17 +1,25 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
-import type { Rule } from '../engine/define-rule.js'
+import type { Rule, RuleSettings } from '../engine/define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
+import { allEntries, buildTimeline, leadUp, type Bound, type WindowRequest } from '../timeline/build.js'
+import { parseDuration } from '../util/duration.js'
+import { usageError } from '../util/errors.js'
 import type { ClusterTimelines, TimelineEntry } from '../timeline/types.js'
 import { diagnose } from './doctor.js'
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
-export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
+export function timelines(
+  snapshots: Snapshot[],
+  rules: readonly Rule[],
+  request: WindowRequest,
+  bundle?: string,
+  settings: RuleSettings = {},
+): ClusterTimelines[] {
   // One index per snapshot for the rules and the timeline: the Events, logs and Pods the rules looked up are not looked up again.
   const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
-  const result = diagnose(snapshots, rules, bundle, {}, indexes)
+  const result = diagnose(snapshots, rules, bundle, settings, indexes)
   return snapshots.map((snapshot, i) => {
     const cluster = result.clusters[i]
     const index = indexes[i]
@@ -51,4 +59,15 @@ export function leadUps(indexes: SnapshotIndex[], result: DoctorResult, count = 
     }
   })
   return out
+}
+
+/** --since / --until: an RFC 3339 time, or a duration before now (timeline and events take them). */
+export function bound(text: string | undefined, flag: string): Bound | undefined {
+  if (text === undefined) return undefined
+  if (/^\d{4}-\d\d-\d\dT/.test(text)) {
+    if (Number.isNaN(Date.parse(text)))
+      throw usageError(`${flag} "${text}" is not a time`, 'use an RFC 3339 time like 2026-11-22T13:00:00Z, or a duration like 2h')
+    return { at: text }
+  }
+  return { ago: parseDuration(text, flag) }
 }

@@ -38,7 +38,18 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
       sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' as const }],
     }
   } catch (error) {
-    throw explainLookupFailure(error, scope, ns)
+    throw explainLookupFailure(error, scope, ns, await isSetName(client, scope, ns, error))
+  }
+}
+
+/** A node asked for by a name that is a ChainNodeSet's: one more GET, only after the node was not found. */
+async function isSetName(client: KubeClient, scope: Scope, ns: string, error: unknown): Promise<boolean> {
+  if (scope.kind !== 'node' || !(error instanceof ApiError) || error.reason !== 'not-found') return false
+  try {
+    await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -69,7 +80,7 @@ function fromTable(table: {
   return { nodes, rows, sets: [] }
 }
 
-function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
+function explainLookupFailure(error: unknown, scope: Scope, ns: string, setNamed = false): Error {
   if (!(error instanceof ApiError)) return error as Error
   if (error.reason === 'not-found') {
     // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
@@ -79,7 +90,7 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
         'is this the cluster that runs the cosmopilot operator? check --context',
       )
     }
-    if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns })
+    if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns, setNamed })
   }
   if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
   if (error.reason === 'unauthorized')

@@ -1,4 +1,4 @@
-import { usageError } from '../util/errors.js'
+import { usageError, ExitCode } from '../util/errors.js'
 import { chainProbeFor, onlyReconcilingReleases } from '../app/snapshots.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
@@ -24,7 +24,7 @@ export const COLLECT_COMMAND = defineCommand({
   },
 })
 
-export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session: Session): Promise<void> {
+export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
   // The chain measurement goes into the bundle, so doctor --bundle decides as the live run did.
@@ -35,5 +35,5 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   writeStderr(
     `wrote ${input.out}: ${nodes} node(s), ${snapshot.objects.length} objects, ${snapshot.logs.length} logs, ${snapshot.redactions} value(s) redacted, ${snapshot.collectionErrors.length} read(s) failed\n`,
   )
-  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+  return snapshot.collectionErrors.length > 0 ? ExitCode.Incomplete : ExitCode.Clean
 }

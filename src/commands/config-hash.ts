@@ -1,3 +1,4 @@
+import { ExitCode } from '../util/errors.js'
 import { renderConfigDiff, renderConfigHash, renderConfigWatchEvent } from '../render/config-hash.js'
 import { compareConfigs } from '../analysis/config-diff.js'
 import { configState } from '../analysis/config-state.js'
@@ -29,7 +30,7 @@ Every read of a node by any command records its hashes and Pod in history.json u
   subcommands: ['diff'],
 })
 
-export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, session: Session): Promise<void> {
+export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const [snapshot] = await session.snapshots(input, { nameRequired: true })
   const index = new SnapshotIndex(snapshot)
@@ -41,6 +42,7 @@ export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, 
   else session.print(renderConfigHash(key, state, history, undefined, session.palette))
   if (input.watch)
     await watchConfigHash((await session.connect(input)).client, snapshot, node, (event) => session.print(renderConfigWatchEvent(event)), !input['no-redact'])
+  return ExitCode.Clean
 }
 
 export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
@@ -64,7 +66,7 @@ export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
   },
 })
 
-export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_COMMAND>, session: Session): Promise<void> {
+export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const read = async (source: string) => {
     const flags = source === 'live' ? { ...input, bundle: undefined, name: input.node } : { ...input, bundle: source, name: input.node, namespace: undefined }
@@ -76,4 +78,5 @@ export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_C
     input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...comparison }, null, 2) : renderConfigDiff(comparison),
     outputFormatOf(input.output),
   )
+  return ExitCode.Clean
 }

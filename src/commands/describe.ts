@@ -1,3 +1,4 @@
+import { ExitCode } from '../util/errors.js'
 import { describeChainNode, describePod } from '../render/describe.js'
 import { visible } from '../render/visible.js'
 import { fitWidth, tableWidth } from '../render/width.js'
@@ -12,7 +13,7 @@ export const DESCRIBE_COMMAND = defineCommand({
   flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS },
 })
 
-export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<void> {
+export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap'], operator: false }
   const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none', objects })
@@ -28,5 +29,5 @@ export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, sessi
     ]
   })
   session.print(fitWidth(sections.join('\n'), tableWidth()))
-  if (snapshot.collectionErrors.length > 0) process.exitCode = 3
+  return snapshot.collectionErrors.length > 0 ? ExitCode.Incomplete : ExitCode.Clean
 }

@@ -1,4 +1,4 @@
-import { usageError } from '../util/errors.js'
+import { usageError, ExitCode } from '../util/errors.js'
 import { renderEventsTable } from '../render/events.js'
 import { structured } from '../render/structured.js'
 import { fitWidth, tableWidth } from '../render/width.js'
@@ -6,7 +6,7 @@ import { relatedEvents } from '../analysis/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
-import { bound } from './timeline.js'
+import { bound } from '../app/timeline.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
@@ -38,7 +38,7 @@ export const EVENTS_COMMAND = defineCommand({
   },
 })
 
-export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: Session): Promise<void> {
+export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
   if (input.watch) requireLive(input.bundle)
@@ -63,8 +63,8 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
       session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }), outputFormatOf(input.output))
     else session.print(events.length ? table(snapshot) : 'No events found.')
   }
-  if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
-  if (!input.watch) return
+  const code = snapshots.some((s) => s.collectionErrors.length > 0) ? ExitCode.Incomplete : ExitCode.Clean
+  if (!input.watch) return code
   const keyed = (round: Snapshot[]) =>
     new Map(
       round.flatMap((snapshot) => {
@@ -81,4 +81,5 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
     keyed(snapshots),
     (line) => session.print(line),
   )
+  return code
 }

@@ -7,6 +7,7 @@
  */
 import type { CommandSpec } from './flag-spec.js'
 import type { Session } from '../app/session.js'
+import type { ExitCode } from '../util/errors.js'
 
 /** The modules that define commands, by file name (src/entry/command-index.ts imports each). */
 export interface CommandModules {
@@ -32,7 +33,7 @@ export type CommandEntry = {
   [M in keyof CommandModules]: {
     module: M
     spec: ExportsOf<M, CommandSpec>
-    run: ExportsOf<M, (input: never, session: Session) => Promise<unknown>>
+    run: ExportsOf<M, (input: never, session: Session) => Promise<ExitCode>>
   }
 }[keyof CommandModules]
 

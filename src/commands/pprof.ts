@@ -1,5 +1,5 @@
 import { writeStderr } from '../util/output.js'
-import { usageError } from '../util/errors.js'
+import { usageError, ExitCode } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import type { ProfileKindName } from '../pprof/capture.js'
 import { captureFromNode } from '../app/pprof-capture.js'
@@ -154,7 +154,7 @@ type CaptureInput = Omit<InputOf<typeof PPROF_TRACE_COMMAND>, 'seconds'> & { sec
 /** The longest --growth interval: a forgotten run must end. */
 export const MAX_GROWTH_MS = 3_600_000
 
-export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<void> {
+export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const nodeFraction = nodeFractionOf(input['node-fraction'])
   const report = await topReport({
@@ -170,9 +170,10 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
   })
   for (const warning of unmatchedFilterWarnings(report.table.unmatchedFilters, report.filters)) writeStderr(warning)
   session.print(renderTopReport(report, input.output))
+  return ExitCode.Clean
 }
 
-export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<void> {
+export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const minFraction = nodeFractionOf(input['node-fraction'])
   const written = await writeFlame({
@@ -186,6 +187,7 @@ export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, 
   })
   for (const warning of unmatchedFilterWarnings(written.graph.unmatchedFilters, input)) writeStderr(warning)
   writeStderr(`${flameWrittenText(written)}\n`)
+  return ExitCode.Clean
 }
 
 function nodeFractionOf(text: string): number {
@@ -204,7 +206,7 @@ export const runPprofMutex = (input: InputOf<typeof PPROF_MUTEX_COMMAND>, sessio
 export const runPprofProfile = (input: InputOf<typeof PPROF_PROFILE_COMMAND>, session: Session) => capture('profile', input, session)
 export const runPprofTrace = (input: InputOf<typeof PPROF_TRACE_COMMAND>, session: Session) => capture('trace', input, session)
 
-async function capture(kind: ProfileKindName, input: CaptureInput, session: Session): Promise<void> {
+async function capture(kind: ProfileKindName, input: CaptureInput, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
     throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
@@ -235,4 +237,5 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
     },
   )
   session.print(renderCaptureResult(result, input.top))
+  return ExitCode.Clean
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { usageError } from '../util/errors.js'
+import { usageError, ExitCode } from '../util/errors.js'
 import { columns } from '../render/columns.js'
 import { docsPath } from '../engine/rule-docs.js'
 import { RULES } from '../rules/index.js'
@@ -15,7 +15,7 @@ export const RULES_COMMAND = defineCommand({
   subcommands: ['explain'],
 })
 
-export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<void> {
+export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const catalogue = RULES.map((rule) => ({
     id: rule.id,
@@ -34,6 +34,7 @@ export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Se
         catalogue.map((r) => [r.id, r.severity, r.title]),
       ),
     )
+  return ExitCode.Clean
 }
 
 export const RULES_EXPLAIN_COMMAND = defineCommand({
@@ -43,10 +44,11 @@ export const RULES_EXPLAIN_COMMAND = defineCommand({
   flags: GLOBAL_FLAGS,
 })
 
-export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<void> {
+export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const rule = RULES.find((r) => r.id === input.id)
   if (!rule) throw usageError(`unknown rule "${input.id}"`, 'list the rules with: chainnode rules')
   const page = path.join(session.root, docsPath(rule.id))
   session.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
+  return ExitCode.Clean
 }

@@ -1,27 +1,21 @@
 import { writeStderr } from '../util/output.js'
 import { ExitCode, usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
-import { logRolesOf, selectRules } from '../app/doctor.js'
 import { ServeLoop } from '../app/serve.js'
 import type { Session } from '../app/session.js'
-import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type FlagSpecs, type InputOf } from './flag-spec.js'
-import { activeProbes, DOCTOR_FLAGS, parsePhaseTimeouts } from './doctor.js'
+import { diagnosisOptions } from '../app/diagnosis-options.js'
+import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type FlagSpecs, type InputOf } from './flag-spec.js'
+import { DIAGNOSIS_FLAGS } from './diagnosis-flags.js'
 
 export const DEFAULT_LISTEN = ':9844'
 
-/** serve's own flags: doctor's scope and rule choice, where to listen and how often to look. */
+/** serve's own flags: doctor's scope and every diagnosis flag of doctor's (one definition), where to listen and how often to look. */
 export const SERVE_FLAGS = {
   ...SCOPE_FLAGS,
   listen: { type: 'string', description: 'address for /metrics, /healthz, /readyz and /report: [HOST]:PORT (no HOST: every address)', default: DEFAULT_LISTEN },
   interval: { type: 'string', description: 'time from the start of one diagnosis cycle to the start of the next (cycles never overlap)', default: '60s' },
   tail: SNAPSHOT_FLAGS.tail,
-  rule: DOCTOR_FLAGS.rule,
-  'skip-rule': DOCTOR_FLAGS['skip-rule'],
-  'no-probe': DOCTOR_FLAGS['no-probe'],
-  'log-sample': DOCTOR_FLAGS['log-sample'],
-  ...PROBE_WINDOW_FLAG,
-  'gate-timeout': DOCTOR_FLAGS['gate-timeout'],
-  'phase-timeout': DOCTOR_FLAGS['phase-timeout'],
+  ...DIAGNOSIS_FLAGS,
 } satisfies FlagSpecs
 
 export const SERVE_COMMAND = defineCommand({
@@ -59,19 +53,17 @@ export async function runServe(input: ServeInput, session: Session): Promise<Exi
   const listen = parseListen(input.listen)
   const intervalMs = parseDuration(input.interval, '--interval')
   if (intervalMs < 1000) throw usageError(`--interval "${input.interval}" is shorter than a second`, 'e.g. --interval 60s')
-  const rules = selectRules({ only: input.rule, skip: input['skip-rule'] })
-  if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
-  const { probe, chainProbe } = activeProbes(input)
+  const { rules, settings, probe, chainProbe, logRoles, probed } = diagnosisOptions(input)
   const log = (line: string) => writeStderr(`${new Date().toISOString()} ${line}\n`)
   const loop = new ServeLoop(session, {
     listen,
     intervalMs,
     // Secrets stay masked: /report is served over the network.
     flags: { ...input, 'no-redact': false },
-    reads: { namespaceByDefault: true, probe, chainProbe, logRoles: logRolesOf(rules) },
+    reads: { namespaceByDefault: true, probe, chainProbe, logRoles },
     rules,
-    settings: { phaseTimeoutsMs: parsePhaseTimeouts(input['phase-timeout'] ?? []) },
-    probed: !input['no-probe'],
+    settings,
+    probed,
     log,
   })
   const { host, port } = await loop.start()

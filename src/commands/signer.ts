@@ -1,3 +1,4 @@
+import { ExitCode } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import { renderSignerReport } from '../render/signer.js'
 import { fitWidth, tableWidth } from '../render/width.js'
@@ -22,7 +23,7 @@ export const SIGNER_COMMAND = defineCommand({
   flags: { ...GLOBAL_FLAGS, ...KUBE_FLAGS, ...SNAPSHOT_FLAGS, output: outputSpec(['text', 'json']), ...PROBE_FLAGS },
 })
 
-export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: Session): Promise<void> {
+export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
   const probe: Probe | undefined =
@@ -36,5 +37,5 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
       : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
     outputFormatOf(input.output),
   )
-  process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0
+  return report.problems.length ? ExitCode.Findings : snapshot.collectionErrors.length ? ExitCode.Incomplete : ExitCode.Clean
 }

@@ -23,7 +23,7 @@ import { diagnose, selectRules } from '../app/doctor.js'
 import { operatorTroubleLines } from '../render/status-notes.js'
 import { fieldPath, kubectlList, nameLine, sortByField } from '../render/status-listing.js'
 import { parseJsonPathTemplate, renderJsonPath } from '../render/jsonpath.js'
-import { usageError } from '../util/errors.js'
+import { usageError, ExitCode } from '../util/errors.js'
 import type { ClusterReport } from '../engine/doctor-result.js'
 import { statusRows, type StatusRow } from '../analysis/status-model.js'
 
@@ -62,7 +62,7 @@ export const STATUS_COMMAND = defineCommand({
   },
 })
 
-export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: Session): Promise<void> {
+export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (input.watch) requireLive(input.bundle)
   const template = input.output.startsWith('jsonpath=') ? input.output.slice('jsonpath='.length) : undefined
@@ -140,8 +140,8 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
       session.print([...trouble, rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot)].join('\n'))
     }
   }
-  if (snapshots.some((s) => s.collectionErrors.length > 0)) process.exitCode = 3
-  if (!input.watch) return
+  const code = snapshots.some((s) => s.collectionErrors.length > 0) ? ExitCode.Incomplete : ExitCode.Clean
+  if (!input.watch) return code
   const keyed = async (round: Snapshot[]) =>
     new Map(
       round.flatMap((snapshot) => {
@@ -159,6 +159,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     await keyed(snapshots),
     (line) => session.print(line),
   )
+  return code
 }
 
 /** kubectl's "No resources found in NS namespace." */

@@ -1,17 +1,13 @@
-import { parseDuration } from '../util/duration.js'
-import { ExitCode, usageError } from '../util/errors.js'
+import { ExitCode } from '../util/errors.js'
 import { renderTimeline } from '../render/timeline.js'
 import { tableWidth } from '../render/width.js'
-import { logRolesOf, selectRules } from '../app/doctor.js'
-import { timelines } from '../app/timeline.js'
-import type { Bound } from '../timeline/build.js'
+import { diagnosisOptions } from '../app/diagnosis-options.js'
+import { bound, timelines } from '../app/timeline.js'
 import {
   defineCommand,
   GLOBAL_FLAGS,
   KUBE_FLAGS,
   NODE_ARG,
-  PROBE_FLAGS,
-  PROBE_WINDOW_FLAG,
   SCOPE_FLAGS,
   SNAPSHOT_FLAGS,
   outputSpec,
@@ -19,7 +15,7 @@ import {
   type InputOf,
   UTC_FLAG,
 } from './flag-spec.js'
-import { activeProbes } from './doctor.js'
+import { PROBE_AND_RULE_SETTING_FLAGS } from './diagnosis-flags.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
 
@@ -31,10 +27,8 @@ export const TIMELINE_FLAGS = {
   since: { type: 'string', description: 'start of the window: a duration before now (2h, 30m) or an RFC 3339 time' },
   until: { type: 'string', description: 'end of the window: a duration before now or an RFC 3339 time (default: now)' },
   ...UTC_FLAG,
-  // The same active probes as doctor's, so the findings placed on the timeline are doctor's.
-  'no-probe': PROBE_FLAGS['no-probe'],
-  ...PROBE_WINDOW_FLAG,
-  'gate-timeout': PROBE_FLAGS['gate-timeout'],
+  // The same active probes and rule settings as doctor's, so the findings placed on the timeline are doctor's.
+  ...PROBE_AND_RULE_SETTING_FLAGS,
 } satisfies FlagSpecs
 
 export const TIMELINE_COMMAND = defineCommand({
@@ -58,21 +52,10 @@ export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const window = { since: bound(input.since, '--since'), until: bound(input.until, '--until') }
-  const rules = selectRules({})
-  const { probe, chainProbe } = activeProbes(input)
+  const { rules, settings, probe, chainProbe, logRoles } = diagnosisOptions(input)
   // The same reads as doctor's: the logs its rules read, and its probes.
-  const snapshots = await session.snapshots(input, { probe, logRoles: logRolesOf(rules), chainProbe })
-  const clusters = timelines(snapshots, rules, window, input.bundle)
+  const snapshots = await session.snapshots(input, { probe, logRoles, chainProbe })
+  const clusters = timelines(snapshots, rules, window, input.bundle, settings)
   session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()), outputFormatOf(input.output))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
-}
-
-export function bound(text: string | undefined, flag: string): Bound | undefined {
-  if (text === undefined) return undefined
-  if (/^\d{4}-\d\d-\d\dT/.test(text)) {
-    if (Number.isNaN(Date.parse(text)))
-      throw usageError(`${flag} "${text}" is not a time`, 'use an RFC 3339 time like 2026-11-22T13:00:00Z, or a duration like 2h')
-    return { at: text }
-  }
-  return { ago: parseDuration(text, flag) }
 }

@@ -1,3 +1,4 @@
+import { ExitCode } from '../util/errors.js'
 import { structured } from '../render/structured.js'
 import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
@@ -10,10 +11,12 @@ export const VERSION_COMMAND = defineCommand({
   flags: { ...GLOBAL_FLAGS, output: outputSpec(['text', 'json', 'yaml']) },
 })
 
-export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<void> {
+export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
-  if (input.output === 'text') return session.print(userAgent(session.version))
-  session.print(
-    structured(input.output, { name: 'kubectl-chainnode', version: session.version, platform: process.platform, arch: process.arch, node: process.version }),
-  )
+  if (input.output === 'text') session.print(userAgent(session.version))
+  else
+    session.print(
+      structured(input.output, { name: 'kubectl-chainnode', version: session.version, platform: process.platform, arch: process.arch, node: process.version }),
+    )
+  return ExitCode.Clean
 }

@@ -123,8 +123,8 @@ export interface Finding {
   data: object
   /** See RuleHit.since. */
   since?: string
-  /** See RuleHit.incident. */
-  incident?: string
+  /** RuleHit.incident: the name of the incident across nodes, where the rule gave one. */
+  incidentKey?: string
   /**
    * The other nodes it holds for: a finding about a shared subject (the operator's Deployment, Lease or
    * webhook) is kept once, under the first node it was found for, and names the rest here.

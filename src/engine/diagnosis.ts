@@ -189,7 +189,7 @@ function nodeStates(report: Report, incidents: Incident[]): Omit<Diagnosis, 'inc
 /** What doctor needed and could not read on the node: the chain's RPC, a rule that failed. */
 function notMeasuredOf(result: NodeResult, failedRules: string[] | undefined): string | undefined {
   const reasons: string[] = []
-  if (result.chain && !result.chain.ok) reasons.push(`chain not measured: ${problemOf(result.chain.detail)}`)
+  if (result.chain && !result.chain.ok) reasons.push(`chain RPC gave no answer: ${problemOf(result.chain.detail, result.node)}`)
   if (failedRules?.length) reasons.push(`rule${failedRules.length === 1 ? '' : 's'} ${failedRules.join(', ')} failed`)
   return reasons.length ? reasons.join('; ') : undefined
 }
@@ -198,8 +198,10 @@ function notMeasuredOf(result: NodeResult, failedRules: string[] | undefined): s
  * A probe failure (a port-forward's long Go error chain) as its kind: what was read and the end of the chain,
  * which says what happened. Whole, never cut; the same failure on many nodes reads the same.
  */
-export function problemOf(detail: string): string {
-  const oneLine = detail.replace(/\s+/g, ' ').trim()
+export function problemOf(detail: string, node?: ObjectRef): string {
+  // The node's own name is not part of the kind of failure: "in pod ns/x-0" reads the same on every node.
+  const named = node ? detail.split(`${node.namespace}/${node.name}`).join('NODE').split(` pod "${node.name}"`).join(' pod "NODE"') : detail
+  const oneLine = named.replace(/\s+/g, ' ').trim()
   const colon = oneLine.indexOf(': ')
   const what = colon > 0 && colon < 40 ? oneLine.slice(0, colon) : ''
   const rest = what ? oneLine.slice(colon + 2) : oneLine
@@ -213,7 +215,7 @@ function probeFolded(results: NodeResult[]): Diagnosis['probe'] {
   for (const { node, chain } of results) {
     if (!chain) continue
     if (chain.ok) answered.push(node)
-    else byProblem.set(problemOf(chain.detail), [...(byProblem.get(problemOf(chain.detail)) ?? []), node])
+    else byProblem.set(problemOf(chain.detail, node), [...(byProblem.get(problemOf(chain.detail, node)) ?? []), node])
   }
   const failures = [...byProblem]
     .map(([problem, nodes]) => ({ problem, nodes }))

@@ -43,8 +43,8 @@ export function causeShape(finding: Finding): string {
  */
 export function groupKeyOf(finding: Finding, chainId: string | undefined): string {
   const cause =
-    finding.incident !== undefined
-      ? `incident\u0000${finding.incident}`
+    finding.incidentKey !== undefined
+      ? `incident\u0000${finding.incidentKey}`
       : [finding.severity, chainId ?? '', finding.subject.kind, causeShape(finding)].join('\u0000')
   return `${finding.ruleId}:${process.getBuiltinModule('node:crypto').createHash('sha256').update(cause).digest('hex').slice(0, 12)}`
 }

@@ -113,7 +113,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
             evidence: hit.evidence,
             data: hit.data,
             ...(hit.since ? { since: hit.since } : {}),
-            ...(hit.incident !== undefined ? { incident: hit.incident } : {}),
+            ...(hit.incident !== undefined ? { incidentKey: hit.incident } : {}),
           }
           findings.set(key, finding)
           if (hit.alsoFor) addAlsoFor(finding, hit.alsoFor)
@@ -168,16 +168,33 @@ function subjectsOf(index: SnapshotIndex) {
   return [...nodes, ...childless]
 }
 
+/**
+ * Leave out what a root-cause rule on the same node already explains. A finding about a shared subject holds for
+ * several nodes: it is left out only on the nodes where its suppressor fired, and kept for the rest, so whichever
+ * node happened to be checked first (a matter of scope) never decides whether the others see it.
+ */
 function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: Finding[]; suppressed: SuppressedFinding[] } {
   // A set, not a search per finding: a fleet has thousands of findings.
   const fired = new Set(findings.map((f) => `${f.ruleId}|${f.node.namespace}/${f.node.name}`))
+  for (const f of findings) for (const node of f.alsoFor ?? []) fired.add(`${f.ruleId}|${node.namespace}/${node.name}`)
   const firedOn = (ruleId: RuleId, node: ObjectRef) => fired.has(`${ruleId}|${node.namespace}/${node.name}`)
+  const suppressorsOf = new Map(rules.map((r) => [r.id, r.suppressedBy ?? []]))
   const kept: Finding[] = []
   const suppressed: SuppressedFinding[] = []
   for (const finding of findings) {
-    const by = rules.find((r) => r.id === finding.ruleId)?.suppressedBy?.find((id) => firedOn(id, finding.node))
-    if (by) suppressed.push({ ruleId: finding.ruleId, node: finding.node, by })
-    else kept.push(finding)
+    const by = (node: ObjectRef) => suppressorsOf.get(finding.ruleId)?.find((id) => firedOn(id, node))
+    const holds = [finding.node, ...(finding.alsoFor ?? [])].filter((node) => {
+      const suppressor = by(node)
+      if (suppressor) suppressed.push({ ruleId: finding.ruleId, node, by: suppressor })
+      return !suppressor
+    })
+    if (holds.length === 0) continue
+    if (holds.length === 1 + (finding.alsoFor?.length ?? 0)) kept.push(finding)
+    else {
+      const rest: Finding = { ...finding, node: holds[0] }
+      delete rest.alsoFor
+      kept.push(holds.length > 1 ? { ...rest, alsoFor: holds.slice(1) } : rest)
+    }
   }
   return { kept, suppressed }
 }

@@ -19,14 +19,14 @@ export interface QuickContext {
 export type QuickStart = (argv: string[], context: QuickContext) => Promise<boolean>
 
 /** The words after the command's name, parsed by its spec, then its runner; false when oclif must read the line. */
-export function quickStart<C extends CommandSpec>(spec: C, run: (input: InputOf<C>, session: Session) => Promise<ExitCode | void>): QuickStart {
+export function quickStart<C extends CommandSpec>(spec: C, run: (input: InputOf<C>, session: Session) => Promise<ExitCode>): QuickStart {
   return async (argv, { version, root }) => {
     const input = parseCommandLine(argv, spec)
     if (!input) return false
     const session = new Session(version, root)
     try {
       const code = await run(input, session)
-      if (code !== undefined) process.exitCode = code
+      process.exitCode = code
     } catch (error) {
       process.exitCode = reportFailure(error as Error, session.debugEnabled)
     } finally {

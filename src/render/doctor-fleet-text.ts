@@ -74,15 +74,19 @@ export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look
   return out
 }
 
-/** One line of nodes in a state, wrapped, never cut; not-measured nodes say why. */
-function stateLine(title: string, members: NodeDiagnosis[], palette: Palette, width: number, meaning: 'warning' | 'ok', why: boolean): string[] {
-  if (members.length === 0 && why) return []
+/**
+ * One line of nodes in a state: how many, and as many names as fit the width ("and N more"); why they were not
+ * measured is told under "Measured on the nodes". A line that cannot hold even one name wraps, never cuts.
+ */
+function stateLine(title: string, members: NodeDiagnosis[], palette: Palette, width: number, meaning: 'warning' | 'ok', skipEmpty: boolean): string[] {
+  if (members.length === 0 && skipEmpty) return []
   const sets = members.filter((m) => m.node.kind === 'ChainNodeSet').length
   const counted = [plural(members.length - sets, 'node'), ...(sets ? [plural(sets, 'ChainNodeSet')] : [])].join(' and ')
-  const reasons = why ? [...new Set(members.map((m) => m.notMeasured ?? ''))].filter(Boolean) : []
-  const names = members.length ? `: ${nodeList(members.map((m) => m.node))}` : ''
-  const text = `${counted}${names}${reasons.length ? ` (${visible(reasons.join('; '))})` : ''}`
   const indent = Math.max(9, title.length + 1)
+  const refs = members.map((m) => m.node)
+  let shown = Math.min(refs.length, NODES_LISTED)
+  while (shown > 1 && indent + `${counted}: ${nodeList(refs, shown)}`.length > width) shown--
+  const text = `${counted}${refs.length ? `: ${nodeList(refs, shown)}` : ''}`
   const lines = wrap(text, width, ' '.repeat(indent))
   lines[0] = `${palette.paint(meaning, title.padEnd(indent))}${lines[0].slice(indent)}`
   return lines

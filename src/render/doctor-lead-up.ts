@@ -5,6 +5,8 @@ import { oneLine } from './timeline-time.js'
 import { proseWidth, wrap } from './width.js'
 import type { Look } from './look.js'
 
+const MAX_LINES = 5
+
 /**
  * The few timeline entries leading up to a node's worst finding, closing its section of doctor's
  * text, and how to see the whole timeline. Times in the zone of the evidence lines
@@ -14,9 +16,8 @@ export function renderLeadUp(node: string, entries: TimelineEntry[] | undefined,
   const { width, utc } = look
   if (!entries?.length) return []
   const [namespace, name] = node.split('/')
-  return [
-    ...wrap(`Leading up to it (more: chainnode timeline ${oneLine(name)} -n ${oneLine(namespace)}):`, proseWidth(width), '  ', '    '),
-    ...timelineRows(entries, now, palette, utc, '    ', width),
-    '',
-  ]
+  const heading = wrap(`Leading up to it (chainnode timeline ${oneLine(name)} -n ${oneLine(namespace)}):`, proseWidth(width), '  ', '    ')
+  // At most five lines with the heading and the table's header: the latest entries, the finding last.
+  const shown = entries.slice(-Math.max(1, MAX_LINES - heading.length - 1))
+  return [...heading, ...timelineRows(shown, now, palette, utc, '    ', width), '']
 }

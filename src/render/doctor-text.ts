@@ -36,8 +36,11 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
     }
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
     // A fleet opens with its answer: one line per incident, then the nodes not measured and the healthy ones.
-    if (fleet && cluster.report.nodes.length > 0) out.push(...firstScreen(cluster, palette, look), ...sampleNote(cluster, palette, look.width), '')
+    if (fleet && cluster.report.nodes.length > 0) out.push(...firstScreen(cluster, palette, look), '')
     out.push(...incidentBlocks(cluster, palette, renderFinding, options.leadUps, look))
+    // Below the incidents, not on the first screen: where the evidence of look-alike nodes came from.
+    const note = sampleNote(cluster, palette, look.width)
+    if (note.length) out.push(...note, '')
     out.push(...readProblems(cluster, palette))
   }
   const measured = measuredLines(result, palette, look)

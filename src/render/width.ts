@@ -36,6 +36,12 @@ export function wrap(text: string, width: number, first: string, rest = ' '.repe
       line = rest + word
     } else line += (empty ? '' : ' ') + word
     empty = false
+    // A word longer than a whole line (a key, a hash, a JSON value) is folded as a terminal would, never cut.
+    const room = width - rest.length
+    while (line.length > width && room >= 20 && line.length - rest.length > room) {
+      lines.push(line.slice(0, width))
+      line = rest + line.slice(width)
+    }
   }
   lines.push(line)
   return lines

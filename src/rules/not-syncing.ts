@@ -99,6 +99,9 @@ export default defineRule<NotSyncing>({
         },
         evidence,
         since: stalledSince(facts),
+        // Measured stalled with peers: the chain itself halted, one incident for all its stalled nodes (whatever
+        // height each holds: a validator goes round after round one height above its full nodes).
+        ...(facts?.status && facts.peers?.total && node.status?.chainID ? { incident: `chain-halted:${node.status.chainID}` } : {}),
       },
     ]
   },

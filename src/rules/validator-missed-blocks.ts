@@ -77,7 +77,7 @@ export default defineRule<MissedBlocks>({
         kind: 'probe',
         source: `CometBFT RPC /commit via ${reading.source}`,
         text: reading.counted
-          ? `${reading.address} signed ${reading.signed} of ${reading.counted} commits (heights ${reading.fromHeight}-${reading.toHeight})${reading.missed ? `, missed ${reading.missedHeights.slice(-10).join(', ')}${reading.missed > 10 ? ' …' : ''}` : ''}`
+          ? `${reading.address} signed ${reading.signed} of ${reading.counted} commits (heights ${reading.fromHeight}-${reading.toHeight})${reading.missed ? `, missed ${reading.missedHeights.slice(-10).join(', ')}${reading.missed > 10 ? ` (the latest 10 of ${reading.missed})` : ''}` : ''}`
           : `no commit counted: ${reading.problems[0] ?? 'none read'}`,
         at: reading.at,
       },

@@ -157,7 +157,7 @@ describe('timeline against every scenario of the test cluster', () => {
     expect(markdown.stdout).toMatch(/^### ChainNode sc-image-pull\/pull-0$/m)
     expect(markdown.stdout).toMatch(/\| finding \| Pod\/pull-0 \| 🔴 \*\*image-pull: /)
     const doctor = await runCli(['doctor', 'pull-0', '-n', 'sc-image-pull', '--no-probe'], { env: env() })
-    expect(doctor.stdout).toMatch(/Leading up to it \(whole timeline: chainnode timeline pull-0 -n sc-image-pull\):\n\s+TIME\s+LAST SEEN/)
+    expect(doctor.stdout).toMatch(/Leading up to it \(chainnode timeline pull-0 -n sc-image-pull\):\n\s+TIME\s+LAST SEEN/)
     expect(doctor.stdout).toMatch(/^\s+\S+Z\s+.*finding\s+pod\/pull-0\s+image-pull: .*\n\n/m)
   })
 

@@ -40,7 +40,21 @@ function widthCases(): GoldenCase[] {
  * every age and time is counted from the bundle's collection time, so the outputs do not move with the clock.
  */
 export function goldenCases(): GoldenCase[] {
-  return [...bundleCases(), ...widthCases()]
+  return [...bundleCases(), ...widthCases(), ...fleetCases()]
+}
+
+/**
+ * The test cluster's whole scenario fleet (23 scenarios, 31 ChainNodes), collected with `collect -A` a few minutes
+ * after `npm run cluster:up -- --scenarios`: doctor -A's first screen at 80 and 120 columns and piped.
+ */
+export const FLEET_BUNDLE = 'test/fixtures/scenario-fleet.tgz'
+
+function fleetCases(): GoldenCase[] {
+  return [undefined, 80, 120].map((columns) => ({
+    file: `fleet/doctor.${columns ?? 'piped'}.txt`,
+    args: ['doctor', '-A', '--bundle', FLEET_BUNDLE, '--no-color'],
+    ...(columns ? { columns } : {}),
+  }))
 }
 
 /** The environment a case runs in: a terminal width, or none (piped); local times in one fixed zone, so a report without --utc reads the same on every machine. */

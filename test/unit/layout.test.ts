@@ -10,7 +10,7 @@ import { RULE_IDS } from '../../src/rules/index.js'
  */
 const MAY_IMPORT: Record<string, string[]> = {
   entry: ['commands', 'app', 'cluster', 'rules', 'util'],
-  commands: ['app', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'timeline', 'pprof', 'util'],
+  commands: ['app', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'pprof', 'util'],
   app: ['cluster', 'analysis', 'engine', 'rules', 'render', 'snapshot', 'timeline', 'pprof', 'util'],
   cluster: ['snapshot', 'pprof', 'util'],
   timeline: ['analysis', 'engine', 'rules', 'snapshot', 'util'],

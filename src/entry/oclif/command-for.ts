@@ -7,7 +7,7 @@ import { KubeCommand } from './kube-command.js'
 import { oclifArgs, oclifFlags } from './oclif-flags.js'
 
 /** A command's runner, as src/commands/ exports it: an exit code, or none when the run decides nothing. */
-export type Runner<C extends CommandSpec> = (input: InputOf<C>, session: Session) => Promise<ExitCode | void>
+export type Runner<C extends CommandSpec> = (input: InputOf<C>, session: Session) => Promise<ExitCode>
 
 /**
  * The oclif class of one command of the registry (src/commands/index.ts): help, arguments and flags from its
@@ -26,7 +26,7 @@ export function oclifCommandFor<C extends CommandSpec>(spec: C, run: Runner<C>):
     override async run(): Promise<void> {
       const { args, flags } = await this.parse(this.ctor)
       const code = await run({ ...flags, ...args } as InputOf<C>, this.session)
-      if (code !== undefined) process.exitCode = code
+      process.exitCode = code
     }
   }
 }

@@ -115,9 +115,9 @@ describe('incidents: a cause with the findings it explains', () => {
   it('findings that name one incident (one key presented by several nodes) are one incident naming every node', () => {
     const report = reportOf(
       [
-        finding('double-sign-risk', 'val-1', { data: { role: 'signer' }, incident: 'key:ABCD' }),
-        finding('double-sign-risk', 'val-1-standby', { data: { role: 'standby' }, incident: 'key:ABCD' }),
-        finding('double-sign-risk', 'other', { data: { role: 'signer' }, incident: 'key:EF01' }),
+        finding('double-sign-risk', 'val-1', { data: { role: 'signer' }, incidentKey: 'key:ABCD' }),
+        finding('double-sign-risk', 'val-1-standby', { data: { role: 'standby' }, incidentKey: 'key:ABCD' }),
+        finding('double-sign-risk', 'other', { data: { role: 'signer' }, incidentKey: 'key:EF01' }),
       ],
       ['val-1', 'val-1-standby', 'other'],
     )
@@ -153,12 +153,13 @@ describe('honest states: healthy only when measured', () => {
     const { diagnosis } = result.clusters[0]
     const node = diagnosis.nodes.find((n) => n.node.name === 'fullnode-0')!
     expect(node.state).toBe('not-measured')
-    expect(node.notMeasured).toBe('chain not measured: /status on 26657: forward not found')
+    expect(node.notMeasured).toBe('chain RPC gave no answer: /status on 26657: forward not found')
     expect(diagnosis.worst).toBe('not-measured')
     expect(exitCodeFor(result, 'error')).toBe(ExitCode.Incomplete)
 
     const text = renderDoctorText(result, plainPalette, { width: 120 })
-    expect(text).toMatch(/^NOT MEASURED: 1 node: sc-healthy\/fullnode-0 \(chain not measured: \/status on 26657: forward not found\)$/m)
+    expect(text).toMatch(/^NOT MEASURED: 1 node: sc-healthy\/fullnode-0$/m)
+    expect(text).toMatch(/^ {2}sc-healthy\/fullnode-0 pod\/fullnode-0:26657: no answer: \/status on 26657: forward not found$/m)
     expect(text).not.toMatch(/^HEALTHY:.*fullnode-0\b/m)
     expect(text).not.toMatch(/No problems found/)
     expect(text).toMatch(/1 not measured, so not called healthy/)
@@ -216,5 +217,32 @@ describe('actions checked against the evidence', () => {
   })
   it('a node with no peer is told first to check its peers', () => {
     expect(notSyncing.action({ measured: 'height 148 over 3s', peers: 0, peersConfigured: true } as never, on)).toMatch(/^Check connected peers/)
+  })
+})
+
+describe('one answer whatever the scope: suppression of a shared finding', () => {
+  it('an operator-wide finding suppressed on one node is kept for the others, whichever node was checked first', async () => {
+    const { runRules } = await import('../../../src/engine/run-rules.js')
+    const { SnapshotIndex } = await import('../../../src/snapshot/index.js')
+    const s = load('healthy')
+    const now = Date.parse(s.collectedAt) + 600_000
+    // The operator's Lease has gone stale for every node (leader-election, shared); a rule that suppresses it
+    // fires on the first node only.
+    const suppressor = {
+      ...(rules.find((r) => r.id === 'webhook-certificates') as Rule),
+      check: ({ node }: { node: { metadata: { name: string } } }) =>
+        node.metadata.name === 'fullnode-0' ? [{ subject: { kind: 'ChainNode', namespace: 'sc-healthy', name: 'fullnode-0' }, data: {}, evidence: [] }] : [],
+      summary: () => 's',
+      cause: () => 'c',
+      action: () => 'a',
+    } as unknown as Rule
+    const leader = rules.find((r) => r.id === 'leader-election')!
+    const report = runRules(new SnapshotIndex(s), [suppressor, leader], now)
+    const lease = report.findings.filter((f) => f.ruleId === 'leader-election')
+    expect(lease).toHaveLength(1)
+    const holds = [lease[0].node, ...(lease[0].alsoFor ?? [])].map((n) => n.name).sort()
+    expect(holds).not.toContain('fullnode-0')
+    expect(holds.length).toBe(report.nodes.length - 1)
+    expect(report.suppressed).toEqual([{ ruleId: 'leader-election', node: expect.objectContaining({ name: 'fullnode-0' }), by: 'webhook-certificates' }])
   })
 })

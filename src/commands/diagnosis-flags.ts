@@ -1,0 +1,45 @@
+import { STUCK_PHASES } from '../rules/phase-stuck.js'
+import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
+import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
+import { PROBE_FLAGS, PROBE_WINDOW_FLAG, type FlagSpecs } from './flag-spec.js'
+
+/** The probes and the rules' settings: what decides which findings a run places (timeline takes these too). */
+export const PROBE_AND_RULE_SETTING_FLAGS = {
+  'no-probe': PROBE_FLAGS['no-probe'],
+  ...PROBE_WINDOW_FLAG,
+  'gate-timeout': PROBE_FLAGS['gate-timeout'],
+  'missed-blocks-warning': {
+    type: 'integer',
+    description: 'validators: missed blocks in the signing window at which validator-missed-blocks warns',
+    default: DEFAULT_MISSED_BLOCKS.warning,
+    min: 1,
+  },
+  'missed-blocks-error': {
+    type: 'integer',
+    description: 'validators: missed blocks in the signing window at which validator-missed-blocks is an error',
+    default: DEFAULT_MISSED_BLOCKS.error,
+    min: 1,
+  },
+  'phase-timeout': {
+    type: 'string',
+    description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
+    multiple: true,
+  },
+} satisfies FlagSpecs
+
+/**
+ * Every flag that decides what a diagnosis finds, defined once: doctor and serve both take all of them, and
+ * app/diagnosis-options.ts turns them into values for both (a test fails when serve lacks one of doctor's).
+ */
+export const DIAGNOSIS_FLAGS = {
+  rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
+  'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },
+  'log-sample': {
+    type: 'integer',
+    description:
+      'read the logs of at most this many nodes of each group that look alike (same status, containers and Events); the others share their evidence (0: every node)',
+    default: DEFAULT_LOG_SAMPLE,
+    min: 0,
+  },
+  ...PROBE_AND_RULE_SETTING_FLAGS,
+} satisfies FlagSpecs
