@@ -106,7 +106,26 @@ export function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
     ...snapshot,
     objects: snapshot.objects.filter((obj) => !dropNode(obj)),
     chainNodeRows: snapshot.chainNodeRows.filter((row) => kept.has(`${row.namespace}\u0000${row.name}`)),
+    ...withContext(snapshot, snapshot.objects.filter(dropNode)),
   }
+}
+
+/**
+ * The probed nodes a narrowed bundle leaves out stay as context of the key search (snapshot/types.ts KeySearch):
+ * `doctor NAME --bundle` names every holder of NAME's validator key, as the run over the whole bundle does.
+ */
+function withContext(snapshot: Snapshot, dropped: KubeObject[]): Pick<Snapshot, 'keySearch'> {
+  const probed = new Set(snapshot.probes.filter((p) => p.kind === 'chain' && p.chain?.status).map((p) => `${p.namespace}/${p.pod}`))
+  const context = dropped.filter((node) => probed.has(`${node.metadata.namespace}/${node.metadata.name}`))
+  if (context.length === 0) return snapshot.keySearch ? { keySearch: snapshot.keySearch } : {}
+  const search = snapshot.keySearch ?? {
+    where: snapshot.scope.kind === 'all' ? ('cluster' as const) : ('namespaces' as const),
+    ...(snapshot.scope.kind === 'all' ? {} : { namespaces: [snapshot.scope.namespace ?? 'default'] }),
+    notes: [],
+    nodes: [],
+    probes: [],
+  }
+  return { keySearch: { ...search, nodes: [...search.nodes, ...context] } }
 }
 
 /** Keep the ChainNodes whose labels match -l; what they own stays, as in a narrowed bundle. */

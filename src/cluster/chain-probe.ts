@@ -61,16 +61,7 @@ async function probeNode(node: ChainNode, pod: Pod, config: Promise<string | und
     const [first, netInfo] = await rpc(['/status', '/net_info'])
     if (netInfo) facts.peers = peersOf(netInfo, new Date().toISOString())
     if (!first) return
-    const sample = sampleOf(first, new Date().toISOString())
-    facts.status = {
-      ...sample,
-      earliestHeight: Number(valueAt(first, 'sync_info', 'earliest_block_height') ?? 0),
-      network: String(valueAt(first, 'node_info', 'network') ?? ''),
-      nodeId: String(valueAt(first, 'node_info', 'id') ?? ''),
-    }
-    const address = textAt(first, 'validator_info', 'address')
-    if (address !== undefined && /^[0-9A-Fa-f]{40}$/.test(address))
-      facts.validator = { address: address.toUpperCase(), votingPower: Number(valueAt(first, 'validator_info', 'voting_power') ?? 0) || 0 }
+    const sample = readStatus(first, facts)
     // A window of 0 (status -o wide) asks for one reading only.
     if (isRecent(facts) || options.windowMs <= 0) return
     // Old last block: catching up or stalled. Read again a bounded window after the first reading.
@@ -105,6 +96,21 @@ async function probeNode(node: ChainNode, pod: Pod, config: Promise<string | und
     at,
     chain: facts,
   }
+}
+
+/** What one /status answer says (height, network, the validator key the process presents), into `facts`. */
+export function readStatus(result: RpcResult, facts: ChainFacts): NonNullable<ChainFacts['status']> {
+  const sample = sampleOf(result, new Date().toISOString())
+  facts.status = {
+    ...sample,
+    earliestHeight: Number(valueAt(result, 'sync_info', 'earliest_block_height') ?? 0),
+    network: String(valueAt(result, 'node_info', 'network') ?? ''),
+    nodeId: String(valueAt(result, 'node_info', 'id') ?? ''),
+  }
+  const address = textAt(result, 'validator_info', 'address')
+  if (address !== undefined && /^[0-9A-Fa-f]{40}$/.test(address))
+    facts.validator = { address: address.toUpperCase(), votingPower: Number(valueAt(result, 'validator_info', 'voting_power') ?? 0) || 0 }
+  return facts.status
 }
 
 /** The `result` of each CometBFT JSON-RPC answer, or one line per path in `facts.problems` saying why there is none. */

@@ -10,7 +10,7 @@ import {
   signerTargetOf,
   usesVolumeSnapshots,
 } from '../snapshot/node-layout.js'
-import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type Scope, type Snapshot } from '../snapshot/types.js'
+import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KeySearch, type KubeObject, type Scope, type Snapshot } from '../snapshot/types.js'
 import type { Redactor } from '../snapshot/redact.js'
 import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
@@ -20,6 +20,7 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
+import { keptHolders, searchKeyHolders } from './key-holders.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
@@ -136,13 +137,19 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const chain = options.chain
   const chainProbes = chain
     ? namespaced.then(async (lists) => {
+        // Other holders of a validator key in scope are looked for beyond the scope, alongside its own probes.
+        // (doctor and collect only: a command that shows less than doctor reads no context.)
+        const search = objects ? Promise.resolve(undefined) : searchKeyHolders(client, scope, nodes, chain.get, errors)
         const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors)
+        const found = await search
+        const keySearch = found && keptHolders(found, nodes, records)
         // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round.
-        if (chain.signingWindow) await probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow })
-        return records
+        if (chain.signingWindow)
+          await probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow, sources: [...records, ...(keySearch?.probes ?? [])] })
+        return { records, keySearch }
       })
-    : Promise.resolve([])
-  const [namespaceObjects, clusterObjects, logs, operatorData, probes, { sample }] = await Promise.all([
+    : Promise.resolve({ records: [], keySearch: undefined })
+  const [namespaceObjects, clusterObjects, logs, operatorData, { records: probes, keySearch }, { sample }] = await Promise.all([
     namespaced.then((lists) => lists.all),
     clusterWide.all,
     nodeLogs,
@@ -164,6 +171,15 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
     redactions: redactor?.count ?? 0,
     ...(sample ? { logSample: sample } : {}),
+    ...(keySearch ? { keySearch: redactor ? redactSearch(keySearch, redactor) : keySearch } : {}),
+  }
+}
+
+function redactSearch(search: KeySearch, redactor: Redactor): KeySearch {
+  return {
+    ...search,
+    nodes: search.nodes.map((node) => redactor.value(node)),
+    probes: search.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })),
   }
 }
 

@@ -14,6 +14,8 @@ export interface SigningProbeOptions {
   maxRequests?: number
   /** After this long (the whole signing read, every chain), no further batch is asked for; what was read is counted. */
   deadlineMs?: number
+  /** The nodes whose RPC may serve a chain's commits (default: the records): nodes outside the scope on that chain too. */
+  sources?: ProbeRecord[]
 }
 
 /**
@@ -63,7 +65,7 @@ interface Validator {
 /**
  * For every validator ChainNode whose Pod was probed, count the blocks its consensus address signed in
  * the last `window` commits. The commits of one chain are read once, from the node of that chain in
- * scope with the highest height (the validator's own RPC when it is the only one, another node of the
+ * scope (or found holding a key in scope, options.sources) with the highest height (the validator's own RPC when it is the only one, another node of the
  * chain when its own does not answer), and counted for every validator of the chain: a fleet of
  * validators on one chain costs one window of requests, not one per validator.
  */
@@ -72,7 +74,7 @@ export async function probeSigning(records: ProbeRecord[], nodes: ChainNode[], o
   const chains = new Map<string, Validator[]>()
   for (const v of validators) chains.set(v.network, [...(chains.get(v.network) ?? []), v])
   const run: Run = { ...options, slot: limiter(PARALLEL_OVERALL), started: Date.now() }
-  await Promise.all([...chains].map(([network, members], order) => readChain(network, members, records, run, order)))
+  await Promise.all([...chains].map(([network, members], order) => readChain(network, members, options.sources ?? records, run, order)))
 }
 
 interface Run extends SigningProbeOptions {

@@ -30,6 +30,8 @@ export interface RuleHit<Data> {
    * context (how a leader took the lease days ago) would otherwise date the finding.
    */
   since?: string
+  /** Other nodes the hit holds for, in or out of scope (every holder of one validator key): kept in the finding's alsoFor. */
+  alsoFor?: ObjectRef[]
   /**
    * Names the incident the finding belongs to, across nodes, where the rule knows it better than the look of its
    * data: one validator key presented by several nodes is one incident, whatever each node's finding says.

@@ -4,7 +4,7 @@ import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
-import { chainProbeOf } from '../snapshot/chain.js'
+import { chainProbeOf, keySearchLimit } from '../snapshot/chain.js'
 import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
 import { isKind } from '../snapshot/kinds.js'
 
@@ -33,6 +33,8 @@ export interface NodeResult {
       SigningReading,
       'address' | 'source' | 'window' | 'counted' | 'signed' | 'missed' | 'fromHeight' | 'toHeight' | 'votingPower' | 'inActiveSet'
     >
+    /** Validators: where other nodes presenting their key were looked for, when less than the cluster (snapshot/chain.ts keySearchLimit). */
+    keySearch?: string
   }
 }
 
@@ -83,6 +85,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
   const findings = new Map<string, Finding>()
   const ruleErrors: RuleError[] = []
   const nodes: NodeResult[] = []
+  const keyLimit = keySearchLimit(index.snapshot)
   for (const node of subjectsOf(index)) {
     const chainNode = isKind(node, 'ChainNode') ? node : undefined
     const pod = chainNode && index.podOf(chainNode)
@@ -96,10 +99,10 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
           const key = `${rule.id}|${hit.subject.kind}/${hit.subject.namespace ?? ''}/${hit.subject.name}`
           const shared = findings.get(key)
           if (shared) {
-            if (shared.node !== nodeRef && !shared.alsoFor?.includes(nodeRef)) (shared.alsoFor ??= []).push(nodeRef)
+            addAlsoFor(shared, [nodeRef, ...(hit.alsoFor ?? [])])
             continue
           }
-          findings.set(key, {
+          const finding: Finding = {
             ruleId: rule.id,
             severity: hit.severity ?? rule.severity,
             subject: hit.subject,
@@ -111,7 +114,9 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
             data: hit.data,
             ...(hit.since ? { since: hit.since } : {}),
             ...(hit.incident !== undefined ? { incidentKey: hit.incident } : {}),
-          })
+          }
+          findings.set(key, finding)
+          if (hit.alsoFor) addAlsoFor(finding, hit.alsoFor)
         }
       } catch (error) {
         ruleErrors.push({ ruleId: rule.id, node: nodeRef, message: error instanceof Error ? error.message : String(error) })
@@ -125,6 +130,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
       at: probe.at,
       ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
       ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
+      ...(chainNode?.spec?.validator && keyLimit ? { keySearch: keyLimit } : {}),
     }
     const chainId = node.status?.chainID
     nodes.push({
@@ -138,6 +144,17 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
   }
   const { kept, suppressed } = applySuppression([...findings.values()], rules)
   return { findings: sortFindings(kept), suppressed, ruleErrors, nodes, collectionErrors: index.snapshot.collectionErrors }
+}
+
+/** Name more nodes a finding holds for, each once and never its own node. */
+function addAlsoFor(finding: Finding, nodes: readonly ObjectRef[]): void {
+  const key = (ref: ObjectRef) => `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`
+  const named = new Set([finding.node, ...(finding.alsoFor ?? [])].map(key))
+  for (const node of nodes)
+    if (!named.has(key(node))) {
+      named.add(key(node))
+      ;(finding.alsoFor ??= []).push(node)
+    }
 }
 
 /** Every ChainNode, then every ChainNodeSet that has none yet (its troubles have no node to be reported on). */

@@ -92,7 +92,9 @@ function measuredLines(result: DoctorResult, palette: Palette, look: Look): stri
   const prose = proseWidth(look.width)
   if (nodes.length <= FEW_NODES)
     return nodes.flatMap(({ node, chain }) => {
-      const said = chain!.ok ? chain!.detail + signingText(chain!.signing) : `no answer: ${problemOf(chain!.detail)}`
+      const said =
+        (chain!.ok ? chain!.detail + signingText(chain!.signing) : `no answer: ${problemOf(chain!.detail)}`) +
+        (chain!.keySearch ? `; its key ${chain!.keySearch}` : '')
       const lines = wrap(visible(`${node.namespace}/${node.name} ${chain!.target}: ${said}`), prose, '  ', '    ')
       return chain!.ok ? lines : lines.map((l) => palette.paint('warning', l))
     })

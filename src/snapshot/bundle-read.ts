@@ -122,6 +122,9 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
   const probes = await read<Snapshot['probes']>('probes.json', SHAPES.probes, [])
   const collectionErrors = await read<Snapshot['collectionErrors']>('errors.json', SHAPES.errors, [])
   const observations = await read<NonNullable<Snapshot['observations']>>('history.json', SHAPES.history, [])
+  const keySearch = await read<Snapshot['keySearch']>('key-search.json', SHAPES.keySearch, undefined)
+  // A context node its kind's view would misdescribe is left out, as any object of the bundle.
+  if (keySearch) keySearch.nodes = keySearch.nodes.filter((node) => kindProblem(node) === undefined)
   onProgress(`read ${objects.length} objects and ${logs.length} logs`)
   return {
     formatVersion: version,
@@ -137,5 +140,6 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
     observations,
+    ...(keySearch ? { keySearch } : {}),
   }
 }

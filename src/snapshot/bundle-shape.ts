@@ -38,8 +38,22 @@ const chainFacts = object({
     'trustHash?': string,
     servers: list(object({ url: string, at: string, 'latestHeight?': number, 'hashAtTrustHeight?': string, 'problem?': string })),
   }),
+  'validator?': object({ address: string, votingPower: number }),
   problems: list(string),
 })
+const probes = list(
+  object({
+    kind: oneOf('pprof', 'signer-http', 'signer-gate', 'chain'),
+    namespace: string,
+    pod: string,
+    target: string,
+    ok: boolean,
+    detail: string,
+    at: string,
+    'chain?': chainFacts,
+    'couldNotRun?': boolean,
+  }),
+)
 
 export const SHAPES = {
   manifest: object({
@@ -56,20 +70,9 @@ export const SHAPES = {
   resources: list(kubeObject),
   tables: list(object({ namespace: string, name: string, columns: list(object({ name: string, type: string, 'priority?': number })), cells: list(anything) })),
   logIndex: list(object({ namespace: string, pod: string, container: string, previous: boolean, 'truncated?': boolean, 'error?': string, 'file?': string })),
-  probes: list(
-    object({
-      kind: oneOf('pprof', 'signer-http', 'signer-gate', 'chain'),
-      namespace: string,
-      pod: string,
-      target: string,
-      ok: boolean,
-      detail: string,
-      at: string,
-      'chain?': chainFacts,
-      'couldNotRun?': boolean,
-    }),
-  ),
+  probes,
   errors: list(collectionError),
+  keySearch: object({ where: oneOf('cluster', 'namespaces'), 'namespaces?': list(string), notes: list(string), nodes: list(kubeObject), probes }),
   history: list(
     object({ node: string, at: time, 'podUid?': string, 'podHash?': string, 'configMapHash?': string, 'podCreated?': string, 'configKeys?': mapOf(string) }),
   ),

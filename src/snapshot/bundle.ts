@@ -14,6 +14,7 @@ import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot
  *   logs/<namespace>/<pod>/<container>[.previous].log
  *   logs/index.json                       per log: truncated, error
  *   probes.json, errors.json, history.json (earlier observations of the nodes' config-hash and Pod)
+ *   key-search.json                       nodes outside the scope holding a validator key in scope (context, not diagnosed)
  */
 export { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
 // Reading is its own module (a bundle is a file from a stranger there); callers import it from here.
@@ -52,6 +53,7 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     ['probes.json', snapshot.probes],
     ['errors.json', snapshot.collectionErrors],
     ['history.json', snapshot.observations ?? []],
+    ...(snapshot.keySearch ? [['key-search.json', snapshot.keySearch] as [string, unknown]] : []),
     ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) }))],
     ...groups,
   ]

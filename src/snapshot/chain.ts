@@ -21,6 +21,17 @@ export function chainProbeOf(snapshot: Snapshot, pod: Pod | undefined): ProbeRec
   return snapshot.probes.find((p) => p.kind === 'chain' && p.namespace === pod.metadata.namespace && p.pod === pod.metadata.name)
 }
 
+/**
+ * Where the other holders of the validator keys in scope were looked for, when less than the cluster and why
+ * ("looked for in NS only (not allowed to list ChainNodes cluster-wide (403))"); undefined otherwise. Said only
+ * with its reason: a bundle of a namespace saw that namespace alone, and says so already.
+ */
+export function keySearchLimit(snapshot: Snapshot): string | undefined {
+  const search = snapshot.keySearch
+  if (search?.where !== 'namespaces' || search.notes.length === 0) return undefined
+  return `looked for in ${search.namespaces?.join(', ') ?? 'the namespace'} only (${search.notes.join('; ')})`
+}
+
 /** Age of the last block when the probe read it (undefined before the first block). */
 export function blockAgeMs(facts: ChainFacts): number | undefined {
   const status = facts.resample ?? facts.status

@@ -416,5 +416,11 @@ export function redactSnapshot(snapshot: Snapshot): Snapshot {
   const objects = snapshot.objects.map((obj) => redactor.value<KubeObject>(obj))
   const logs = snapshot.logs.map((log) => ({ ...log, text: redactor.text(log.text) }))
   const probes = snapshot.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) }))
-  return { ...snapshot, objects, logs, probes, redactions: snapshot.redactions + redactor.count }
+  const search = snapshot.keySearch
+  const keySearch = search && {
+    ...search,
+    nodes: search.nodes.map((obj) => redactor.value<KubeObject>(obj)),
+    probes: search.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })),
+  }
+  return { ...snapshot, objects, logs, probes, ...(keySearch ? { keySearch } : {}), redactions: snapshot.redactions + redactor.count }
 }

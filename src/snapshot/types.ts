@@ -183,4 +183,22 @@ export interface Snapshot {
   logSample?: { perGroup: number; standIns: Record<string, string> }
   /** Earlier observations of the nodes in scope, from the local history (absent in old bundles). */
   observations?: Observation[]
+  /** Where the other holders of the validator keys in scope were looked for, and what was found (absent: no search). */
+  keySearch?: KeySearch
+}
+
+/**
+ * Nodes outside the scope, read only to find every node presenting a validator key of a node in scope
+ * (cluster/key-holders.ts): context for double-sign-risk, never diagnosed themselves.
+ */
+export interface KeySearch {
+  /** The whole cluster, or only these namespaces (a cluster-wide list was refused, or the bundle holds no more). */
+  where: 'cluster' | 'namespaces'
+  namespaces?: string[]
+  /** Why the search covered less than it might have, one line each (a 403 on the cluster-wide list). */
+  notes: string[]
+  /** The running ChainNodes on a chain of a validator in scope, outside the scope. */
+  nodes: KubeObject[]
+  /** Their /status, as chain probe records. */
+  probes: ProbeRecord[]
 }

@@ -1,6 +1,7 @@
 /**
  * Validator truth on real CometBFT chains (scenarios sc-validators and sc-chain-rpc-dead), through the
- * CLI: signing counted on the chain's commits, the double-sign risk, a dead RPC, live and from a bundle.
+ * CLI: signing counted on the chain's commits, the double-sign risk (from either holder, and under namespace-only
+ * RBAC), a dead RPC, live and from a bundle.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { readBundle } from '../../src/snapshot/bundle.js'
 import { runCli } from '../helpers/cli.js'
 import { refreshScenarios } from './scenario-setup.js'
+import { apply, clusterKube, useCluster } from '../cluster/kube.js'
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -53,13 +55,8 @@ describe('validators of a real 4-validator chain', () => {
     expect(finding.summary).toMatch(new RegExp(`^missed ${probe.chain!.signing!.missed} of the last`))
   })
 
-  it('two running nodes presenting one validator key: double-sign-risk on both, the first finding of the report', async () => {
+  it('the chain is read once for the four validators of the namespace, not once per validator', async () => {
     const cluster = await doctorJson(['-n', NS, '--all'])
-    const risks = cluster.findings.filter((f: any) => f.ruleId === 'double-sign-risk')
-    expect(risks.map((f: any) => f.node.name).sort()).toEqual(['val-1', 'val-1-standby'])
-    expect(cluster.findings[0].ruleId).toBe('double-sign-risk')
-    expect(risks[0].action).toMatch(/^Stop the node that should not sign first/)
-    // The chain is read once for the four validators of the namespace, not once per validator.
     const requests = new Set(cluster.nodes.filter((n: any) => n.chain?.signing?.counted).map((n: any) => n.chain.signing.source))
     expect(requests.size).toBe(1)
   })
@@ -71,6 +68,95 @@ describe('validators of a real 4-validator chain', () => {
     expect(header).toMatch(/SIGNED\s+MISSED\s+POWER\s+JAILED\s+AGE$/)
     expect(rows.find((r) => r.startsWith('val-0 '))).toMatch(/\s(\d+)\/\1\s+0\s+10\s+false\s+\S+$/)
     expect(rows.find((r) => r.startsWith('val-3 '))).toMatch(/\s0\/(\d+)\s+\1\s+10\s+false\s+\S+$/)
+  })
+})
+
+/** val-1 signs at the tip; val-1-standby runs with val-1's key, unpeered at height 0: it stops, whatever the scope. */
+const STANDBY_STOPS = new RegExp(
+  `^Stop ${NS}/val-1-standby; ${NS}/val-1 keeps signing \\(${NS}/val-1 holds the key as its ChainNode's .status.pubKey and is at height [1-9]\\d* ` +
+    `\\(the key last signed height [1-9]\\d*\\); ${NS}/val-1-standby lags \\(height 0\\), so cannot have cast those signatures\\)\\. kubectl -n ${NS} delete pod val-1-standby: `,
+)
+const risksOf = (cluster: any) => cluster.findings.filter((f: any) => f.ruleId === 'double-sign-risk')
+const holders = (f: any) => [f.node, ...(f.alsoFor ?? [])].map((n: any) => `${n.namespace}/${n.name}`).sort()
+/** What the finding tells a reader, heights masked (the chain moves between two runs). */
+const told = (f: any) => ({ ruleId: f.ruleId, subject: f.subject, nodes: holders(f), action: f.action.replace(/\d+/g, 'N'), cause: f.cause })
+
+describe("the double-sign risk: val-1-standby presents val-1's key", () => {
+  beforeAll(async () => {
+    useCluster(inject('clusterDir'))
+    await refreshScenarios()
+  })
+
+  it('doctor val-1 alone finds the standby in its namespace: one finding, first in the report, naming both, the standby to stop', async () => {
+    const cluster = await doctorJson(['val-1', '-n', NS])
+    expect(cluster.nodes.map((n: any) => n.name)).toEqual(['val-1'])
+    const risks = risksOf(cluster)
+    expect(risks).toHaveLength(1)
+    expect(cluster.findings[0].ruleId).toBe('double-sign-risk')
+    expect(holders(risks[0])).toEqual([`${NS}/val-1`, `${NS}/val-1-standby`])
+    expect(risks[0].subject).toEqual({ kind: 'ChainNode', namespace: NS, name: 'val-1-standby' })
+    expect(risks[0].action).toMatch(STANDBY_STOPS)
+    expect(risks[0].summary).toMatch(
+      new RegExp(`^2 running nodes present validator key [0-9A-F]{40} on kvstore-validators-1: ${NS}/val-1, ${NS}/val-1-standby$`),
+    )
+  })
+
+  it('the same answer from the standby alone, from the namespace and from a bundle of val-1: never two actions', async () => {
+    const [fromVal1, fromStandby, fromNamespace] = await Promise.all([
+      doctorJson(['val-1', '-n', NS]),
+      doctorJson(['val-1-standby', '-n', NS]),
+      doctorJson(['--all', '-n', NS]),
+    ])
+    const expected = told(risksOf(fromVal1)[0])
+    for (const cluster of [fromStandby, fromNamespace]) {
+      expect(risksOf(cluster).map(told)).toEqual([expected])
+      expect(risksOf(cluster)[0].action).toMatch(STANDBY_STOPS)
+    }
+    const out = path.join(mkdtempSync(path.join(tmpdir(), 'double-sign-bundle-')), 'b.tgz')
+    const collected = await runCli(['collect', 'val-1', '-n', NS, '--out', out], { env: env() })
+    expect(collected.code, collected.stderr).toBe(0)
+    const bundle = await readBundle(out)
+    // The standby is context in the bundle, not a node of it.
+    expect(bundle.objects.filter((o) => o.kind === 'ChainNode').map((o) => o.metadata.name)).toEqual(['val-1'])
+    expect(bundle.keySearch?.nodes.map((n) => n.metadata.name)).toEqual(['val-1-standby'])
+    const offline = await runCli(['doctor', '--bundle', out, '-o', 'json', '--fail-on', 'never'])
+    expect(risksOf(JSON.parse(offline.stdout).clusters[0]).map(told)).toEqual([expected])
+  })
+
+  it('allowed to list ChainNodes in the namespace only: the 403 on the cluster-wide list falls back to the namespace, and the finding says so', async () => {
+    const rules = [
+      { apiGroups: ['cosmopilot.voluzi.com'], resources: ['chainnodes', 'chainnodesets'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['pods', 'pods/log', 'events', 'configmaps', 'persistentvolumeclaims', 'services', 'endpoints'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['pods/portforward'], verbs: ['get', 'create'] },
+    ]
+    const meta = { name: 'chainnode-test-double-sign', namespace: NS }
+    await apply({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta, rules })
+    await apply({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: meta,
+      subjects: [{ kind: 'User', name: 'viewer', apiGroup: 'rbac.authorization.k8s.io' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: meta.name },
+    })
+    try {
+      const asViewer = () => runCli(['doctor', 'val-1', '-n', NS, '--context', 'viewer', '-o', 'json', '--fail-on', 'never'], { env: env() })
+      let risks: any[] = []
+      let cluster: any
+      // RBAC reaches the authorizer through an informer: retry until the grant shows.
+      for (let i = 0; i < 20 && risks.length === 0; i++) {
+        const result = await asViewer()
+        cluster = result.stdout ? JSON.parse(result.stdout).clusters[0] : undefined
+        risks = cluster ? risksOf(cluster) : []
+        if (risks.length === 0) await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+      expect(cluster.nodes[0].chain.keySearch).toBe('looked for in sc-validators only (not allowed to list ChainNodes cluster-wide (403))')
+      expect(risks).toHaveLength(1)
+      expect(risks[0].action).toMatch(STANDBY_STOPS)
+      expect(risks[0].cause).toMatch(/Other holders were looked for in sc-validators only \(not allowed to list ChainNodes cluster-wide \(403\)\)$/)
+    } finally {
+      await clusterKube().delete({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: meta })
+      await clusterKube().delete({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta })
+    }
   })
 })
 
