@@ -1,6 +1,5 @@
 import { parseDuration } from '../util/duration.js'
 import { renderSignerReport } from '../render/signer.js'
-import { fitWidth, tableWidth } from '../render/width.js'
 import { signerReport } from '../analysis/signer-report.js'
 import { probeSigners } from '../app/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -31,9 +30,7 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
   const index = new SnapshotIndex(snapshot)
   const report = signerReport(index, index.chainNodes()[0])
   session.print(
-    input.output === 'json'
-      ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
-      : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
+    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, session.palette),
     outputFormatOf(input.output),
   )
   process.exitCode = report.problems.length ? 1 : snapshot.collectionErrors.length ? 3 : 0

@@ -172,7 +172,8 @@ describe('status, describe, events and logs on the real cluster', () => {
     const isLogRead = (line: string) => /^debug: GET .*\/log\?container=manager/.test(line)
     const first = await status(state)
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toMatch(/Reconcile failing/)
+    // status's notes go to stderr (stdout holds only the table).
+    expect(first.stderr).toMatch(/Reconcile failing/)
     const remembered = JSON.parse(readFileSync(path.join(state, 'operator-pods.json'), 'utf8')) as Record<string, { pod: string }[]>
     const [manager] = Object.values(remembered)[0]
     // The first run learns the Pod from the list; the second asks for its log before any answer has arrived.

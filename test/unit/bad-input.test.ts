@@ -138,6 +138,11 @@ const CASES: [string, () => string[], number, RegExp][] = [
   ['pprof profile --seconds negative', () => ['pprof', 'profile', 'x', '--seconds=-5', '--kubeconfig', unreachable()], 2, /--seconds -5 is out of range/],
   ['pprof profile --seconds huge', () => ['pprof', 'profile', 'x', '--seconds', '86400', '--kubeconfig', unreachable()], 2, /--seconds 86400 is out of range/],
   ['unknown rule to explain', () => ['rules', 'explain', 'nope'], 2, /unknown rule "nope"/],
+  // Issue 40 item 8: tired mistakes.
+  ['misspelt rule to explain', () => ['rules', 'explain', 'not-synching'], 2, /^error: unknown rule "not-synching"; did you mean "not-syncing"\?/],
+  ['misspelt --skip-rule', () => ['doctor', '--bundle', path.join(dir, 'good'), '--skip-rule', 'leader-electon'], 2, /did you mean "leader-election"\?/],
+  ['misspelt flag', () => ['status', '--namespce', 'x', '--kubeconfig', unreachable()], 2, /^error: unknown flag: --namespce; did you mean "--namespace"\?/],
+  ['a flag before the command', () => ['-n', 'sc-validators', 'status'], 2, /^error: flags go after the command: chainnode status -n sc-validators$/],
   ['describe without NAME', () => ['describe', '--bundle', path.join(dir, 'good')], 2, /missing NAME \(ChainNode name\)/],
   // The bundle's one ChainNode has a phase that is a number: its view would be untrue, so it is left out, and said so.
   [
