@@ -23,6 +23,7 @@ export const LEFT_TO_NPM_TEST: Record<string, string[]> = {
     'test/unit/render/events-since.test.ts',
     'test/unit/render/status-listing.test.ts',
     'test/unit/render/status-notes.test.ts',
+    'test/unit/render/tables-whole.test.ts',
     'test/unit/render/time-format.test.ts',
   ],
   'start or read the built entry point and bundles in dist/': [

@@ -1,7 +1,6 @@
 import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
 import { runRules, runRulesYielding } from '../engine/run-rules.js'
-import { usageError } from '../util/errors.js'
-import { isRuleId, RULES, type RuleId } from '../rules/index.js'
+import { isRuleId, RULES, unknownRule, type RuleId } from '../rules/index.js'
 import type { Rule, RuleSettings } from '../engine/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { diagnosisOf, explainLinksOf } from '../engine/diagnosis.js'
@@ -21,7 +20,7 @@ export function selectRules(filter: RuleFilter): readonly Rule[] {
 }
 
 function knownRuleId(id: string): RuleId {
-  if (!isRuleId(id)) throw usageError(`unknown rule "${id}"`, 'list the rules with: chainnode rules')
+  if (!isRuleId(id)) throw unknownRule(id)
   return id
 }
 

@@ -1,4 +1,5 @@
-import { incompleteError, usageError } from '../util/errors.js'
+import { incompleteError, usageError, UserError } from '../util/errors.js'
+import { didYouMean } from '../util/suggest.js'
 import { notFound } from '../snapshot/scope.js'
 import type { CollectionError, KubeObject, Scope, TableRow } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
@@ -27,7 +28,12 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
     const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
     const sets = scope.kind === 'set' ? undefined : listSets(client, scope.kind === 'all' ? undefined : ns)
     const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${FROM_CACHE}`, TABLE_ACCEPT))
-    if (sets) return { ...found, ...(await sets) }
+    if (sets) {
+      const listed = { ...found, ...(await sets) }
+      // Nothing in a namespace: a mistyped namespace is named as one, not listed as empty.
+      if (scope.kind === 'namespace' && listed.nodes.length === 0 && listed.sets.length === 0) await refuseMissingNamespace(client, ns)
+      return listed
+    }
     const set = await client.getJSON<KubeObject>(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
     const owned = (node: ChainNode) =>
       node.metadata.ownerReferences?.some((ref) => ref.kind === 'ChainNodeSet' && ref.uid === set.metadata.uid) || node.metadata.labels?.nodeset === scope.name
@@ -38,19 +44,80 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
       sets: [{ ...set, apiVersion: CHAINNODE_API, kind: 'ChainNodeSet' as const }],
     }
   } catch (error) {
-    throw explainLookupFailure(error, scope, ns, await isSetName(client, scope, ns, error))
+    const explained = explainLookupFailure(error, scope, ns)
+    const named = (scope.kind === 'node' || scope.kind === 'set') && scope.name ? { kind: scope.kind, name: scope.name } : undefined
+    const missing = error instanceof ApiError && error.reason === 'not-found' && /"[^"]*" not found/.test(error.message) && explained instanceof UserError
+    throw missing && named ? await notFoundHere(client, named, ns, explained) : explained
   }
 }
 
-/** A node asked for by a name that is a ChainNodeSet's: one more GET, only after the node was not found. */
-async function isSetName(client: KubeClient, scope: Scope, ns: string, error: unknown): Promise<boolean> {
-  if (scope.kind !== 'node' || !(error instanceof ApiError) || error.reason !== 'not-found') return false
-  try {
-    await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodesets/${scope.name}`)
-    return true
-  } catch {
-    return false
+/**
+ * A named node or set that is not in the namespace: where it is instead (doctor val-1 without -n, while val-1 runs in
+ * sc-validators), a set named where a node was meant or the other way round, or a namespace that does not exist.
+ * Each look is a read the user may not be allowed: one that fails adds nothing, and `plain` is said as it was.
+ */
+async function notFoundHere(client: KubeClient, scope: { kind: 'node' | 'set'; name: string }, ns: string, plain: UserError): Promise<UserError> {
+  const asked = scope.kind === 'set' ? 'chainnodesets' : 'chainnodes'
+  const other = scope.kind === 'set' ? 'chainnodes' : 'chainnodesets'
+  const [same, otherKind] = await Promise.all([namespacesHolding(client, asked, scope.name), namespacesHolding(client, other, scope.name)])
+  const elsewhere = same.filter((namespace) => namespace !== ns)
+  if (elsewhere.length)
+    return usageError(
+      plain.message,
+      `it is in ${namespaceList(elsewhere)}: add ${elsewhere
+        .slice(0, 3)
+        .map((n) => `-n ${n}`)
+        .join(' or ')}`,
+    )
+  if (otherKind.length) {
+    const here = otherKind.includes(ns) ? ns : otherKind[0]
+    const where = here === ns ? '' : ` -n ${here}`
+    return usageError(
+      plain.message,
+      scope.kind === 'set'
+        ? `"${scope.name}" is a ChainNode in namespace ${here}: name it without --set${where ? `, with${where}` : ''}`
+        : `"${scope.name}" is a ChainNodeSet in namespace ${here}: use --set ${scope.name}${where}`,
+    )
   }
+  return (await missingNamespace(client, ns)) ?? plain
+}
+
+/** The namespaces holding a ChainNode (or ChainNodeSet) of this name; none when the list is not allowed. */
+async function namespacesHolding(client: KubeClient, resource: 'chainnodes' | 'chainnodesets', name: string): Promise<string[]> {
+  try {
+    const list = await client.getJSON<{ items?: KubeObject[] }>(`${CHAINNODES}/${resource}?fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`)
+    return [...new Set((list.items ?? []).map((item) => item.metadata.namespace ?? ''))].filter(Boolean).sort()
+  } catch {
+    return []
+  }
+}
+
+/** "namespace a", "namespaces a and b", "namespaces a, b, c and 2 more". */
+function namespaceList(names: string[]): string {
+  if (names.length === 1) return `namespace ${names[0]}`
+  const shown = names.slice(0, 3)
+  const more = names.length - shown.length
+  return `namespaces ${more ? `${shown.join(', ')} and ${more} more` : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`}`
+}
+
+async function refuseMissingNamespace(client: KubeClient, ns: string): Promise<void> {
+  const missing = await missingNamespace(client, ns)
+  if (missing) throw missing
+}
+
+/** The error for a namespace the cluster does not have, with the nearest it has; undefined when it exists or cannot be read. */
+async function missingNamespace(client: KubeClient, ns: string): Promise<UserError | undefined> {
+  try {
+    await client.getJSON(`/api/v1/namespaces/${encodeURIComponent(ns)}`)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.reason !== 'not-found') return undefined
+  }
+  const names = await client
+    .getJSON<{ items?: KubeObject[] }>('/api/v1/namespaces')
+    .then((list) => (list.items ?? []).map((item) => item.metadata.name))
+    .catch(() => [] as string[])
+  return usageError(`namespace "${ns}" does not exist`, `${didYouMean(ns, names)}list them with: kubectl get namespaces`)
 }
 
 /**
@@ -80,7 +147,7 @@ function fromTable(table: {
   return { nodes, rows, sets: [] }
 }
 
-function explainLookupFailure(error: unknown, scope: Scope, ns: string, setNamed = false): Error {
+function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   if (!(error instanceof ApiError)) return error as Error
   if (error.reason === 'not-found') {
     // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
@@ -90,7 +157,7 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string, setNamed
         'is this the cluster that runs the cosmopilot operator? check --context',
       )
     }
-    if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns, setNamed })
+    if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns })
   }
   if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
   if (error.reason === 'unauthorized')

@@ -1,7 +1,6 @@
 import { ExitCode } from '../util/errors.js'
 import { describeChainNode, describePod } from '../render/describe.js'
 import { visible } from '../render/visible.js'
-import { fitWidth, tableWidth } from '../render/width.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
@@ -28,6 +27,7 @@ export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, sessi
       pod ? describePod(index, pod, now) : `Pod ${visible(node.metadata.name)}: <none> (no Pod controlled by this ChainNode)`,
     ]
   })
-  session.print(fitWidth(sections.join('\n'), tableWidth()))
+  // Nothing is cut, as kubectl describe cuts nothing: a long value wraps in the terminal.
+  session.print(sections.join('\n'))
   return snapshot.collectionErrors.length > 0 ? ExitCode.Incomplete : ExitCode.Clean
 }

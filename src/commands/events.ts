@@ -1,7 +1,6 @@
 import { usageError, ExitCode } from '../util/errors.js'
 import { renderEventsTable } from '../render/events.js'
 import { structured } from '../render/structured.js'
-import { fitWidth, tableWidth } from '../render/width.js'
 import { relatedEvents } from '../analysis/related-events.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -54,8 +53,9 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   }
   const eventsOf = (snapshot: Snapshot) => relatedEvents(new SnapshotIndex(snapshot), input.for).filter(recent(snapshot))
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
+  // Messages whole, as kubectl get events prints them: a long one wraps in the terminal.
   const table = (snapshot: Snapshot, noHeaders = input['no-headers']) =>
-    fitWidth(renderEventsTable(eventsOf(snapshot), Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all', noHeaders), tableWidth())
+    renderEventsTable(eventsOf(snapshot), Date.parse(snapshot.collectedAt), snapshot.scope.kind === 'all', noHeaders)
   const snapshots = await read()
   for (const snapshot of snapshots) {
     const events = eventsOf(snapshot)

@@ -112,7 +112,7 @@ export const KUBE_FLAGS = {
 /** Flags choosing which nodes a command looks at; NAME is the command's argument. */
 export const SCOPE_FLAGS = {
   set: { type: 'string', description: 'every node of this ChainNodeSet' },
-  all: { type: 'boolean', description: 'every node in the namespace' },
+  all: { type: 'boolean', description: 'every node in the namespace (what -n NAMESPACE alone names)' },
   'all-namespaces': { type: 'boolean', char: 'A', description: 'every node in every namespace' },
   selector: { type: 'string', char: 'l', description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true); alone, looks in the namespace' },
 } satisfies FlagSpecs

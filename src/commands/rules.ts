@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { usageError, ExitCode } from '../util/errors.js'
+import { ExitCode } from '../util/errors.js'
 import { columns } from '../render/columns.js'
 import { docsPath } from '../engine/rule-docs.js'
-import { RULES } from '../rules/index.js'
+import { RULES, unknownRule } from '../rules/index.js'
 import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 
@@ -47,7 +47,7 @@ export const RULES_EXPLAIN_COMMAND = defineCommand({
 export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const rule = RULES.find((r) => r.id === input.id)
-  if (!rule) throw usageError(`unknown rule "${input.id}"`, 'list the rules with: chainnode rules')
+  if (!rule) throw unknownRule(input.id)
   const page = path.join(session.root, docsPath(rule.id))
   session.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
   return ExitCode.Clean

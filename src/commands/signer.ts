@@ -1,7 +1,6 @@
 import { ExitCode } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import { renderSignerReport } from '../render/signer.js'
-import { fitWidth, tableWidth } from '../render/width.js'
 import { signerReport } from '../analysis/signer-report.js'
 import { probeSigners } from '../app/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -32,9 +31,7 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
   const index = new SnapshotIndex(snapshot)
   const report = signerReport(index, index.chainNodes()[0])
   session.print(
-    input.output === 'json'
-      ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
-      : fitWidth(renderSignerReport(report, session.palette), tableWidth()),
+    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, session.palette),
     outputFormatOf(input.output),
   )
   return report.problems.length ? ExitCode.Findings : snapshot.collectionErrors.length ? ExitCode.Incomplete : ExitCode.Clean

@@ -1,7 +1,7 @@
-import { renderStatusText } from '../render/status.js'
+import { renderStatusText, statusNotes } from '../render/status.js'
 import { structured } from '../render/structured.js'
 import { visible } from '../render/visible.js'
-import { fitWidth, tableWidth } from '../render/width.js'
+import { tableWidth } from '../render/width.js'
 import { keyedRows, requireLive, watchRows } from '../app/watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
@@ -18,9 +18,10 @@ import {
 } from './flag-spec.js'
 import type { Session } from '../app/session.js'
 import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
-import { outputFormatOf, writeStdout } from '../util/output.js'
+import { outputFormatOf, writeStderr, writeStdout } from '../util/output.js'
 import { diagnose, selectRules } from '../app/doctor.js'
 import { operatorTroubleLines } from '../render/status-notes.js'
+import { plainPalette } from '../render/palette.js'
 import { fieldPath, kubectlList, nameLine, sortByField } from '../render/status-listing.js'
 import { parseJsonPathTemplate, renderJsonPath } from '../render/jsonpath.js'
 import { usageError, ExitCode } from '../util/errors.js'
@@ -80,15 +81,12 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   }
   const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
-  // -o wide is asked for its every column: never cut, as kubectl's.
-  const width = input.output === 'wide' ? undefined : tableWidth()
+  // No cell is cut (kubectl cuts none: a long row wraps in the terminal).
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
     renderStatusText(new SnapshotIndex(snapshot), rows, {
       withNamespace: snapshot.scope.kind === 'all',
       wide: input.output === 'wide',
       noHeaders,
-      notes: !input.watch,
-      width,
       showLabels: input['show-labels'],
       labelColumns: input['label-columns'],
     })
@@ -136,8 +134,12 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
       const rows = rowsOf(snapshot)
-      const trouble = rows.length ? operatorTroubleLines(operatorTrouble(snapshot).diagnosis, session.palette, width ?? tableWidth()) : []
-      session.print([...trouble, rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot)].join('\n'))
+      // stdout holds only the table; what is said about it goes to stderr, as kubectl's notes, and not at all with --no-headers.
+      const notes = !input['no-headers'] && rows.length > 0
+      if (notes) noteOnStderr(operatorTroubleLines(operatorTrouble(snapshot).diagnosis, stderrPalette(session), tableWidth(process.stderr)).join('\n'))
+      if (rows.length) session.print(text(snapshot, rows))
+      else writeStderr(`${noneFound(snapshot)}\n`)
+      if (notes) noteOnStderr(['', ...statusNotes(new SnapshotIndex(snapshot), rows, snapshot.scope.kind === 'all', tableWidth(process.stderr))].join('\n'))
     }
   }
   const code = snapshots.some((s) => s.collectionErrors.length > 0) ? ExitCode.Incomplete : ExitCode.Clean
@@ -151,7 +153,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
           key: `${snapshot.source.context}/${r.namespace}/${r.name}`,
           version: JSON.stringify({ ...r, server: { ...r.server, Age: '' } }),
         }))
-        return [...keyedRows(keys, fitWidth(text(snapshot, rows, true), width))]
+        return [...keyedRows(keys, text(snapshot, rows, true))]
       }),
     )
   await watchRows(
@@ -162,7 +164,13 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   return code
 }
 
-/** kubectl's "No resources found in NS namespace." */
+/** A note written to stderr, when there is one (a lone blank line is none). */
+const noteOnStderr = (text: string) => text.trim() && writeStderr(text.endsWith('\n') ? text : `${text}\n`)
+
+/** Colours on stderr only when it is a terminal, as on stdout. */
+const stderrPalette = (session: Session) => (process.stderr.isTTY ? session.palette : plainPalette)
+
+/** kubectl's "No resources found in NS namespace.", on stderr as kubectl's. */
 function noneFound(snapshot: Snapshot): string {
   return snapshot.scope.kind === 'all' || !snapshot.scope.namespace ? 'No ChainNodes found.' : `No ChainNodes found in ${snapshot.scope.namespace} namespace.`
 }

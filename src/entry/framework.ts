@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { flush, handle, run } from '@oclif/core'
-import { notFoundCommand, unknownCommandLine } from './unknown-command.js'
+import { flagsAfterCommand, notFoundCommand, unknownCommandLine, type ManifestCommands } from './unknown-command.js'
 import { writeStderr } from '../util/output.js'
 
 export { complete } from './complete.js'
@@ -20,8 +20,9 @@ export async function runOclif(argv: string[], root: string): Promise<void> {
   } catch (error) {
     const typed = notFoundCommand(error)
     if (!typed) return handle(error as Error)
-    const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8')) as { commands: object }
-    writeStderr(unknownCommandLine(typed, Object.keys(manifest.commands)))
+    const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8')) as { commands: ManifestCommands }
+    const reordered = typed.startsWith('-') ? flagsAfterCommand(argv, manifest.commands) : undefined
+    writeStderr(reordered ? `error: flags go after the command: ${reordered}\n` : unknownCommandLine(typed, Object.keys(manifest.commands)))
     process.exitCode = 2
   }
 }

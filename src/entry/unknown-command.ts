@@ -1,3 +1,5 @@
+import { closestTo } from '../util/suggest.js'
+
 /**
  * oclif answers a mistyped command with its own multi-line style; the tool answers it like every other
  * input error, on one line with what to do, and a suggestion the way kubectl makes one.
@@ -5,11 +7,8 @@
 export function unknownCommandLine(id: string, commandIds: string[]): string {
   const typed = id.replace(/:/g, ' ')
   const known = commandIds.map((c) => c.replace(/:/g, ' ')).filter((c) => !c.startsWith('__'))
-  const closest = known
-    .map((command) => ({ command, distance: editDistance(typed, command) }))
-    .filter(({ command, distance }) => distance <= Math.max(2, Math.floor(typed.length / 3)) || command.startsWith(typed))
-    .sort((a, b) => a.distance - b.distance)[0]
-  const hint = closest ? `did you mean "${closest.command}"? See chainnode --help` : 'see chainnode --help for the commands'
+  const near = closestTo(typed, known)
+  const hint = near ? `did you mean "${near}"? See chainnode --help` : 'see chainnode --help for the commands'
   return `error: unknown command "${typed}"; ${hint}\n`
 }
 
@@ -18,16 +17,38 @@ export function notFoundCommand(error: unknown): string | undefined {
   return /^command (\S+) not found/.exec((error as Error)?.message ?? '')?.[1]
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diagonal = above
-    }
-  }
-  return row[b.length]
+/** What the manifest says of a command's flags: whether each (by --name and -char) takes a value. */
+export interface ManifestCommands {
+  [id: string]: { flags?: Record<string, { char?: string; type?: string }> }
 }
+
+/**
+ * `chainnode -n NS status`: a flag before the command's name (kubectl passes the plugin its words as typed, and
+ * ours are read after the command). The line as it should be typed, or undefined when no command is on it.
+ */
+export function flagsAfterCommand(argv: readonly string[], commands: ManifestCommands): string | undefined {
+  const takesValue = new Set<string>()
+  for (const command of Object.values(commands))
+    for (const [name, flag] of Object.entries(command.flags ?? {})) {
+      if (flag.type !== 'option') continue
+      takesValue.add(`--${name}`)
+      if (flag.char) takesValue.add(`-${flag.char}`)
+    }
+  const ids = new Set(Object.keys(commands).map((id) => id.replace(/:/g, ' ')))
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]
+    if (token.startsWith('-')) {
+      // -n NS: the next word is the flag's value, not a command (a namespace may be called "status").
+      if (!token.includes('=') && takesValue.has(token)) i++
+      continue
+    }
+    const words = [2, 1].find((n) => ids.has(argv.slice(i, i + n).join(' ')))
+    if (words === undefined || i === 0) return undefined
+    const line = [...argv.slice(i, i + words), ...argv.slice(i + words), ...argv.slice(0, i)]
+    return `chainnode ${line.map(shellWord).join(' ')}`
+  }
+  return undefined
+}
+
+/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)

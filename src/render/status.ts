@@ -14,13 +14,9 @@ const ESSENTIAL_SERVER_COLUMNS = ['Name', 'Status', 'Version', 'ChainID', 'Lates
 
 export interface StatusTextOptions {
   withNamespace: boolean
-  /** The terminal's width, for the notes below the table (the table itself is cut by the caller). */
-  width?: number
   /** -o wide: every server column, recreations, and what the nodes' own RPC said. */
   wide?: boolean
   noHeaders?: boolean
-  /** Footnotes under the table (unknown values explained); off under --watch, where rows keep coming below it, as kubectl prints none. */
-  notes?: boolean
   /** --show-labels: a LABELS column last. */
   showLabels?: boolean
   /** -L: a column per label key, after AGE. */
@@ -29,14 +25,16 @@ export interface StatusTextOptions {
 
 type Column = [string, (r: StatusRow) => string]
 
-/** kubectl get's layout: the essential columns, AGE last; -o wide adds the rest. */
+/** kubectl get's layout: the essential columns, AGE last; -o wide adds the rest. No cell is cut: a long row wraps in the terminal. */
 export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], options: StatusTextOptions): string {
   const all = index.snapshot.chainNodeRows[0]?.columns.map((c) => c.name) ?? ['Name']
   const server = options.wide ? all.filter((h) => h !== 'Age') : all.filter((h) => ESSENTIAL_SERVER_COLUMNS.includes(h))
   const age = all.includes('Age') ? ['Age'] : []
   const chain = options.wide ? chainColumns(index) : undefined
   // Signing columns only where there is a validator to show them for.
-  const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index) : undefined
+  // The operator's CRD prints .status.jailed as JAILED already; ours is the same field, for CRDs without that column.
+  const jailed = !server.some((h) => h.toLowerCase() === 'jailed')
+  const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index, jailed) : undefined
   const labelKeys = labelColumns(options.labelColumns)
   const ours: Column[] = [
     ['pod', (r) => r.pod],
@@ -46,13 +44,13 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     ['config', (r) => r.config],
   ]
   const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
-  const table = columns(
+  return columns(
     [
       ...(options.withNamespace ? ['namespace'] : []),
       ...server,
       ...ours.map(([h]) => h),
       ...(chain ? CHAIN_HEADERS : []),
-      ...(signing ? SIGNING_HEADERS : []),
+      ...(signing ? SIGNING_HEADERS.slice(0, jailed ? 4 : 3) : []),
       ...age,
       ...labelKeys.map((c) => c.header),
       ...(options.showLabels ? ['labels'] : []),
@@ -71,24 +69,31 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     ),
     { noHeaders: options.noHeaders },
   )
-  const notes = options.noHeaders || options.notes === false ? [] : unknownConfigLines(rows, options.withNamespace, options.width)
-  const errors = operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), options.withNamespace, options.width)
-  return table + errors + (notes.length ? `\n\n${notes.join('\n')}` : '')
+}
+
+/**
+ * What status says about the rows below its table, as kubectl's notes: the operator's latest error on a node, and why
+ * a CONFIG cell says unknown. The command writes them to stderr, so stdout holds only the table. width: where they wrap.
+ */
+export function statusNotes(index: SnapshotIndex, rows: StatusRow[], withNamespace: boolean, width: number | undefined): string[] {
+  const errors = operatorErrorLines(rows, Date.parse(index.snapshot.collectedAt), withNamespace, width)
+  const unknown = unknownConfigLines(rows, withNamespace, width)
+  return [...errors, ...(errors.length && unknown.length ? [''] : []), ...unknown]
 }
 
 /**
  * Like kubectl's reason for a Pod that is not Running: why the operator cannot reconcile a node. Wrapped, not cut:
  * the cause (the quota, the webhook) comes last in the operator's wording.
  */
-function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean, width: number | undefined): string {
+function operatorErrorLines(rows: StatusRow[], now: number, withNamespace: boolean, width: number | undefined): string[] {
   const failing = rows.filter((r) => r.operatorError)
-  if (failing.length === 0) return ''
+  if (failing.length === 0) return []
   const lines = failing.flatMap(({ namespace, name, operatorError: e }) => {
     const repeats = e!.count > 1 ? ` (x${e!.count} over ${humanAge(Date.parse(e!.last) - Date.parse(e!.since))})` : ''
     const text = `${withNamespace ? `${namespace}/` : ''}${visible(name)}: ${visible(e!.error)}${repeats}, last ${humanAge(now - Date.parse(e!.last))} ago`
     return wrap(text, proseWidth(width), '  ', '    ')
   })
-  return `\n\nReconcile failing (the operator's latest error):\n${lines.join('\n')}`
+  return ["Reconcile failing (the operator's latest error):", ...lines]
 }
 
 const CHAIN_HEADERS = ['live height', 'block age', 'peers', 'catching up']
@@ -99,8 +104,8 @@ function chainColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
     const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
     const probe = chainProbeOf(index.snapshot, index.podOf(node!))
     const facts = probe?.chain
-    // A probe that got no answer says why, in a word, where the height would be.
-    const height = probe && !facts?.status ? `<error: ${rpcFailureOf(probe.detail)}>` : '<none>'
+    // A probe that got no answer says why where the height would be: in a word, or the error's own last words.
+    const height = probe && !facts?.status ? `<error: ${errorName(probe.detail)}>` : '<none>'
     if (!facts?.status) return [height, '<none>', facts?.peers ? String(facts.peers.total) : '<none>', '<none>']
     const age = blockAgeMs(facts)
     const peers = facts.peers ? `${facts.peers.total} (${facts.peers.inbound} in, ${facts.peers.outbound} out)` : '<none>'
@@ -108,11 +113,22 @@ function chainColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
   }
 }
 
+/**
+ * The failure of a probe as a cell names: refused, timeout, reset…, or for an error of another kind the end of its
+ * chain ("forward not found for port 26657 in pod …"), never just "error". One line, whole.
+ */
+export function errorName(detail: string): string {
+  const reason = rpcFailureOf(detail)
+  if (reason !== 'error') return reason
+  const last = detail.replace(/\s+/g, ' ').trim().split(': ').at(-1)?.trim()
+  return last || 'unknown error'
+}
+
 const SIGNING_HEADERS = ['signed', 'missed', 'power', 'jailed']
 
 /** -o wide, validators: blocks signed of those counted in the chain's last commits, voting power, jailed (.status.jailed). */
-function signingColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
-  return (row) => {
+function signingColumns(index: SnapshotIndex, withJailed: boolean): (row: StatusRow) => string[] {
+  const cells = (row: StatusRow): string[] => {
     const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
     if (!node?.spec?.validator) return ['<none>', '<none>', '<none>', '<none>']
     const signing = chainProbeOf(index.snapshot, index.podOf(node))?.chain?.signing
@@ -120,4 +136,5 @@ function signingColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
     if (!signing?.counted) return ['<none>', '<none>', signing?.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
     return [`${signing.signed}/${signing.counted}`, String(signing.missed), signing.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
   }
+  return (row) => cells(row).slice(0, withJailed ? 4 : 3)
 }

@@ -7,8 +7,10 @@ import { cut, proseWidth, wrap } from './width.js'
 
 const object = (entry: TimelineEntry) => oneLine(`${entry.subject.kind.toLowerCase()}/${entry.subject.name}`)
 
-/** kubectl-style table per node: absolute time of the first occurrence, age and repeats, source, object, message. */
-/** width: cut each table line to it (the terminal's width); undefined leaves lines whole, as for a pipe. */
+/**
+ * kubectl-style table per node: absolute time of the first occurrence, age and repeats, source, object, message.
+ * width: where the headings wrap; the table's lines stay whole (kubectl cuts no cell: a long row wraps in the terminal).
+ */
 export function renderTimelineText(clusters: ClusterTimelines[], palette: Palette, utc: boolean, width?: number): string {
   const out: string[] = []
   for (const cluster of clusters) {
@@ -33,10 +35,10 @@ function renderNode(timeline: NodeTimeline, palette: Palette, utc: boolean, widt
   ]
   if (timeline.outsideWindow > 0) header.push(palette.paint('muted', `  ${timeline.outsideWindow} more entries outside this window (widen it with --since)`))
   if (timeline.entries.length === 0) return [...header, '  Nothing happened in this window.']
-  return [...header, ...timelineRows(timeline.entries, timeline.now, palette, utc, '', width)]
+  return [...header, ...timelineRows(timeline.entries, timeline.now, palette, utc)]
 }
 
-/** The table lines of some timeline entries; doctor prints a few of them under a node. */
+/** The table lines of some timeline entries; doctor prints a few of them under a node, cut to `width` when given. */
 export function timelineRows(entries: TimelineEntry[], now: string, palette: Palette, utc: boolean, indent = '', width?: number): string[] {
   const rows = entries.map((e) => [absoluteTime(e.first, utc), lastSeen(e, now), e.source, object(e), oneLine(entryText(e))])
   return columns(['time', 'last seen', 'source', 'object', 'message'], rows)

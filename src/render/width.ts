@@ -6,9 +6,9 @@ export const TEXT_WIDTH = 120
 export const MIN_WIDTH = 80
 
 /**
- * The terminal's width (never less than 80), or undefined when output is not a terminal: a pipe gets the
- * full values, as kubectl's does. KUBECTL_CHAINNODE_COLUMNS stands for a terminal that wide (the goldens'
- * width matrix, a terminal that does not report its size).
+ * The terminal's width (never less than 80), or undefined when output is not a terminal. Prose wraps at it;
+ * tables are never cut to it (kubectl cuts no cell: a long row wraps in the terminal). KUBECTL_CHAINNODE_COLUMNS
+ * stands for a terminal that wide (the goldens' width matrix, a terminal that does not report its size).
  */
 export function tableWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
   const forced = Number(process.env.KUBECTL_CHAINNODE_COLUMNS)
@@ -45,38 +45,4 @@ export function wrap(text: string, width: number, first: string, rest = ' '.repe
   }
   lines.push(line)
   return lines
-}
-
-/** Cut every line to `width` (undefined: leave them whole); colour codes take no columns and survive the cut. */
-export function fitWidth(text: string, width: number | undefined): string {
-  return width === undefined
-    ? text
-    : text
-        .split('\n')
-        .map((line) => (line.includes('\u001b') ? cutPainted(line, width) : cut(line, width)))
-        .join('\n')
-}
-
-// Only the palette writes escape codes (text from the cluster has its own made visible), all of them SGR.
-// eslint-disable-next-line no-control-regex
-const SGR = /\u001b\[[0-9;]*m/y
-
-/** cut() for a painted line: count what shows, keep the codes, and reset the colour after an ellipsis. */
-function cutPainted(line: string, width: number): string {
-  const plainLength = line.replace(new RegExp(SGR.source, 'g'), '').length
-  if (plainLength <= width) return line
-  let out = ''
-  let shown = 0
-  for (let at = 0; at < line.length;) {
-    SGR.lastIndex = at
-    const code = SGR.exec(line)
-    if (code) {
-      out += code[0]
-      at += code[0].length
-    } else if (shown < width - 1) {
-      out += line[at++]
-      shown++
-    } else break
-  }
-  return `${out}…\u001b[0m`
 }

@@ -1,3 +1,6 @@
+import { usageError, type UserError } from '../util/errors.js'
+import { didYouMean } from '../util/suggest.js'
+
 /**
  * Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md.
  * They stand apart from the rules themselves: the engine and the findings name rules by id, and the rules
@@ -51,3 +54,6 @@ export const RULE_IDS = [
 export type RuleId = (typeof RULE_IDS)[number]
 
 export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)
+
+/** A rule id that is none: said with the nearest id (not-synching: not-syncing) and where the list is. */
+export const unknownRule = (id: string): UserError => usageError(`unknown rule "${id}"`, `${didYouMean(id, RULE_IDS)}list the rules with: chainnode rules`)

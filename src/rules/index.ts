@@ -42,7 +42,7 @@ import ownershipConflict from './ownership-conflict.js'
 import setRolloutBlocked from './set-rollout-blocked.js'
 import { RULE_IDS, type RuleId } from './ids.js'
 
-export { RULE_IDS, isRuleId, type RuleId } from './ids.js'
+export { RULE_IDS, isRuleId, unknownRule, type RuleId } from './ids.js'
 
 /** The catalogue: exactly one rule per id (the type refuses a missing or unknown id; a test checks each rule's own id). */
 const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {

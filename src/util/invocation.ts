@@ -10,11 +10,12 @@ export function invokedAsPlugin(argv: readonly string[] = process.argv, execPath
 }
 
 /**
- * "chainnode <command>" in a hint, not already "kubectl chainnode" and not part of another word or path:
- * the commands are listed, so a node or a chain that happens to be called chainnode is left alone.
+ * "chainnode <command>" in a hint, not already "kubectl chainnode" (a wrapped line may break between the two words)
+ * and not part of another word or path: the commands are listed, so a node or a chain that happens to be called
+ * chainnode is left alone.
  */
 const HINT =
-  /(?<![\w./-]|kubectl )chainnode (?=(?:collect|completion|config-hash|describe|doctor|events|logs|pprof|rules|serve|signer|status|timeline|version)\b|--help\b)/g
+  /(?<![\w./-]|kubectl\s+)chainnode (?=(?:collect|completion|config-hash|describe|doctor|events|logs|pprof|rules|serve|signer|status|timeline|version)\b|--help\b)/g
 
 /** The text with its hints as the user invoked us: "kubectl chainnode doctor" when run as a kubectl plugin. */
 export function asInvoked(text: string, plugin = invokedAsPlugin()): string {

@@ -64,9 +64,14 @@ describe('status, describe, events and logs on the real cluster', () => {
     expect(events.code).toBe(0)
     expect(JSON.parse(events.stdout).events.length).toBeGreaterThan(2)
     expect(JSON.parse(events.stdout).events).toEqual(JSON.parse(everyNode.stdout).events)
-    const doctor = await runCli(['doctor', '-n', 'sc-healthy'], { env: env() })
-    expect(doctor.code).toBe(2)
-    expect(doctor.stderr).toMatch(/no node given/)
+    // doctor -n NS diagnoses the nodes status -n NS lists; with nothing at all it says how to name them.
+    const doctor = await runCli(['doctor', '-n', 'sc-healthy', '--no-probe', '-o', 'json', '--fail-on', 'never'], { env: env() })
+    expect(doctor.code, doctor.stderr).not.toBe(2)
+    const diagnosed = (JSON.parse(doctor.stdout) as { clusters: { nodes: { name: string }[] }[] }).clusters.flatMap((c) => c.nodes.map((n) => n.name))
+    expect(diagnosed.sort()).toEqual(['fullnode-0', 'hub-fullnodes-0', 'hub-fullnodes-1'])
+    const nothing = await runCli(['doctor'], { env: env() })
+    expect(nothing.code).toBe(2)
+    expect(nothing.stderr).toMatch(/no node given; pass NAME, --set NAME, -n NAMESPACE/)
   })
 
   it('describe prints the ChainNode, its Pod and their Events kubectl-style', async () => {
@@ -172,7 +177,8 @@ describe('status, describe, events and logs on the real cluster', () => {
     const isLogRead = (line: string) => /^debug: GET .*\/log\?container=manager/.test(line)
     const first = await status(state)
     expect(first.code, first.stderr).toBe(0)
-    expect(first.stdout).toMatch(/Reconcile failing/)
+    // status's notes go to stderr (stdout holds only the table).
+    expect(first.stderr).toMatch(/Reconcile failing/)
     const remembered = JSON.parse(readFileSync(path.join(state, 'operator-pods.json'), 'utf8')) as Record<string, { pod: string }[]>
     const [manager] = Object.values(remembered)[0]
     // The first run learns the Pod from the list; the second asks for its log before any answer has arrived.

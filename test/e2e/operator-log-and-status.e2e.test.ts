@@ -66,11 +66,12 @@ describe("the operator's own word on a node", () => {
     expect(result.code).toBe(0)
   })
 
-  it("status shows the operator's latest error under the table, and in JSON", async () => {
+  it("status shows the operator's latest error after the table (on stderr: stdout holds only the table), and in JSON", async () => {
     const text = await runCli(['status', 'quota-0', '-n', 'sc-reconcile-failing'], { env: env() })
     expect(text.code).toBe(0)
-    const [table, below] = text.stdout.split("\n\nReconcile failing (the operator's latest error):\n")
-    expect(table).toMatch(/^NAME\s+STATUS/)
+    expect(text.stdout.trimEnd().split('\n')).toHaveLength(2)
+    expect(text.stdout).toMatch(/^NAME\s+STATUS/)
+    const [, below] = text.stderr.split("Reconcile failing (the operator's latest error):\n")
     // The paragraph under the table; the CONFIG footnote (no Pod yet) follows it.
     // Wrapped at the width of prose (piped: 120), its lines joined again.
     expect(
@@ -84,6 +85,6 @@ describe("the operator's own word on a node", () => {
     expect(schemaErrors('node-status.schema.json', list)).toEqual([])
     expect(list.nodes[0].operatorError).toMatchObject({ error: QUOTA_ERROR })
     const healthy = await runCli(['status', 'solo-0', '-n', 'sc-healthy-no-leader-election'], { env: env() })
-    expect(healthy.stdout).not.toMatch(/Reconcile failing/)
+    expect(healthy.stderr).not.toMatch(/Reconcile failing/)
   })
 })

@@ -172,7 +172,7 @@ describe('timeline against every scenario of the test cluster', () => {
     expect(badSince.code).toBe(2)
     expect(badSince.stderr.trim().split('\n')).toHaveLength(1)
     expect(badSince.stderr).toMatch(/--since "yesterday" is not a duration/)
-    const noNode = await runCli(['timeline', '-n', 'sc-image-pull'], { env: env() })
+    const noNode = await runCli(['timeline'], { env: env() })
     expect(noNode.code).toBe(2)
     expect(noNode.stderr).toMatch(/no node given/)
   })

@@ -12,12 +12,17 @@ export interface GoldenCase {
   args: string[]
   /** A terminal this many columns wide (KUBECTL_CHAINNODE_COLUMNS); absent: piped. */
   columns?: number
+  /** What the command says on stderr (status's notes and banners), relative to GOLDEN_DIR; absent: stderr is empty. */
+  stderrFile?: string
 }
+
+/** status writes its notes and banners to stderr (stdout holds only the table): its cases pin both. */
+const withStderr = (c: GoldenCase): GoldenCase => ({ ...c, stderrFile: c.file.replace(/\.txt$/, '.stderr.txt') })
 
 /** The widths a reader's terminal has: the narrowest we support, the old default, a wide screen; and piped (the cases above). */
 export const WIDTHS = [80, 120, 200] as const
 
-/** doctor, status and timeline as they look on terminals of each width (test/golden/width/). */
+/** doctor, status and timeline as they look on terminals of each width (test/golden/width/): prose wraps, tables are whole. */
 function widthCases(): GoldenCase[] {
   const doctor = 'examples/bundles/signer-discovery-timeout.tgz'
   const fleet = 'examples/bundles/healthy.tgz'
@@ -26,11 +31,13 @@ function widthCases(): GoldenCase[] {
     { file: `width/status.healthy.${columns}.txt`, args: ['status', '--bundle', fleet], columns },
     { file: `width/status-wide.healthy.${columns}.txt`, args: ['status', '--bundle', fleet, '-o', 'wide'], columns },
     // The notes around the table: operator-wide trouble above it, the operator's latest error and unknown values below.
-    ...['webhook-certificates', 'reconcile-failing'].map((name) => ({
-      file: `width/status.${name}.${columns}.txt`,
-      args: ['status', '--bundle', `examples/bundles/${name}.tgz`],
-      columns,
-    })),
+    ...['webhook-certificates', 'reconcile-failing'].map((name) =>
+      withStderr({
+        file: `width/status.${name}.${columns}.txt`,
+        args: ['status', '--bundle', `examples/bundles/${name}.tgz`],
+        columns,
+      }),
+    ),
     { file: `width/timeline.signer-discovery-timeout.${columns}.txt`, args: ['timeline', '--all', '--utc', '--bundle', doctor], columns },
   ])
 }
@@ -69,7 +76,7 @@ function bundleCases(): GoldenCase[] {
       { file: `${name}/doctor.md`, args: ['doctor', '--bundle', bundle, '-o', 'markdown'] },
       { file: `${name}/doctor.json`, args: ['doctor', '--bundle', bundle, '-o', 'json'] },
       { file: `${name}/doctor.junit.xml`, args: ['doctor', '--bundle', bundle, '-o', 'junit'] },
-      { file: `${name}/status.txt`, args: ['status', '--bundle', bundle] },
+      withStderr({ file: `${name}/status.txt`, args: ['status', '--bundle', bundle] }),
       { file: `${name}/events.txt`, args: ['events', '--bundle', bundle] },
       ...manifest.collected.chainNodes.map((node) => {
         const [namespace, nodeName] = node.split('/')

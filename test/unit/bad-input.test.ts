@@ -56,7 +56,7 @@ const unreachable = () => file('unreachable.yaml', kubeconfig('https://127.0.0.1
 
 /** [name, argv, exit code, what the one line must say] */
 const CASES: [string, () => string[], number, RegExp][] = [
-  ['unknown flag', () => ['doctor', 'x', '--frobnicate'], 2, /Nonexistent flag: --frobnicate/],
+  ['unknown flag', () => ['doctor', 'x', '--frobnicate'], 2, /unknown flag: --frobnicate; see --help$/],
   ['bad output format', () => ['status', 'x', '-o', 'markdown'], 2, /markdown/],
   ['bad --fail-on', () => ['doctor', 'x', '--fail-on', 'sometimes'], 2, /sometimes/],
   ['missing kubeconfig file', () => ['doctor', 'x', '--kubeconfig', path.join(dir, 'nope')], 2, /does not exist/],
@@ -138,6 +138,11 @@ const CASES: [string, () => string[], number, RegExp][] = [
   ['pprof profile --seconds negative', () => ['pprof', 'profile', 'x', '--seconds=-5', '--kubeconfig', unreachable()], 2, /--seconds -5 is out of range/],
   ['pprof profile --seconds huge', () => ['pprof', 'profile', 'x', '--seconds', '86400', '--kubeconfig', unreachable()], 2, /--seconds 86400 is out of range/],
   ['unknown rule to explain', () => ['rules', 'explain', 'nope'], 2, /unknown rule "nope"/],
+  // Issue 40 item 8: tired mistakes.
+  ['misspelt rule to explain', () => ['rules', 'explain', 'not-synching'], 2, /^error: unknown rule "not-synching"; did you mean "not-syncing"\?/],
+  ['misspelt --skip-rule', () => ['doctor', '--bundle', path.join(dir, 'good'), '--skip-rule', 'leader-electon'], 2, /did you mean "leader-election"\?/],
+  ['misspelt flag', () => ['status', '--namespce', 'x', '--kubeconfig', unreachable()], 2, /^error: unknown flag: --namespce; did you mean "--namespace"\?/],
+  ['a flag before the command', () => ['-n', 'sc-validators', 'status'], 2, /^error: flags go after the command: chainnode status -n sc-validators$/],
   ['describe without NAME', () => ['describe', '--bundle', path.join(dir, 'good')], 2, /missing NAME \(ChainNode name\)/],
   // The bundle's one ChainNode has a phase that is a number: its view would be untrue, so it is left out, and said so.
   [

@@ -39,7 +39,7 @@ describe('the command-line contract', () => {
   it('answers a bad flag with one line and exit code 2', async () => {
     const { code, stderr } = await runCli(['doctor', 'x', '--no-such-flag'])
     expect(code).toBe(2)
-    expectOneLineError(stderr, /Nonexistent flag: --no-such-flag/)
+    expectOneLineError(stderr, /unknown flag: --no-such-flag/)
   })
 
   it('answers a bad option value with one line and exit code 2', async () => {

@@ -28,7 +28,10 @@ function orphansUnder(dir: string, written: Iterable<string>): string[] {
 /** What test/unit/golden.test.ts and test/unit/golden-timeline.test.ts write under test/golden. */
 function goldenFilesWritten(): string[] {
   const timeline = goldenBundles().flatMap((bundle) => (Object.keys(FORMATS) as TimelineFormat[]).map((format) => goldenFile(bundle, format)))
-  return [...goldenCases().map((c) => c.file), ...timeline.map((file) => path.relative(GOLDEN_DIR, file).split(path.sep).join('/'))]
+  return [
+    ...goldenCases().flatMap((c) => [c.file, ...(c.stderrFile ? [c.stderrFile] : [])]),
+    ...timeline.map((file) => path.relative(GOLDEN_DIR, file).split(path.sep).join('/')),
+  ]
 }
 
 describe('golden folders hold only files a case writes', () => {

@@ -7,16 +7,19 @@ import { GOLDEN_DIR, goldenCases, goldenEnv } from '../helpers/golden.js'
 // tests, after a build) rewrites the files: review their diff.
 describe.concurrent('golden outputs on the example bundles (test/golden, refreshed by npm run golden:update)', () => {
   // Each case is a whole process, a hundred of them next to the other test files on a shared machine: no tight limit.
-  it.for(goldenCases().map((c) => [c.file, c.args, c.columns] as const))('%s', { timeout: 180_000 }, async ([file, args, columns], { expect }) => {
-    const { code, stdout, stderr } = await runCli([...args], { env: goldenEnv({ columns }) })
-    expect(stderr).toBe('')
-    expect(code).toBeLessThanOrEqual(1)
-    await expect(stdout).toMatchFileSnapshot(path.join(GOLDEN_DIR, file))
-    const lines = stdout.split('\n')
-    const wide = args.includes('wide')
-    // On a terminal everything fits its width, except -o wide, which kubectl never cuts either.
-    if (columns !== undefined && !wide) for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns)
-    // Piped, and -o wide anywhere, nothing is cut: no line ends with the cut mark.
-    if (columns === undefined || wide) for (const line of lines) expect(line.endsWith('…'), line).toBe(false)
-  })
+  it.for(goldenCases().map((c) => [c.file, c.args, c.columns, c.stderrFile] as const))(
+    '%s',
+    { timeout: 180_000 },
+    async ([file, args, columns, stderrFile], { expect }) => {
+      const { code, stdout, stderr } = await runCli([...args], { env: goldenEnv({ columns }) })
+      if (stderrFile) await expect(stderr).toMatchFileSnapshot(path.join(GOLDEN_DIR, stderrFile))
+      else expect(stderr).toBe('')
+      expect(code).toBeLessThanOrEqual(1)
+      await expect(stdout).toMatchFileSnapshot(path.join(GOLDEN_DIR, file))
+      const lines = stdout.split('\n')
+      // doctor's prose wraps at the terminal's width; a table is never cut (kubectl cuts no cell: the terminal wraps a long row).
+      if (columns !== undefined && args[0] === 'doctor') for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns)
+      if (columns === undefined || args[0] !== 'doctor') for (const line of lines) expect(line.endsWith('…'), line).toBe(false)
+    },
+  )
 })

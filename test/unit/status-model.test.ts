@@ -4,7 +4,7 @@ import { SnapshotIndex } from '../../src/snapshot/index.js'
 import { annotation } from '../../src/snapshot/operator.js'
 import { statusRows } from '../../src/analysis/status-model.js'
 import { configState } from '../../src/analysis/config-state.js'
-import { renderStatusText } from '../../src/render/status.js'
+import { statusNotes } from '../../src/render/status.js'
 import { QUOTA_ERROR } from '../cluster/scenarios/sc-reconcile-failing.js'
 import { useBundles } from '../helpers/bundles.js'
 import { exampleBundleNames, fixtureBundle } from '../helpers/fixtures.js'
@@ -51,10 +51,12 @@ describe("status shows the operator's latest error", () => {
     expect(rows[0].operatorError).toMatchObject({ error: QUOTA_ERROR })
     expect(rows[0].operatorError!.count).toBeGreaterThan(1)
     // Wrapped at the width of prose: its lines joined again.
-    const text = renderStatusText(index, rows, { withNamespace: false }).replace(/\n {4}/g, ' ')
+    const text = statusNotes(index, rows, false, undefined)
+      .join('\n')
+      .replace(/\n {4}/g, ' ')
     expect(text).toMatch(
       new RegExp(
-        `\\n\\nReconcile failing \\(the operator's latest error\\):\\n  quota-0: failed to create init pod: .* \\(x\\d+ over \\d+m\\), last \\S+ ago$`,
+        `^Reconcile failing \\(the operator's latest error\\):\\n  quota-0: failed to create init pod: .* \\(x\\d+ over \\d+m\\), last \\S+ ago$`,
         // The line ends there; a note on an unknown CONFIG may follow.
         'm',
       ),
@@ -65,6 +67,6 @@ describe("status shows the operator's latest error", () => {
     const index = new SnapshotIndex(load('healthy-no-leader-election'))
     const rows = statusRows(index)
     expect(rows[0].operatorError).toBeUndefined()
-    expect(renderStatusText(index, rows, { withNamespace: false })).not.toMatch(/Reconcile failing/)
+    expect(statusNotes(index, rows, false, undefined).join('\n')).not.toMatch(/Reconcile failing/)
   })
 })

@@ -4,6 +4,7 @@ import { reportFailure } from '../failure.js'
 import { Session } from '../../app/session.js'
 import { ExitCode } from '../../util/errors.js'
 import { oclifFlags } from './oclif-flags.js'
+import { didYouMean } from '../../util/suggest.js'
 
 /**
  * The base of every command: colour, --debug, and the error-to-exit-code mapping, all held by the
@@ -41,11 +42,25 @@ export abstract class BaseCommand extends Command {
       process.exitCode = reportFailure(new Error(missing), this.session.debugEnabled, ExitCode.Usage, example ? `e.g. ${example}` : 'see --help')
       return
     }
+    const flag = nonexistentFlag(error)
+    if (flag) {
+      const known = Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags }).map((name) => `--${name}`)
+      process.exitCode = reportFailure(
+        new Error(`unknown flag: ${flag}`),
+        this.session.debugEnabled,
+        ExitCode.Usage,
+        `${didYouMean(flag.split('=')[0], known)}see --help`,
+      )
+      return
+    }
     process.exitCode = parseError
       ? reportFailure(error, this.session.debugEnabled, ExitCode.Usage, 'see --help')
       : reportFailure(error, this.session.debugEnabled)
   }
 }
+
+/** The flag in oclif's "Nonexistent flag: --namespce" (the first, when it names several). */
+const nonexistentFlag = (error: Error) => /^Nonexistent flags?: ([^\s,]+)/.exec(error.message)?.[1]
 
 /** oclif's "Missing 1 required arg:\nid  rule id\n..." as one line: "missing ID (rule id)". */
 function missingArgument(error: Error): string | undefined {

@@ -21,6 +21,12 @@ describe('actions and hints a user can paste', () => {
     expect(asInvoked(text, false)).toBe(text)
   })
 
+  it('a hint already worded and then wrapped between "kubectl" and "chainnode" is not worded again (status banner at 80 columns)', () => {
+    const wrapped = 'not a running replica (for sc-leader-election/le-0; kubectl\n  chainnode doctor --rule leader-election explains)'
+    expect(asInvoked(wrapped, true)).toBe(wrapped)
+    expect(asInvoked(asInvoked('see chainnode doctor', true), true)).toBe('see kubectl chainnode doctor')
+  })
+
   it('doctor run as kubectl-chainnode says kubectl chainnode in its hints and actions; JSON keeps its words', { timeout: 60_000 }, async () => {
     const bin = path.join(ROOT, 'bin', 'kubectl-chainnode')
     const bundle = 'examples/bundles/config-change-restart.tgz'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { statusRows } from '../../../src/analysis/status-model.js'
-import { renderStatusText } from '../../../src/render/status.js'
+import { errorName, renderStatusText } from '../../../src/render/status.js'
 import { SnapshotIndex } from '../../../src/snapshot/index.js'
 import { useHealthy } from '../../helpers/healthy-edits.js'
 import { failedChainProbe } from '../../helpers/snapshot-edits.js'
@@ -34,5 +34,17 @@ describe('rpc-unreachable', () => {
       '/status on 26657: error forwarding port 26657 to pod fullnode-0/sc-healthy, uid : forward not found for port 26657 in pod "sc-healthy/fullnode-0"'
     const snapshot = withFailedProbe(noForward)
     expect(findingsOf(snapshot, 'rpc-unreachable')).toEqual([])
+    // status -o wide names the error in its cell, not "<error: error>".
+    const index = new SnapshotIndex(snapshot)
+    const row = renderStatusText(index, statusRows(index), { withNamespace: false, wide: true })
+      .split('\n')
+      .find((l) => l.startsWith('fullnode-0'))
+    expect(row).toContain('<error: forward not found for port 26657 in pod "sc-healthy/fullnode-0">')
+  })
+
+  it('an error cell names the error: a known kind in a word, another by the last words of its chain', () => {
+    expect(errorName('/status on 26657: dial tcp 127.0.0.1:1: connect: connection refused')).toBe('refused')
+    expect(errorName('/status on 26657: upgrade: 403 Forbidden: pods "x" is forbidden')).toBe('pods "x" is forbidden')
+    expect(errorName('')).toBe('unknown error')
   })
 })
