@@ -606,6 +606,17 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     action: 'api',
   },
   {
+    id: 'reconcile-error/pod-not-deleted',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /timeout waiting for pod (?<pod>\S+) to be deleted|failed waiting for pod (?<pod2>\S+) termination/,
+    template: 'timeout waiting for pod <pod> to be deleted: <error> | failed waiting for pod <pod> termination: <error>',
+    rule: 'reconcile-failing',
+    severity: 'error',
+    cause: 'the operator deleted the node Pod to recreate it (phase Restarting) and the old Pod does not go away within 2 minutes',
+    action: 'api',
+  },
+  {
     id: 'reconcile-error/node-unreachable',
     kind: 'ChainNode',
     channel: 'reconcile-error',

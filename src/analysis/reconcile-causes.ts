@@ -281,6 +281,17 @@ function remoteStore(text: string): CauseMatch | undefined {
     /(?:status(?: code)?[:=]? |StatusCode: |Code: |HTTP\/[\d.]+ |AccessDeniedException: |response error |\bgot )(\d{3})\b/.exec(text)?.[1] ??
     /\b(\d{3}) (?:Forbidden|Not Found|Unauthorized|Too Many Requests|Internal Server Error|Service Unavailable|Bad Gateway)\b/.exec(text)?.[1] ??
     (s3 ? S3_CODES[s3[1]] : undefined)
+  const described = /\b(s3|gcs|\w+) bucket "([^"]+)" object "([^"]+)"/.exec(text)
+  if (!status && described) {
+    // The operator names the export (snapshot_exports.go describeSnapshotExport) but not the store's answer.
+    const [, provider, bucket, object] = described
+    return {
+      cause: 'remote-store',
+      object: bucket,
+      facts: { provider, bucket, object },
+      detail: `deleting object ${object} from ${provider} bucket ${bucket} fails (the store's answer is in the delete Job's log)`,
+    }
+  }
   if (!status) return undefined
   const bucket = /bucket "([^"]+)"|s3:\/\/([^/\s)]+)|gs:\/\/([^/\s)]+)/.exec(text)
   const name = bucket ? (bucket[1] ?? bucket[2] ?? bucket[3]) : undefined
@@ -398,6 +409,8 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
     case 'pod-terminating':
       return `Find what holds Pod ${object} (kubectl get pod ${object} -n ${ns} -o jsonpath='{.metadata.finalizers} {.spec.nodeName}'; a finalizer, or a node that is gone); once it is gone the operator creates the new Pod. Only if its node is gone for good: kubectl delete pod ${object} -n ${ns} --grace-period=0 --force.`
     case 'remote-store':
+      if (!facts.status)
+        return `Read the store's answer in the delete Job's log (kubectl get jobs -n ${ns} | grep ${facts.object ?? 'delete'}; kubectl logs -n ${ns} job/<that job>), then fix the export's credentials for ${facts.provider} bucket ${facts.bucket}.`
       return `The ${facts.bucket ? `bucket ${facts.bucket}` : 'remote store'} refuses with HTTP ${facts.status}: ${facts.status === '403' || facts.status === '401' ? 'grant the credentials of the export (its Secret or ServiceAccount in ' + ns + ') the permission (delete/write on the bucket)' : facts.status === '404' ? 'check the bucket and object names in .spec.persistence.snapshots.exportTarball' : 'retry later, or check the store'}.`
     case 'timeout':
       return `Find why ${facts.waitedFor ?? 'what the operator waits for'} does not happen: kubectl describe ${/service/.test(facts.waitedFor ?? '') ? 'svc' : 'pod'} -n ${ns} | grep -A5 Events.`

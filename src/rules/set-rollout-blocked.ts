@@ -14,6 +14,8 @@ export function childCause(index: SnapshotIndex, child: ChainNode, now: number):
     .sort((a, b) => severityRank(b.entry.severity) - severityRank(a.entry.severity) || compareText(b.at ?? '', a.at ?? ''))[0]
   if (said) {
     const detail = classifyReconcileError(said.text).detail
+    // The generic entries (a Pod or PVC refused) say no more than the detail does.
+    if (detail && said.entry.rule === 'reconcile-failing') return `its reconcile fails: ${detail}`
     return `${said.entry.cause}${detail ? `: ${detail}` : ''}`
   }
   const failing = failingRunOf(index, child).at(-1)?.error

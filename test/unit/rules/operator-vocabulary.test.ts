@@ -85,6 +85,7 @@ const SAMPLES: Record<string, Sample> = {
     status: (o) => Object.assign(o.status, { phase: 'InitializingData' }),
     setup: (s) => appendSince(s, 'InitializingData'),
   },
+  'reconcile-error/pod-not-deleted': { text: 'timeout waiting for pod fullnode-0 to be deleted: timed out waiting for the condition' },
   'reconcile-error/create-pod': {
     text: 'failed to create pod fullnode-0: pods "fullnode-0" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=7, limited: requests.cpu=8',
   },
