@@ -26,6 +26,9 @@ export type ReconcileCause =
   | 'remote-store'
   | 'timeout'
   | 'unreachable'
+  | 'ownership'
+  | 'key-reserved'
+  | 'insufficient-funds'
   | 'unknown'
 
 /** One resource a ResourceQuota refused: what the new object asks, what is used, the hard limit. */
@@ -197,13 +200,38 @@ const MATCHERS: Matcher[] = [
   },
   (text) => {
     const m = /(?:retrieve|download|load|initialize) (?:new )?genesis|genesis could not be retri/i.exec(text)
-    return m ? { cause: 'genesis' } : undefined
+    if (!m) return undefined
+    // What the source answered: its HTTP status, a host that does not resolve, a refused connection.
+    const inner = remoteStore(text) ?? unreachable(text)
+    return inner ? { cause: 'genesis', facts: inner.facts, detail: inner.detail.replace(/^the remote store/, 'the genesis source') } : { cause: 'genesis' }
   },
   (text) => {
     const m = /no matches for kind "([^"]+)"|could not find the requested resource|no kind is registered for the type/.exec(text)
     return m && { cause: 'crd-missing', object: m[1] }
   },
-  (text) => (/spec is invalid|is invalid: |Invalid value: |Required value|Unsupported value: /.test(text) ? { cause: 'invalid-spec' } : undefined),
+  (text) => {
+    if (!/spec is invalid|is invalid: |Invalid value: |Required value|Unsupported value: /.test(text)) return undefined
+    // The validation error is the specific cause: what follows "spec is invalid: " or "is invalid: ".
+    const what = /(?:spec is invalid|is invalid): (.+)/.exec(text)?.[1]
+    return what ? { cause: 'invalid-spec', detail: `the spec is refused: ${what}`, facts: { error: what } } : { cause: 'invalid-spec' }
+  },
+  (text) => {
+    const m =
+      /(?:ChainNode|ChainNodeSet) (\w+) "([^"]+)" is managed by another owner|refusing to adopt unrecorded ChainNode (\S+)|pod (\S+) is not (?:controlled|owned) by ChainNode|(\w+) "([^"]+)" (?:exists but )?is not owned by this ChainNode(?:Set)?/.exec(text)
+    if (!m) return undefined
+    const kind = m[1] ?? (m[3] ? 'ChainNode' : m[4] ? 'Pod' : m[5])
+    const name = m[2] ?? m[3] ?? m[4] ?? m[6]
+    return { cause: 'ownership', object: name, facts: { kind, name }, detail: `${kind} ${name} is not the operator's own for this object (another owner, or none recorded)` }
+  },
+  (text) => {
+    const m = /already (?:reserved|recorded) by (ChainNode(?:Set)?) (\S+?)(?: \(UID ([^)]+)\))?(?:[,;]|$)/.exec(text)
+    if (!m) return undefined
+    return { cause: 'key-reserved', object: m[2], facts: { holderKind: m[1], holder: m[2], ...(m[3] ? { holderUID: m[3] } : {}) }, detail: `the consensus key is held by ${m[1]} ${m[2]}` }
+  },
+  (text) => {
+    const m = /insufficient funds: (\S+) is smaller than (\S+)/.exec(text)
+    return m && { cause: 'insufficient-funds', facts: { has: m[1], needs: m[2] }, detail: `the account has ${m[1]} and the transaction needs ${m[2]}` }
+  },
   // pod.go waits 5 minutes for the main container to start; a first start that takes longer is only logged.
   (text) => {
     const m = /timeout waiting for (?:recreated )?container (\S+) to start in pod (\S+?):?(?:\s|$)/.exec(text)
@@ -239,14 +267,16 @@ const MATCHERS: Matcher[] = [
       detail: `the operator timed out waiting for ${what}${limit ? ` (${limit})` : ''}`,
     }
   },
-  (text) => {
-    const m = /dial tcp (\S+?):? (?:connect: )?(connection refused|i\/o timeout|no route to host)|lookup (\S+)(?: on \S+)?: no such host/.exec(text)
-    if (!m) return undefined
-    const address = m[1] ?? m[3]
-    const why = m[2] ?? 'does not resolve (no such host)'
-    return { cause: 'unreachable', object: address, facts: { address, reason: why }, detail: `${address} ${m[2] ? `answers ${why}` : why}` }
-  },
+  unreachable,
 ]
+
+function unreachable(text: string): (CauseMatch & { detail: string }) | undefined {
+  const m = /dial tcp (\S+?):? (?:connect: )?(connection refused|i\/o timeout|no route to host)|lookup (\S+)(?: on \S+)?: no such host/.exec(text)
+  if (!m) return undefined
+  const address = m[1] ?? m[3]
+  const why = m[2] ?? 'does not resolve (no such host)'
+  return { cause: 'unreachable', object: address, facts: { address, reason: why }, detail: `${address} ${m[2] ? `answers ${why}` : why}` }
+}
 
 /** Vault's "permission denied" and GCP's "Permission '…' denied on resource '…'", with the principal when named. */
 function permissionDenied(text: string): CauseMatch | undefined {
@@ -275,7 +305,7 @@ function permissionDenied(text: string): CauseMatch | undefined {
 }
 
 /** A remote store's HTTP refusal: a status code, or an S3 error code that stands for one. */
-function remoteStore(text: string): CauseMatch | undefined {
+function remoteStore(text: string): (CauseMatch & { detail: string }) | undefined {
   const s3 = /\b(AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|AllAccessDisabled|NoSuchBucket|NoSuchKey|ExpiredToken|SlowDown)\b/.exec(text)
   const status =
     /(?:status(?: code)?[:=]? |StatusCode: |Code: |HTTP\/[\d.]+ |AccessDeniedException: |response error |\bgot )(\d{3})\b/.exec(text)?.[1] ??
@@ -348,6 +378,8 @@ export const REFUSALS: ReadonlySet<ReconcileCause> = new Set([
   'object-missing',
   'crd-missing',
   'invalid-spec',
+  'ownership',
+  'key-reserved',
 ])
 
 /** What the node can lower to fit a quota, by the resource the quota refused. */
@@ -416,6 +448,12 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
       return `Find why ${facts.waitedFor ?? 'what the operator waits for'} does not happen: kubectl describe ${/service/.test(facts.waitedFor ?? '') ? 'svc' : 'pod'} -n ${ns} | grep -A5 Events.`
     case 'unreachable':
       return `Check that ${object} is reachable from the operator's Pod (DNS, Service endpoints, NetworkPolicy).`
+    case 'ownership':
+      return `Find who owns ${facts.kind ?? 'the object'} ${object} (kubectl get ${(facts.kind ?? 'all').toLowerCase()} ${object} -n ${ns} -o jsonpath='{.metadata.ownerReferences}'); delete it or rename one of the two, once nothing else needs it.`
+    case 'key-reserved':
+      return `The key belongs to ${facts.holderKind} ${facts.holder}: stop one of the two (never run both signers), then remove its reservation: kubectl get consensuskeyreservations -o wide | grep ${facts.holder?.split('/').at(-1) ?? ''}`
+    case 'insufficient-funds':
+      return `Fund the validator's account (Secret ${ctx.node}-account, or the one .spec.validator names) with at least ${facts.needs}, then let the operator retry.`
     case 'unknown':
       return `Read the operator log for this node: kubectl logs -n ${ctx.operator.split('/')[0]} deploy/${ctx.operator.split('/')[1]} -c manager | grep ${ctx.node}`
   }

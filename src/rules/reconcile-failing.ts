@@ -160,4 +160,7 @@ const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   'remote-store': 'a remote store refuses its request',
   timeout: 'what it waits for does not happen in time',
   unreachable: 'a service it calls cannot be reached',
+  ownership: 'an object it must manage belongs to someone else',
+  'key-reserved': 'another owner holds the consensus key',
+  'insufficient-funds': "the validator's account cannot pay for the transaction",
 }
