@@ -217,16 +217,28 @@ const MATCHERS: Matcher[] = [
   },
   (text) => {
     const m =
-      /(?:ChainNode|ChainNodeSet) (\w+) "([^"]+)" is managed by another owner|refusing to adopt unrecorded ChainNode (\S+)|pod (\S+) is not (?:controlled|owned) by ChainNode|(\w+) "([^"]+)" (?:exists but )?is not owned by this ChainNode(?:Set)?/.exec(text)
+      /(?:ChainNode|ChainNodeSet) (\w+) "([^"]+)" is managed by another owner|refusing to adopt unrecorded ChainNode (\S+)|pod (\S+) is not (?:controlled|owned) by ChainNode|(\w+) "([^"]+)" (?:exists but )?is not owned by this ChainNode(?:Set)?/.exec(
+        text,
+      )
     if (!m) return undefined
     const kind = m[1] ?? (m[3] ? 'ChainNode' : m[4] ? 'Pod' : m[5])
     const name = m[2] ?? m[3] ?? m[4] ?? m[6]
-    return { cause: 'ownership', object: name, facts: { kind, name }, detail: `${kind} ${name} is not the operator's own for this object (another owner, or none recorded)` }
+    return {
+      cause: 'ownership',
+      object: name,
+      facts: { kind, name },
+      detail: `${kind} ${name} is not the operator's own for this object (another owner, or none recorded)`,
+    }
   },
   (text) => {
     const m = /already (?:reserved|recorded) by (ChainNode(?:Set)?) (\S+?)(?: \(UID ([^)]+)\))?(?:[,;]|$)/.exec(text)
     if (!m) return undefined
-    return { cause: 'key-reserved', object: m[2], facts: { holderKind: m[1], holder: m[2], ...(m[3] ? { holderUID: m[3] } : {}) }, detail: `the consensus key is held by ${m[1]} ${m[2]}` }
+    return {
+      cause: 'key-reserved',
+      object: m[2],
+      facts: { holderKind: m[1], holder: m[2], ...(m[3] ? { holderUID: m[3] } : {}) },
+      detail: `the consensus key is held by ${m[1]} ${m[2]}`,
+    }
   },
   (text) => {
     const m = /insufficient funds: (\S+) is smaller than (\S+)/.exec(text)
