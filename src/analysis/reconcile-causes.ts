@@ -29,6 +29,7 @@ export type ReconcileCause =
   | 'ownership'
   | 'key-reserved'
   | 'insufficient-funds'
+  | 'pruned'
   | 'unknown'
 
 /** One resource a ResourceQuota refused: what the new object asks, what is used, the hard limit. */
@@ -239,6 +240,11 @@ const MATCHERS: Matcher[] = [
       facts: { holderKind: m[1], holder: m[2], ...(m[3] ? { holderUID: m[3] } : {}) },
       detail: `the consensus key is held by ${m[1]} ${m[2]}`,
     }
+  },
+  (text) => {
+    // CometBFT's answer for a block below what the node keeps.
+    const m = /height (\d+) is not available, lowest height is (\d+)/.exec(text)
+    return m && { cause: 'pruned', facts: { height: m[1], lowest: m[2] }, detail: `the node keeps blocks from height ${m[2]} only: block ${m[1]} is pruned` }
   },
   (text) => {
     const m = /insufficient funds: (\S+) is smaller than (\S+)/.exec(text)
@@ -464,6 +470,8 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
       return `Find who owns ${facts.kind ?? 'the object'} ${object} (kubectl get ${(facts.kind ?? 'all').toLowerCase()} ${object} -n ${ns} -o jsonpath='{.metadata.ownerReferences}'); delete it or rename one of the two, once nothing else needs it.`
     case 'key-reserved':
       return `The key belongs to ${facts.holderKind} ${facts.holder}: stop one of the two (never run both signers), then remove its reservation: kubectl get consensuskeyreservations -o wide | grep ${facts.holder?.split('/').at(-1) ?? ''}`
+    case 'pruned':
+      return `Keep more blocks on ${ctx.node} (min-retain-blocks or pruning keep-recent in app.toml, .spec.config.override) so that height ${facts.height} stays; or wait for a snapshot above ${facts.lowest}.`
     case 'insufficient-funds':
       return `Fund the validator's account (Secret ${ctx.node}-account, or the one .spec.validator names) with at least ${facts.needs}, then let the operator retry.`
     case 'unknown':

@@ -163,4 +163,5 @@ const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   ownership: 'an object it must manage belongs to someone else',
   'key-reserved': 'another owner holds the consensus key',
   'insufficient-funds': "the validator's account cannot pay for the transaction",
+  pruned: 'a block it needs is pruned on the node',
 }
