@@ -16,6 +16,7 @@ const WHERE: Record<VocabularyEntry['channel'], string> = {
   event: 'Event',
   'reconcile-error': 'manager log: `Reconciler error`',
   'error-log': 'manager log: error line',
+  log: 'manager log: info line',
   status: 'status',
 }
 

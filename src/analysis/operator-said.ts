@@ -11,6 +11,35 @@ import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 /** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
 const ERROR_LOG_FRESH_MS = 20 * 60_000
 
+/**
+ * The operator's Event for an error keeps what controllers.FormatErrorEvent keeps of it (v3.0.0
+ * internal/controllers/events.go): the last `:`-separated part of a chain of more than three, without a leading
+ * "error " or "failed to ", whitespace collapsed, cut at 256 characters with "...".
+ */
+export function eventTailOf(error: string): string {
+  const parts = error.split(':')
+  let tail = parts.length > 3 ? parts.at(-1)!.trim() : error
+  tail = tail.replace(/^error /, '').replace(/^failed to /, '')
+  return collapse(tail)
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim()
+
+/** Whether an Event's message carries this reconcile error (whole, as FormatErrorEvent shortens it, or cut at 256 characters). */
+export function sameFailure(message: string, error: string): boolean {
+  const said = collapse(message)
+  const full = collapse(error)
+  if (full.length > 0 && said.includes(full)) return true
+  // As FormatErrorEvent shortens it, or its root cause under a context of the Event's own.
+  for (const tail of [eventTailOf(error), collapse(error.split(':').at(-1)!)]) if (tail.length >= 8 && said.includes(tail)) return true
+  // Cut at 256 characters: the last words before the "..." are somewhere in the error.
+  if (said.endsWith('...') && said.length >= 200) {
+    const cut = said.slice(-43, -3)
+    return full.includes(cut)
+  }
+  return false
+}
+
 /** One thing the operator said about an object that the vocabulary knows. */
 export interface VocabularyHit {
   entry: VocabularyEntry
@@ -76,13 +105,14 @@ function fromReconciles(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, ent
         at: group.last,
       })
     }
-  const logged = entries.filter((e) => e.channel === 'error-log')
+  const logged = entries.filter((e) => e.channel === 'error-log' || e.channel === 'log')
   if (logged.length === 0) return hits
   const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
   const seen = new Map<string, VocabularyHit>()
   for (const line of reconcileLines(index, obj, kind, obj.metadata.name)) {
-    if (line.level !== 'error' || line.msg === 'Reconciler error' || now - Date.parse(line.at) > ERROR_LOG_FRESH_MS) continue
-    const entry = logged.find((e) => e.pattern.test(line.msg))
+    if (line.msg === 'Reconciler error' || now - Date.parse(line.at) > ERROR_LOG_FRESH_MS) continue
+    const channel = line.level === 'error' ? 'error-log' : line.level === 'info' ? 'log' : undefined
+    const entry = channel && logged.find((e) => e.channel === channel && e.pattern.test(line.msg))
     if (!entry) continue
     const text = line.error ? `${line.msg}: ${line.error}` : line.msg
     // The newest of each entry stands for its repeats.

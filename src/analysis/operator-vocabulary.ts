@@ -18,6 +18,8 @@ export type Channel =
   | 'reconcile-error'
   /** a logger.Error line inside a reconcile that goes on: `"level":"error"`, the entry's text in `msg` */
   | 'error-log'
+  /** a logger.Info line inside a reconcile that says it skipped something it was asked to do (state-sync restore) */
+  | 'log'
   /** a status field or phase of the object */
   | 'status'
 
@@ -136,6 +138,30 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     action:
       'Compare .status.pubKey of {object} with the validator registered on chain (<app> query staking validators); submit create-validator or restore the registered key in Secret {object}-priv-key.',
   },
+  {
+    id: 'reconcile-error/consensus-key-secret-missing',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /(?:^|: )secrets? "(?<secret>[^"]*(?:priv-key|consensus-key|priv-validator|privval)[^"]*)" not found/i,
+    template: 'secrets "<name>-priv-key" not found (the API server\'s NotFound, returned bare or wrapped)',
+    rule: 'signing-key-blocked',
+    severity: 'error',
+    cause: "the validator's consensus key Secret does not exist: the node cannot sign blocks, and the operator cannot verify or reserve its key, until it does",
+    action:
+      'Create Secret {secret} in {namespace} with priv_validator_key.json holding the consensus key registered on chain (kubectl create secret generic {secret} -n {namespace} --from-file=priv_validator_key.json=<file>); never a new key for a registered validator.',
+  },
+  {
+    id: 'reconcile-error/account-secret-missing',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /(?:failed to get account secret: |(?:^|: ))secrets? "(?<secret>[^"]*account[^"]*)" not found/i,
+    template: 'failed to get account secret: secrets "<name>-account" not found',
+    rule: 'validator-setup-failing',
+    severity: 'error',
+    cause: "the validator's account Secret (its mnemonic) does not exist: the operator cannot build the genesis or submit create-validator until it does",
+    action:
+      'Create Secret {secret} in {namespace} with the account mnemonic (kubectl create secret generic {secret} -n {namespace} --from-literal=mnemonic=<mnemonic>), or fix .spec.validator (accountMnemonicSecret).',
+  },
   // ---- storage (pvc.go) ----
   {
     id: 'event/PvcMaxSizeReached',
@@ -231,12 +257,94 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     clearedBy: ['NodeStateSyncing', 'NodeRunning', 'NodeSyncing'],
   },
   {
+    id: 'log/state-sync-no-peers',
+    kind: 'ChainNode',
+    channel: 'log',
+    pattern: /^not restoring from state-sync: could not find other peers/,
+    template: 'not restoring from state-sync: could not find other peers for this chain (info line, configmap.go)',
+    rule: 'state-sync-blocked',
+    severity: 'error',
+    cause:
+      'the node asks for a state-sync restore (.spec.stateSyncRestore) but no other working node of the chain (a Service labelled peer=true with its chain-id) is there to restore from',
+    action:
+      'Bring up (or make Ready) another node of the same chain in the cluster: kubectl get svc -A -l peer=true,chain-id=<chain> ; or turn .spec.stateSyncRestore off and restore otherwise (' +
+      editNode +
+      ').',
+  },
+  {
+    id: 'log/state-sync-no-trust-height',
+    kind: 'ChainNode',
+    channel: 'log',
+    pattern: /^not restoring from state-sync: no chainnode with valid trust height/,
+    template: 'not restoring from state-sync: no chainnode with valid trust height config is available (info line, configmap.go)',
+    rule: 'state-sync-blocked',
+    severity: 'error',
+    cause: 'peers exist but none publishes a trust height: no node of the chain serves state-sync snapshots, or none has taken one yet',
+    action:
+      'Enable .spec.config.stateSync.snapshotInterval on a synced node of the chain and wait for its first snapshot (its <name>-internal Service gains the state-sync-trust-height annotation): kubectl get svc -n {namespace} -l peer=true -o yaml | grep trust-height',
+  },
+  {
+    id: 'event/NoTrustHeight-list',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'NoTrustHeight',
+    pattern: /^not adding state-sync details: failed to list state-sync snapshots for (?<node>\S+): (?<error>.*)/,
+    template: 'not adding state-sync details: failed to list state-sync snapshots for <node>: <error>',
+    rule: 'state-sync-blocked',
+    severity: 'warning',
+    cause:
+      "the operator cannot read the node's state-sync snapshot list from node-utils (:8000 /snapshots): it publishes no trust height for this node, so no other node can state-sync from it, and what else it reads there (data usage, height) is stale too",
+    action:
+      'Check node-utils on the node (kubectl chainnode logs {object} -n {namespace} -c node-utils; the Pod Ready) and that no NetworkPolicy keeps the operator out of {namespace}.',
+  },
+  {
+    id: 'event/NoTrustHeight-no-snapshots',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'NoTrustHeight',
+    pattern: /^not adding state-sync details: no state-sync snapshots available/,
+    template: 'not adding state-sync details: no state-sync snapshots available',
+    rule: 'state-sync-blocked',
+    severity: 'warning',
+    cause:
+      'the node is configured to serve state-sync snapshots (.spec.config.stateSync.snapshotInterval) but has taken none yet: peers restoring from it find no trust height (on a node that serves none this Event is routine noise and is not reported)',
+    action:
+      'Check that the node takes snapshots: .spec.config.stateSync.snapshotInterval, and node-utils /snapshots (kubectl chainnode logs {object} -n {namespace} -c node-utils); the first snapshot comes only after snapshotInterval blocks.',
+  },
+  {
+    id: 'event/NoTrustHeight-no-hashes',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'NoTrustHeight',
+    pattern: /^not adding state-sync details: no valid state-sync snapshot heights with retrievable block hashes/,
+    template: 'not adding state-sync details: no valid state-sync snapshot heights with retrievable block hashes',
+    rule: 'state-sync-blocked',
+    severity: 'warning',
+    cause:
+      'the node has state-sync snapshots but cannot serve the block at any of their heights (pruned below them: min-retain-blocks or pruning keep fewer blocks than the snapshots span): no trust height is published',
+    action:
+      'Keep the blocks of the snapshot heights: raise min-retain-blocks in app.toml (or pruning keep-recent) above snapshot-keep-recent × snapshotInterval (.spec.config.override of {object}); kubectl chainnode logs {object} -n {namespace} -c node-utils',
+  },
+  {
+    id: 'event/NoTrustHeight-hash',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'NoTrustHeight',
+    pattern: /^not adding state-sync details: failed to (?:get block hash at height (?<height>\d+)|get chain node client) for (?<node>\S+?):? (?<error>.*)/,
+    template: 'not adding state-sync details: failed to get block hash at height <h> for <node>: <error> | failed to get chain node client for <node>: <error>',
+    rule: 'state-sync-blocked',
+    severity: 'warning',
+    cause:
+      "the operator cannot read the block hash the trust height needs from the node's RPC (after an upgrade it trusts the first block of the new version): no trust height is published",
+    action: 'Check the node answers on RPC 26657 and has the block (kubectl chainnode status {object} -n {namespace} -o wide); the error names the height.',
+  },
+  {
     id: 'event/NoTrustHeight-serving',
     kind: 'ChainNode',
     channel: 'event',
     reason: 'NoTrustHeight',
     pattern: /^not adding state-sync details: (?<error>.*)/,
-    template: 'not adding state-sync details: <error>',
+    template: 'not adding state-sync details: <any other error>',
     rule: 'state-sync-blocked',
     severity: 'warning',
     cause:
@@ -495,6 +603,17 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     rule: 'reconcile-failing',
     severity: 'error',
     cause: 'the API server refuses a Pod the operator creates (the error says why: PriorityClass, quota, Pod Security, a policy)',
+    action: 'api',
+  },
+  {
+    id: 'reconcile-error/pod-not-deleted',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /timeout waiting for pod (?<pod>\S+) to be deleted|failed waiting for pod (?<pod2>\S+) termination/,
+    template: 'timeout waiting for pod <pod> to be deleted: <error> | failed waiting for pod <pod> termination: <error>',
+    rule: 'reconcile-failing',
+    severity: 'error',
+    cause: 'the operator deleted the node Pod to recreate it (phase Restarting) and the old Pod does not go away within 2 minutes',
     action: 'api',
   },
   {
@@ -968,7 +1087,8 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     rule: 'set-rollout-blocked',
     severity: 'error',
     cause: 'the set rolls out its nodes one by one and the node it waits for does not reach Running or Syncing: the rollout of the rest is held',
-    action: 'Diagnose that node: kubectl chainnode doctor {child} -n {namespace}',
+    action:
+      'Fix what holds {child} (named above); the rollout goes on once it is Running or Syncing. The whole story: kubectl chainnode doctor {child} -n {namespace}',
   },
   {
     id: 'set/reconcile-error/ownership',

@@ -4,7 +4,9 @@ import { defineRule, severityRank, type Rule, type RuleHit, type Severity } from
 import type { RuleId } from '../rules/ids.js'
 import { compareText } from '../util/compare.js'
 import { entryById, fillTemplate, SHARED_ACTIONS } from './operator-vocabulary.js'
-import { operatorSaid, type VocabularyHit } from './operator-said.js'
+import { operatorSaid, sameFailure, type VocabularyHit } from './operator-said.js'
+import { causeAction, classifyReconcileError, type CauseMatch } from './reconcile-causes.js'
+import { failingRunOf, groupErrors } from './reconcile-log.js'
 import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
 
 export interface VocabularyData {
@@ -16,6 +18,10 @@ export interface VocabularyData {
   message: string
   /** The names the action is filled with. */
   vars: Record<string, string>
+  /** The specific cause the operator's words carry (the quota's used and hard, the permission denied, the missing object…). */
+  specific?: CauseMatch
+  /** What the rule adds about it from elsewhere (the node a set waits for, the node's own chain probe). */
+  note?: string
 }
 
 interface VocabularyRuleSpec {
@@ -27,8 +33,10 @@ interface VocabularyRuleSpec {
   /** Rules whose findings on the same node this one explains, besides the phase and the failing reconcile every entry explains. */
   explains?: readonly RuleId[]
   /** What the node's own data adds: extra evidence or a reason to stay quiet. */
-  refine?: (ctx: { index: SnapshotIndex; obj: ChainNode | ChainNodeSet; hits: VocabularyHit[] }) => VocabularyHit[]
+  refine?: (ctx: { index: SnapshotIndex; obj: ChainNode | ChainNodeSet; hits: VocabularyHit[]; now: number }) => VocabularyHit[]
   summary?: (data: VocabularyData) => string
+  /** A sentence the cause ends with, from what the rule reads beyond the operator's words. */
+  explain?: (ctx: { index: SnapshotIndex; obj: ChainNode | ChainNodeSet; data: VocabularyData; now: number }) => string | undefined
 }
 
 /** Names an action of the catalogue may use, for one object. */
@@ -46,11 +54,30 @@ export function vocabularyVars(index: SnapshotIndex, obj: ChainNode | ChainNodeS
   }
 }
 
+/**
+ * The most specific cause in the operator's words about this finding: its own text, the other texts of the same
+ * entry, then the reconcile error the Event shortened (FormatErrorEvent keeps only the last part of the chain).
+ */
+function specificOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, main: VocabularyHit, hits: VocabularyHit[]): CauseMatch | undefined {
+  const texts = [main.text, ...hits.filter((hit) => hit !== main && hit.entry === main.entry).map((hit) => hit.text)]
+  if (main.entry.channel === 'event')
+    for (const group of groupErrors(failingRunOf(index, obj)).reverse()) if (sameFailure(main.text, group.error)) texts.push(group.error)
+  let best: CauseMatch | undefined
+  for (const text of texts) {
+    const match = classifyReconcileError(text)
+    // An entry that is itself a timeout already says what the operator waited for.
+    if (!match.detail || (match.cause === 'timeout' && main.entry.template.startsWith('timeout'))) continue
+    if (!best || Object.keys(match.facts ?? {}).length > Object.keys(best.facts ?? {}).length) best = match
+  }
+  return best
+}
+
 function hitOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, hits: VocabularyHit[]): RuleHit<VocabularyData> | undefined {
   if (hits.length === 0) return undefined
   const ordered = [...hits].sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
   const main = ordered.reduce((best, hit) => (severityRank(hit.entry.severity) > severityRank(best.entry.severity) ? hit : best), ordered.at(-1)!)
   const dated = ordered.filter((hit) => hit.at).map((hit) => hit.at!)
+  const specific = specificOf(index, obj, main, ordered)
   return {
     subject: refOf(obj),
     severity: main.entry.severity,
@@ -59,6 +86,7 @@ function hitOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, hits: Vocabu
       entries: [...new Set(ordered.map((hit) => hit.entry.id))],
       message: main.text,
       vars: { ...vocabularyVars(index, obj), ...main.groups },
+      ...(specific ? { specific } : {}),
     },
     evidence: ordered.map((hit) => hit.evidence),
     ...(dated.length ? { since: dated[0] } : {}),
@@ -87,13 +115,29 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
     check({ index, node, now }) {
       const set = isKind(node, 'ChainNode') ? index.ownerSetOf(node) : undefined
       const objects = [node, ...(set ? [set] : [])]
-      return objects.flatMap((obj) => hitOf(index, obj, refine({ index, obj, hits: operatorSaid(index, obj, now, spec.id) })) ?? [])
+      return objects.flatMap((obj) => {
+        const hit = hitOf(index, obj, refine({ index, obj, hits: operatorSaid(index, obj, now, spec.id), now }))
+        if (!hit) return []
+        const note = spec.explain?.({ index, obj, data: hit.data, now })
+        return [note ? { ...hit, data: { ...hit.data, note } } : hit]
+      })
     },
     summary: spec.summary ?? ((d) => `the operator reports: ${d.message}`),
-    cause: (d) => entryById.get(d.entry)?.cause ?? 'the operator reports a failure',
+    cause: (d) => {
+      const cause = entryById.get(d.entry)?.cause ?? 'the operator reports a failure'
+      return `${cause}${d.specific?.detail ? `: ${d.specific.detail}` : ''}${d.note ? `; ${d.note}` : ''}`
+    },
     action: (d) => {
-      const action = entryById.get(d.entry)?.action ?? ''
-      return fillTemplate(SHARED_ACTIONS[action] ?? action, d.vars)
+      const name = entryById.get(d.entry)?.action ?? ''
+      const general = fillTemplate(SHARED_ACTIONS[name] ?? name, d.vars)
+      if (!d.specific) return general
+      const specific = causeAction(d.specific, {
+        namespace: d.vars.namespace,
+        node: d.vars.object,
+        operator: `${d.vars.operatorNamespace}/${d.vars.operatorName}`,
+      })
+      // An action that only says "the object the error names" is the specific one, said better.
+      return /the error names|the error says/.test(general) && d.specific.object ? specific : `${specific} ${general}`
     },
   })
 }

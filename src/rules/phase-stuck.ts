@@ -3,6 +3,7 @@ import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { phaseStart } from '../analysis/phase-since.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
+import { causeAction, classifyReconcileError } from '../analysis/reconcile-causes.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { eventTime } from '../snapshot/events.js'
 import type { ChainNode } from '../snapshot/kinds.js'
@@ -57,6 +58,36 @@ interface Data {
   exact: boolean
   explained: boolean
   next: string
+  /** Why the phase cannot move on, when the operator's error or the Pod says it specifically. */
+  specific?: string
+  specificAction?: string
+}
+
+/** The operator waits this long for the old Pod to go before it calls it a timeout (constant.go timeoutPodDeleted). */
+const POD_DELETE_WAIT_MS = 2 * MIN
+
+/** The specific reason the phase holds: the old Pod still terminating, or the latest operator error's own words. */
+function specificCause(
+  node: ChainNode,
+  latestError: string | undefined,
+  pod: { metadata: { name: string; deletionTimestamp?: string; finalizers?: string[] } } | undefined,
+  now: number,
+  operator: string,
+): { detail: string; action: string } | undefined {
+  const { namespace = 'default', name } = node.metadata
+  const ctx = { namespace, node: name, operator }
+  const terminatingSince = pod?.metadata.deletionTimestamp
+  if (terminatingSince && now - Date.parse(terminatingSince) > POD_DELETE_WAIT_MS) {
+    const finalizers = pod.metadata.finalizers?.length ? ` (finalizers: ${pod.metadata.finalizers.join(', ')})` : ''
+    return {
+      detail: `the old Pod ${pod.metadata.name} has been terminating since ${terminatingSince}${finalizers}, and the operator creates the new one only once it is gone`,
+      action: causeAction({ cause: 'pod-terminating', object: pod.metadata.name }, ctx),
+    }
+  }
+  if (!latestError) return undefined
+  const match = classifyReconcileError(latestError)
+  if (!match.detail) return undefined
+  return { detail: match.detail, action: causeAction(match, ctx) }
 }
 
 export default defineRule<Data>({
@@ -99,6 +130,9 @@ export default defineRule<Data>({
     const warnings = events.filter((event) => event.type === 'Warning')
     const explained = errors.length > 0 || warnings.length > 0
     const operator = index.operatorFor(node)
+    const operatorRef = operator ? `${operator.metadata.namespace}/${operator.metadata.name}` : 'cosmopilot-system/cosmopilot'
+    const pod = index.podOf(node)
+    const specific = specificCause(node, errors.at(-1)?.error, pod, now, operatorRef)
     const evidence: Evidence[] = [
       field(node, '.status.phase', phase),
       { kind: 'field', source: start.source, text: `in ${phase} since ${start.at}${start.exact ? '' : ' (read off what the phase created)'}`, at: start.at },
@@ -109,7 +143,8 @@ export default defineRule<Data>({
         at: group.last,
       })),
       ...(explained ? warnings : events).slice(-8).map(eventEvidence),
-      ...(explained
+      ...(pod?.metadata.deletionTimestamp ? [field(pod, '.metadata.deletionTimestamp', pod.metadata.deletionTimestamp)] : []),
+      ...(explained || specific
         ? []
         : [{ kind: 'missing' as const, source: 'operator log and Events', text: `no operator error and no Warning Event since ${start.at} explains it` }]),
     ]
@@ -123,8 +158,9 @@ export default defineRule<Data>({
           stuckForMs,
           thresholdMs,
           exact: start.exact,
-          explained,
+          explained: explained || specific !== undefined,
           next: nextRead(node, phase, operator && `${operator.metadata.namespace}/${operator.metadata.name}`),
+          ...(specific ? { specific: specific.detail, specificAction: specific.action } : {}),
         },
         evidence,
         since: start.at,
@@ -133,11 +169,15 @@ export default defineRule<Data>({
   },
   summary: (d) => `stuck in phase ${d.phase} for ${d.exact ? '' : 'about '}${humanAge(d.stuckForMs)} (more than ${humanAge(d.thresholdMs)})`,
   cause: (d) =>
-    d.explained
-      ? `the node cannot leave ${d.phase}: the operator errors and Warning Events since it began are the evidence`
-      : `the node cannot leave ${d.phase}, and neither the operator log nor the Events say why`,
+    d.specific
+      ? `the node cannot leave ${d.phase}: ${d.specific}`
+      : d.explained
+        ? `the node cannot leave ${d.phase}: the operator errors and Warning Events since it began are the evidence`
+        : `the node cannot leave ${d.phase}, and neither the operator log nor the Events say why`,
   action: (d) =>
-    d.explained
-      ? `Fix what the evidence names (the operator's error, the Warning Events); the node leaves ${d.phase} at the next reconcile. If it does not, read ${d.next}.`
-      : `Read ${d.next}.`,
+    d.specificAction
+      ? `${d.specificAction} The node leaves ${d.phase} at the next reconcile after.`
+      : d.explained
+        ? `Fix what the evidence names (the operator's error, the Warning Events); the node leaves ${d.phase} at the next reconcile. If it does not, read ${d.next}.`
+        : `Read ${d.next}.`,
 })

@@ -1,9 +1,9 @@
 import { humanAge } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
-import { causeAction, classifyReconcileError, type ReconcileCause } from '../analysis/reconcile-causes.js'
+import { causeAction, classifyReconcileError, REFUSALS, type QuotaResource, type ReconcileCause } from '../analysis/reconcile-causes.js'
 import { groupErrors, reconcileHistory } from '../analysis/reconcile-log.js'
-import { operatorSaid } from '../analysis/operator-said.js'
+import { operatorSaid, sameFailure } from '../analysis/operator-said.js'
 import type { KubeObject } from '../snapshot/types.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { field, eventEvidence } from '../engine/evidence.js'
@@ -27,16 +27,14 @@ interface Data {
   cause: ReconcileCause
   causeObject?: string
   causeResources?: string[]
+  /** What the error says specifically (the quota's used and hard, the LimitRange bound, the principal denied…). */
+  causeDetail?: string
+  causeFacts?: Record<string, string>
+  causeQuota?: QuotaResource[]
   /** The Warning Event the operator recorded with the same failure, if any (reason). */
   eventReason?: string
   /** Whether the node names a genesis source (.spec.genesis), or creates a new genesis. */
   genesisSource: boolean
-}
-
-/** The operator's Event text keeps only the last part of a long error chain: match on that tail. */
-function sameFailure(message: string, error: string): boolean {
-  const tail = error.split(':').at(-1)!.trim()
-  return message.includes(error) || (tail.length >= 8 && message.includes(tail))
 }
 
 /** A Warning Event on the node or its set that carries this error. */
@@ -52,7 +50,7 @@ export default defineRule<Data>({
   title: "The operator's reconciles of the node fail",
   severity: 'error',
   severityNote:
-    'when the node keeps failing (at least two failures over two minutes or more, the latest within 20 minutes); warning for a single or an older failure',
+    'when the node keeps failing (at least two failures over two minutes or more, the latest within 20 minutes; any two recent failures when the error is a refusal no retry can pass: a quota, a LimitRange, a missing object, a denied permission); warning for a single or an older failure',
   specRow: 'Issue 20: the operator logs `Reconciler error` for the node (or its ChainNodeSet), with or without a Warning Event',
   // A refused reconcile is why the node cannot leave its phase.
   explains: ['phase-stuck'],
@@ -73,9 +71,12 @@ export default defineRule<Data>({
     if (!history.latestFailed || history.onlyConflicts) return []
     const latest = history.failing.at(-1)!
     const failingForMs = now - Date.parse(history.failingSince!)
-    const keepsFailing = history.failingCount >= 2 && failingForMs >= KEEPS_FAILING_MS && now - Date.parse(latest.at) <= STILL_FAILING_MS
-    const severity: Severity = keepsFailing ? 'error' : 'warning'
     const error = latest.error ?? '(no error text)'
+    const match = classifyReconcileError(error)
+    // A refusal fails the same way at every retry: the real manager's backoff repeats it within seconds.
+    const keepsFailing =
+      history.failingCount >= 2 && (failingForMs >= KEEPS_FAILING_MS || REFUSALS.has(match.cause)) && now - Date.parse(latest.at) <= STILL_FAILING_MS
+    const severity: Severity = keepsFailing ? 'error' : 'warning'
     const set = index.ownerSetOf(node)
     const objects = set ? [node, set] : [node]
     // What the catalogue knows is reported by its own rule (spec-invalid, genesis-unavailable…), with its cause.
@@ -83,7 +84,6 @@ export default defineRule<Data>({
       .flatMap((obj) => operatorSaid(index, obj, now))
       .some((hit) => hit.entry.rule !== 'reconcile-failing' && (hit.entry.channel === 'reconcile-error' ? hit.text === error : sameFailure(hit.text, error)))
     if (knownElsewhere) return []
-    const match = classifyReconcileError(error)
     const event = eventFor(index, objects, error)
     const evidence: Evidence[] = [
       field(node, '.status.phase', node.status?.phase),
@@ -110,6 +110,9 @@ export default defineRule<Data>({
           cause: match.cause,
           causeObject: match.object,
           ...(match.resources ? { causeResources: match.resources } : {}),
+          ...(match.detail ? { causeDetail: match.detail } : {}),
+          ...(match.facts ? { causeFacts: match.facts } : {}),
+          ...(match.quota ? { causeQuota: match.quota } : {}),
           ...(event ? { eventReason: event.reason } : {}),
           genesisSource: node.spec?.genesis !== undefined && node.spec?.genesis !== null,
         },
@@ -123,10 +126,10 @@ export default defineRule<Data>({
   cause: (d) =>
     d.cause === 'unknown'
       ? `the operator ${d.operator} returns this error from every reconcile${d.eventReason ? ` (and records it as Warning Event ${d.eventReason})` : ' and records no Event for it'}`
-      : `the operator ${d.operator} cannot reconcile the node: ${d.cause === 'genesis' && !d.genesisSource ? 'it cannot create the new genesis' : d.cause === 'quota' ? quotaCause(d.causeResources) : CAUSES[d.cause]}`,
+      : `the operator ${d.operator} cannot reconcile the node: ${d.cause === 'genesis' && !d.genesisSource ? 'it cannot create the new genesis' : d.cause === 'quota' ? quotaCause(d.causeResources) : CAUSES[d.cause]}${d.causeDetail ? ` (${d.causeDetail})` : ''}`,
   action: (d) =>
     causeAction(
-      { cause: d.cause, object: d.causeObject, resources: d.causeResources },
+      { cause: d.cause, object: d.causeObject, resources: d.causeResources, facts: d.causeFacts, detail: d.causeDetail },
       { namespace: d.namespace, operator: d.operator, node: d.node, genesisSource: d.genesisSource },
     ),
 })
@@ -152,4 +155,15 @@ const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
   'crd-missing': 'a custom resource kind it needs is not installed',
   'invalid-spec': 'the spec is invalid',
   'start-timeout': 'the node Pod it created did not start its main container in time',
+  'limit-range': 'a LimitRange of the namespace refuses the Pod it creates',
+  'permission-denied': 'the key backend refuses its credentials',
+  'object-missing': 'an object the node refers to does not exist',
+  'pod-terminating': 'the old Pod of the node does not finish terminating, so the new one cannot be created',
+  'remote-store': 'a remote store refuses its request',
+  timeout: 'what it waits for does not happen in time',
+  unreachable: 'a service it calls cannot be reached',
+  ownership: 'an object it must manage belongs to someone else',
+  'key-reserved': 'another owner holds the consensus key',
+  'insufficient-funds': "the validator's account cannot pay for the transaction",
+  pruned: 'a block it needs is pruned on the node',
 }

@@ -37,8 +37,9 @@ const EXPECTED: Record<string, string[]> = {
   'sc-reconcile-failing': ['reconcile-failing', 'phase-stuck'],
   'sc-phase-stuck': ['phase-stuck'],
   'sc-healthy-no-leader-election': [],
-  // A namespace run lists the set with no ChainNode too: its genesis cannot be downloaded.
-  'sc-operator-vocabulary': ['data-volume-full', 'genesis-unavailable', 'validator-jailed'],
+  // A namespace run lists the set with no ChainNode too: its genesis cannot be downloaded. A LimitRange refuses
+  // init-refused's init Pod, val-nokey has no key Secret, val-statesync's snapshot list cannot be read.
+  'sc-operator-vocabulary': ['data-volume-full', 'genesis-unavailable', 'reconcile-failing', 'signing-key-blocked', 'state-sync-blocked', 'validator-jailed'],
 }
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })

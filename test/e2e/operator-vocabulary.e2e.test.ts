@@ -59,6 +59,41 @@ describe("the operator's vocabulary, live", () => {
     expect(genesis.evidence.some((e: any) => e.source === 'Reconciler error on ChainNodeSet/no-genesis')).toBe(true)
   })
 
+  it('a LimitRange refusing the init Pod: an error within seconds, with the bound against the limit and the field to change', async () => {
+    const { code, findings } = await doctorJson(['init-refused'])
+    expect(code).toBe(1)
+    const refused = findings.find((f) => f.ruleId === 'reconcile-failing')
+    expect(refused).toMatchObject({ severity: 'error', data: { cause: 'limit-range', causeFacts: { allowed: '1Gi', asked: '2Gi', resource: 'memory' } } })
+    expect(refused.cause).toMatch(/a LimitRange allows at most 1Gi memory per Container, and Pod init-refused-init-data asks 2Gi \(its limit\)/)
+    expect(refused.action).toMatch(/^Set the memory limit of init-refused at or below 1Gi .*kubectl describe limitrange -n sc-operator-vocabulary/)
+  })
+
+  it('a validator without its consensus key Secret: an error saying it cannot sign until the Secret exists, not the generic text', async () => {
+    const { code, findings } = await doctorJson(['val-nokey'])
+    expect(code).toBe(1)
+    expect(findings.filter((f) => f.ruleId === 'reconcile-failing')).toEqual([])
+    const key = findings.find((f) => f.ruleId === 'signing-key-blocked')
+    expect(key).toMatchObject({ severity: 'error', data: { entry: 'reconcile-error/consensus-key-secret-missing' } })
+    expect(key.cause).toMatch(/cannot sign blocks.*until it does: Secret val-nokey-consensus-key does not exist/)
+    expect(key.action).toMatch(/^Create Secret val-nokey-consensus-key in sc-operator-vocabulary/)
+  })
+
+  it('state sync: the snapshot list the operator cannot read is a finding with its cause, not "No problems found"', async () => {
+    const text = await runCli(['doctor', 'val-statesync', '-n', NS, '--no-probe'], { env: env() })
+    expect(text.stdout).not.toMatch(/No problems found/)
+    const { findings } = await doctorJson(['val-statesync'])
+    const sync = findings.find((f) => f.ruleId === 'state-sync-blocked')
+    expect(sync).toMatchObject({ severity: 'warning', data: { entry: 'event/NoTrustHeight-list' } })
+    expect(sync.cause).toMatch(/snapshot list .*: 10\.96\.41\.12:8000 answers connection refused; the node's own height was not measured/)
+  })
+
+  it('doctor --all -n NS finds each trouble of the namespace by its own rule', async () => {
+    const { findings } = await doctorJson(['--all'])
+    expect([...new Set(findings.map((f) => f.ruleId))].sort()).toEqual(
+      ['data-volume-full', 'genesis-unavailable', 'reconcile-failing', 'signing-key-blocked', 'state-sync-blocked', 'validator-jailed'].sort(),
+    )
+  })
+
   it('doctor --all -n NS lists the set with no ChainNode among its subjects, with the same finding', async () => {
     const { code, findings, nodes } = await doctorJson(['--all'])
     expect(code).toBe(1)

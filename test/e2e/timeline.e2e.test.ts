@@ -104,7 +104,7 @@ const EXPECTED: Record<string, { findings?: string[]; probe?: boolean; shows: Ch
   'sc-phase-stuck': { findings: ['phase-stuck'], shows: [{ kind: 'Event/DataInitStarted' }] },
   'sc-healthy-no-leader-election': { findings: [], shows: [{ source: 'operator', text: /^finishing reconcile/ }] },
   'sc-operator-vocabulary': {
-    findings: ['data-volume-full', 'validator-jailed'],
+    findings: ['data-volume-full', 'reconcile-failing', 'signing-key-blocked', 'state-sync-blocked', 'validator-jailed'],
     shows: [{ kind: 'Event/ValidatorJailed' }, { kind: 'Event/PvcMaxSizeReached' }],
   },
 }

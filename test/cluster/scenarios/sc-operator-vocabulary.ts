@@ -6,10 +6,16 @@
  *   Warning Event `PvcMaxSizeReached` repeated every reconcile.
  * - ChainNodeSet `no-genesis`, with no ChainNode yet: its genesis URL cannot be downloaded. Phase Initializing,
  *   the Warning Event `GenesisError` on the set, and controller-runtime's `Reconciler error` lines about it.
+ * - `init-refused`: a LimitRange of the namespace refuses its data init Pod (pvc.go "failed to create init pod: …",
+ *   the API server's LimitRanger text), retried with the manager's backoff from a minute ago; no Event.
+ * - `val-nokey`: a validator whose consensus key Secret does not exist: every reconcile returns the NotFound.
+ * - `val-statesync`: a Running validator whose snapshot list the operator cannot read from node-utils: the
+ *   Warning Event `NoTrustHeight` ("not adding state-sync details: failed to list state-sync snapshots for …"),
+ *   which the real manager records within seconds of the node's first reconcile (service.go).
  */
 import { cnEvent, setEvent } from './lib/events.js'
 import { reconcileFields, reconcilerError, retryTimes, zapJson, type LogLine } from './lib/logfmt.js'
-import { GAIA } from './lib/node.js'
+import { GAIA, seedNode } from './lib/node.js'
 import { seedRunningNode, type RunningNode } from './lib/running.js'
 import { defineScenario } from './lib/scenario.js'
 import { HOUR, MIN, ago, uuidFrom } from './lib/util.js'
@@ -21,6 +27,21 @@ const SET = 'no-genesis'
 const SET_GENESIS_URL = 'https://genesis.example.invalid/genesis.json'
 const SET_AGE = 25 * MIN
 export const SET_GENESIS_ERROR = `Get "${SET_GENESIS_URL}": dial tcp: lookup genesis.example.invalid on 10.96.0.10:53: no such host`
+export const LIMIT_RANGE_ERROR =
+  'failed to create init pod: pods "init-refused-init-data" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi'
+export const KEY_SECRET_ERROR = 'Secret "val-nokey-consensus-key" not found'
+export const STATE_SYNC_EVENT =
+  'not adding state-sync details: failed to list state-sync snapshots for val-statesync: Get "http://val-statesync-internal.sc-operator-vocabulary.svc.cluster.local:8000/snapshots": dial tcp 10.96.41.12:8000: connect: connection refused'
+/** The manager's backoff since the first failure (seconds ago). */
+const REFUSED_AGE = 60
+
+const STATE_SYNC: RunningNode = {
+  opts: { name: 'val-statesync', chainID: CHAIN, app: GAIA, validator: true, spec: { genesis: GENESIS, validator: {} } },
+  age: 3 * MIN,
+  podIP: '10.244.29.12',
+  profiling: 'absent',
+  stack: { status: { validator: true, jailed: false, validatorStatus: 'bonded' } },
+}
 
 const JAILED: RunningNode = {
   opts: { name: 'val-jailed', chainID: CHAIN, app: GAIA, validator: true, spec: { genesis: GENESIS, validator: {} } },
@@ -48,11 +69,11 @@ export default defineScenario({
     node: 'val-jailed',
     symptomRule: 'validator-jailed',
     description:
-      'val-jailed is a jailed validator (status and ValidatorJailed Event); full-disk reached autoResizeMaxSize at 97% (PvcMaxSizeReached); ChainNodeSet no-genesis has no ChainNode: its genesis URL does not resolve (GenesisError, Reconciler error).',
+      'val-jailed is a jailed validator (status and ValidatorJailed Event); full-disk reached autoResizeMaxSize at 97% (PvcMaxSizeReached); ChainNodeSet no-genesis has no ChainNode: its genesis URL does not resolve (GenesisError, Reconciler error); a LimitRange refuses the init Pod of init-refused; validator val-nokey has no consensus key Secret; the operator cannot read the snapshot list of val-statesync (NoTrustHeight).',
   },
 
   async seed(s) {
-    const [jailed, full, set] = await Promise.all([
+    const [jailed, full, set, , , stateSync] = await Promise.all([
       seedRunningNode(s, JAILED),
       seedRunningNode(s, FULL),
       s.create({
@@ -65,6 +86,34 @@ export default defineScenario({
           nodes: [{ name: 'fullnodes', instances: 2 }],
         },
       }),
+      seedNode(
+        s,
+        {
+          name: 'init-refused',
+          chainID: CHAIN,
+          app: GAIA,
+          spec: { genesis: GENESIS, persistence: { size: '500Gi' }, resources: { requests: { cpu: '2', memory: '2Gi' }, limits: { memory: '2Gi' } } },
+        },
+        {
+          pvc: { size: '500Gi', phase: 'Pending' },
+          status: { phase: 'InitializingData', pvcSize: '500Gi', chainID: undefined, appVersion: undefined, ip: undefined },
+          services: false,
+          configMaps: false,
+          pod: false,
+        },
+      ),
+      seedNode(
+        s,
+        {
+          name: 'val-nokey',
+          chainID: CHAIN,
+          app: GAIA,
+          validator: true,
+          spec: { genesis: GENESIS, validator: { privateKeySecret: 'val-nokey-consensus-key' } },
+        },
+        { pvc: false, status: { chainID: undefined, appVersion: undefined, ip: undefined }, services: false, configMaps: false, pod: false },
+      ),
+      seedRunningNode(s, STATE_SYNC),
     ])
     await Promise.all([
       cnEvent(s, jailed.cn, 'ValidatorJailed', 'Validator is jailed', { type: 'Warning', firstAgo: 40 * MIN }),
@@ -74,6 +123,7 @@ export default defineScenario({
         firstAgo: 36 * MIN,
         lastAgo: 10,
       }),
+      cnEvent(s, stateSync.cn, 'NoTrustHeight', STATE_SYNC_EVENT, { type: 'Warning', count: 6, firstAgo: 2 * MIN, lastAgo: 15 }),
       s.status(set, { phase: 'Initializing', instances: 2, readyInstances: 0 }),
       setEvent(s, set, 'GenesisError', `Failed to download genesis from URL: lookup genesis.example.invalid on 10.96.0.10:53: no such host`, {
         type: 'Warning',
@@ -93,6 +143,17 @@ export default defineScenario({
       lines.push(zapJson(at(0), 'info', undefined, 'retrieving genesis from url', { ...f, url: SET_GENESIS_URL }))
       lines.push(reconcilerError(at(0.05), 'ChainNodeSet', NS, SET, id, SET_GENESIS_ERROR))
     })
-    return lines
+    // The real manager's backoff: the same refusal within seconds of the first reconcile, then farther apart.
+    retryTimes(REFUSED_AGE).forEach((sec, i) => {
+      for (const [name, error] of [
+        ['init-refused', LIMIT_RANGE_ERROR],
+        ['val-nokey', KEY_SECRET_ERROR],
+      ] as const) {
+        const id = uuidFrom(`${name}/${i}`)
+        lines.push(zapJson(ago(now, sec), 'info', undefined, 'starting reconcile', reconcileFields('ChainNode', NS, name, id)))
+        lines.push(reconcilerError(ago(now, sec - 0.02), 'ChainNode', NS, name, id, error))
+      }
+    })
+    return lines.sort((a, b) => a.at.getTime() - b.at.getTime())
   },
 })

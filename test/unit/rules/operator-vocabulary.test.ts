@@ -31,6 +31,8 @@ const SAMPLES: Record<string, Sample> = {
   'status/validatorStatus': { text: '', status: (o) => Object.assign(o.status, { jailed: false, validatorStatus: 'unbonded', validator: true }) },
   'event/FailedCreateValidator': { text: 'failed to create-validator: insufficient funds: 10uatom is smaller than 1000000uatom' },
   'reconcile-error/validator-not-found': { text: 'validator not found' },
+  'reconcile-error/consensus-key-secret-missing': { text: 'secrets "fullnode-0-priv-key" not found' },
+  'reconcile-error/account-secret-missing': { text: 'failed to get account secret: secrets "fullnode-0-account" not found' },
   'event/PvcMaxSizeReached': { text: 'Data volume reached maximum allowed size (2Ti)' },
   'status/dataUsage': { text: '', status: (o) => (o.status.dataUsage = '97%') },
   'reconcile-error/resize-pvc': {
@@ -42,8 +44,21 @@ const SAMPLES: Record<string, Sample> = {
   },
   'event/NoPeers': { text: 'not restoring from state-sync: could not find other peers for this chain' },
   'event/NoTrustHeight-restore': { text: 'not restoring from state-sync: no chainnode with valid trust height config is available' },
-  'event/NoTrustHeight-serving': {
+  'log/state-sync-no-peers': { text: 'not restoring from state-sync: could not find other peers for this chain' },
+  'log/state-sync-no-trust-height': { text: 'not restoring from state-sync: no chainnode with valid trust height config is available' },
+  'event/NoTrustHeight-list': {
+    text: 'not adding state-sync details: failed to list state-sync snapshots for fullnode-0: Get "http://fullnode-0-internal.sc-healthy.svc.cluster.local:8000/snapshots": dial tcp 10.96.0.12:8000: connect: connection refused',
+  },
+  'event/NoTrustHeight-no-snapshots': {
     text: 'not adding state-sync details: no state-sync snapshots available',
+    setup: (s) => (node(s).spec.config = { ...node(s).spec.config, stateSync: { snapshotInterval: 1000 } }),
+  },
+  'event/NoTrustHeight-no-hashes': { text: 'not adding state-sync details: no valid state-sync snapshot heights with retrievable block hashes' },
+  'event/NoTrustHeight-hash': {
+    text: 'not adding state-sync details: failed to get block hash at height 1200001 for fullnode-0: height 1200001 is not available, lowest height is 1300000',
+  },
+  'event/NoTrustHeight-serving': {
+    text: 'not adding state-sync details: a wording this catalogue has not read yet',
     setup: (s) => (node(s).spec.config = { ...node(s).spec.config, stateSync: { snapshotInterval: 1000 } }),
   },
   'event/UpgradeMissingData': { text: 'Missing upgrade or image for upgrade at height 1200000' },
@@ -70,6 +85,7 @@ const SAMPLES: Record<string, Sample> = {
     status: (o) => Object.assign(o.status, { phase: 'InitializingData' }),
     setup: (s) => appendSince(s, 'InitializingData'),
   },
+  'reconcile-error/pod-not-deleted': { text: 'timeout waiting for pod fullnode-0 to be deleted: timed out waiting for the condition' },
   'reconcile-error/create-pod': {
     text: 'failed to create pod fullnode-0: pods "fullnode-0" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=7, limited: requests.cpu=8',
   },
@@ -178,6 +194,7 @@ function withSample(entry: VocabularyEntry, sample: Sample, form: TsForm): Snaps
     for (const minutes of [6, 3, 1])
       managerLog(s).text += managerLine(obj, { msg: 'Reconciler error', error: sample.text, at: minutesBefore(s, minutes) }, form)
   if (entry.channel === 'error-log') managerLog(s).text += managerLine(obj, { msg, level: 'error', error: error || undefined, at: minutesBefore(s, 1) }, form)
+  if (entry.channel === 'log') managerLog(s).text += managerLine(obj, { msg: sample.text, level: 'info', at: minutesBefore(s, 1) }, form)
   return s
 }
 
@@ -215,7 +232,7 @@ describe(`the operator's vocabulary (${OPERATOR_VERSION})`, () => {
 
   const forms: TsForm[] = ['rfc3339', 'epoch']
   for (const entry of VOCABULARY) {
-    const logged = entry.channel === 'reconcile-error' || entry.channel === 'error-log'
+    const logged = entry.channel === 'reconcile-error' || entry.channel === 'error-log' || entry.channel === 'log'
     for (const form of logged ? forms : (['rfc3339'] as TsForm[]))
       it(`${entry.id}${logged ? ` (ts ${form})` : ''} is a finding of ${entry.rule}`, () => {
         const sample = SAMPLES[entry.id]

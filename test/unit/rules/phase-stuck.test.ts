@@ -26,7 +26,11 @@ describe('phase-stuck', () => {
     expect(finding.data).toMatchObject({ exact: true, explained: true, thresholdMs: 30 * 60_000 })
     expect(finding.summary).toMatch(/^stuck in phase InitializingData for 4\dm \(more than 30m\)$/)
     expect(finding.evidence.some((e) => e.kind === 'log' && e.text.startsWith(QUOTA_ERROR))).toBe(true)
-    expect(finding.action).toMatch(/^Fix what the evidence names/)
+    // The operator's error says specifically why: the quota, with its used and hard values, and the command that shows it.
+    expect(finding.cause).toMatch(/^the node cannot leave InitializingData: ResourceQuota compute-resources is full: requests\.cpu used 6 of 8, asks 4 more$/)
+    expect(finding.action).toMatch(
+      /^Raise ResourceQuota compute-resources in sc-reconcile-failing \(kubectl describe resourcequota compute-resources -n sc-reconcile-failing\)/,
+    )
   })
 
   it('reads the start off the node Pod for Starting, and leaves a serving phase alone', () => {
