@@ -87,7 +87,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     throw usageError(`bundle format ${version} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
   const checked = check<BundleManifest>('manifest.json', SHAPES.manifest, manifest)
   const objects: KubeObject[] = []
-  const leftOut: Snapshot['collectionErrors'] = []
+  const misshapen: Snapshot['collectionErrors'] = []
   for (const ns of files.list('resources')) {
     if (!ns.folder) continue
     onProgress(`reading resources/${ns.name}`)
@@ -102,7 +102,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
         const problem = kindProblem(obj)
         if (problem === undefined) objects.push(obj)
         else
-          leftOut.push({
+          misshapen.push({
             what: `read ${obj.kind} ${obj.metadata.name} from ${name}`,
             namespace: obj.metadata.namespace,
             reason: 'error',
@@ -133,9 +133,16 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     chainNodeRows,
     logs,
     probes,
-    collectionErrors: [...collectionErrors, ...leftOut],
+    // What the collection left out is evidence this replay lacks, named like a read that failed (once).
+    collectionErrors: [...collectionErrors, ...notYetNamed(checked.leftOut ?? [], collectionErrors), ...misshapen],
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
     observations,
   }
+}
+
+/** The entries of `more` that `named` does not already hold (same what, same namespace). */
+function notYetNamed(more: Snapshot['collectionErrors'], named: Snapshot['collectionErrors']): Snapshot['collectionErrors'] {
+  const seen = new Set(named.map((e) => `${e.namespace ?? ''}\u0000${e.what}`))
+  return more.filter((e) => !seen.has(`${e.namespace ?? ''}\u0000${e.what}`))
 }

@@ -4,11 +4,12 @@ import { usageError } from '../util/errors.js'
 import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../util/cleanup.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
 import { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
-import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
+import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type LogRecord, type Snapshot } from './types.js'
 
 /**
  * Bundle layout (a directory, or the same tree inside a .tgz):
- *   manifest.json                         format version, time, context, CLI version, what was collected and what failed
+ *   manifest.json                         format version, time, context, CLI version, what was collected, what failed and
+ *                                         what was left out (leftOut: each log not carried, with the reason)
  *   resources/<namespace|_cluster>/<Kind>.json   the objects as read, one JSON array per kind
  *   tables/chainnodes.json                the server's Table rows (kubectl get -o wide columns)
  *   logs/<namespace>/<pod>/<container>[.previous].log
@@ -21,7 +22,7 @@ export { readBundle } from './bundle-read.js'
 
 const logFile = (log: LogRecord) => path.join('logs', log.namespace, log.pod, `${log.container}${log.previous ? '.previous' : ''}.log`)
 
-async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
+async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean, leftOut: CollectionError[]): Promise<void> {
   const groups = new Map<string, KubeObject[]>()
   for (const obj of snapshot.objects) {
     const key = path.join('resources', obj.metadata.namespace ?? '_cluster', `${obj.kind}.json`)
@@ -42,6 +43,7 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     scope: snapshot.scope,
     collected: { kinds, logs: snapshot.logs.length, chainNodes: snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`) },
     failed: snapshot.collectionErrors,
+    leftOut,
     redacted,
     redactions: snapshot.redactions,
     stats: snapshot.stats,
@@ -86,8 +88,11 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   }
 }
 
-/** Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. */
-export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
+/**
+ * Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. `leftOut` names what
+ * the bundle does not carry and why (manifest.json leftOut); a reader counts it as evidence it lacks.
+ */
+export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean, leftOut: CollectionError[] = []): Promise<void> {
   const stamp = snapshot.collectedAt.replace(/[:.]/g, '-')
   if (/\.(tgz|tar\.gz)$/.test(target)) {
     sweepStaleTempDirs()
@@ -95,7 +100,7 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
     const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
     try {
       const top = `chainnode-bundle-${stamp}`
-      await writeTree(path.join(staging, top), snapshot, redacted)
+      await writeTree(path.join(staging, top), snapshot, redacted, leftOut)
       const tar = await import('tar')
       await writeFileAtomic(target, async (tmp) => {
         await tar.create({ gzip: true, file: tmp, cwd: staging, portable: true }, [top])
@@ -110,7 +115,7 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
   const tmp = `${target.replace(/\/$/, '')}.partial-${process.pid}`
   const release = onInterrupt(() => rmSync(tmp, { recursive: true, force: true }))
   try {
-    await writeTree(tmp, snapshot, redacted)
+    await writeTree(tmp, snapshot, redacted, leftOut)
     if (existsSync(target)) rmSync(target, { recursive: true })
     renameSync(tmp, target)
   } finally {

@@ -51,7 +51,8 @@ export interface LogRecord {
 }
 
 /** Why a read failed, in the words the report uses. */
-export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
+/** 'left-out': read, or readable, but not kept (a bundle's size limit), or missing from the bundle a run replays. */
+export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error' | 'left-out'
 
 export interface CollectionError {
   /** What could not be read, e.g. "list events in sc-healthy". */
