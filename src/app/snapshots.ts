@@ -10,7 +10,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
-import { unreadLogs } from '../snapshot/left-out.js'
+import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
@@ -92,8 +92,11 @@ export async function bundleSnapshot(
     throw notFound(scope, { bundle: file, namespace: scope.namespace, held })
   }
   // The logs of the nodes in scope that the rules would read and the bundle does not hold: named, never taken as quiet.
-  const lacking = request.lacking ? unreadLogs(narrowed, request.lacking) : []
-  const complete = lacking.length > 0 ? { ...narrowed, collectionErrors: [...narrowed.collectionErrors, ...lacking] } : narrowed
+  // What the collection left out (manifest leftOut) is evidence this replay lacks too, named like a read that failed.
+  const leftOut = notYetNamed(narrowed.leftOut ?? [], narrowed.collectionErrors)
+  const named = [...narrowed.collectionErrors, ...leftOut]
+  const lacking = request.lacking ? unreadLogs({ ...narrowed, collectionErrors: named }, request.lacking) : []
+  const complete = leftOut.length + lacking.length > 0 ? { ...narrowed, collectionErrors: [...named, ...lacking] } : narrowed
   return request.redact ? redactSnapshot(complete) : complete
 }
 

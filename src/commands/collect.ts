@@ -39,11 +39,10 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   const [collected] = await session.snapshots(input, { logs: 'all', probe, chainProbe })
   const released = onlyReconcilingReleases(collected)
   const { kept, leftOut: overBudget } = withinLogBudget(released.logs, COLLECT_LOG_BUDGET)
-  const snapshot = { ...released, logs: kept }
   // Every log the bundle does not carry, with why: a read that failed (a container that did not answer) or the size limit.
-  const failedLogs = snapshot.collectionErrors.filter((e) => e.what.startsWith('logs of '))
-  const leftOut = [...failedLogs, ...overBudget]
-  await writeBundle(input.out, snapshot, !input['no-redact'], leftOut)
+  const leftOut = [...released.collectionErrors.filter((e) => e.what.startsWith('logs of ')), ...overBudget]
+  const snapshot = { ...released, logs: kept, leftOut }
+  await writeBundle(input.out, snapshot, !input['no-redact'])
   const nodes = snapshot.chainNodeRows.length
   const left = leftOut.length > 0 ? `, ${leftOut.length} log(s) left out (${leftOutSummary(leftOut)}; listed in manifest.json leftOut)` : ', nothing left out'
   writeStderr(

@@ -17,6 +17,7 @@ export interface CommandModules {
   events: typeof import('./events.js')
   logs: typeof import('./logs.js')
   pprof: typeof import('./pprof.js')
+  redact: typeof import('./redact.js')
   rules: typeof import('./rules.js')
   serve: typeof import('./serve.js')
   signer: typeof import('./signer.js')
@@ -46,6 +47,7 @@ export const COMMANDS = {
   logs: { module: 'logs', spec: 'LOGS_COMMAND', run: 'runLogs' },
   signer: { module: 'signer', spec: 'SIGNER_COMMAND', run: 'runSigner' },
   collect: { module: 'collect', spec: 'COLLECT_COMMAND', run: 'runCollect' },
+  redact: { module: 'redact', spec: 'REDACT_COMMAND', run: 'runRedact' },
   rules: { module: 'rules', spec: 'RULES_COMMAND', run: 'runRules' },
   'rules explain': { module: 'rules', spec: 'RULES_EXPLAIN_COMMAND', run: 'runRulesExplain' },
   'config-hash': { module: 'config-hash', spec: 'CONFIG_HASH_COMMAND', run: 'runConfigHash' },

@@ -133,16 +133,11 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     chainNodeRows,
     logs,
     probes,
-    // What the collection left out is evidence this replay lacks, named like a read that failed (once).
-    collectionErrors: [...collectionErrors, ...notYetNamed(checked.leftOut ?? [], collectionErrors), ...misshapen],
+    collectionErrors: [...collectionErrors, ...misshapen],
+    ...(checked.leftOut?.length ? { leftOut: checked.leftOut } : {}),
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
+    ...(checked.redactionsByFile ? { redactionsByFile: checked.redactionsByFile } : {}),
     observations,
   }
-}
-
-/** The entries of `more` that `named` does not already hold (same what, same namespace). */
-function notYetNamed(more: Snapshot['collectionErrors'], named: Snapshot['collectionErrors']): Snapshot['collectionErrors'] {
-  const seen = new Set(named.map((e) => `${e.namespace ?? ''}\u0000${e.what}`))
-  return more.filter((e) => !seen.has(`${e.namespace ?? ''}\u0000${e.what}`))
 }

@@ -53,6 +53,7 @@ export const SHAPES = {
     'redactions?': number,
     'stats?': object({ requests: number, durationMs: number }),
     'leftOut?': list(collectionError),
+    'redactionsByFile?': mapOf(mapOf(number)),
   }),
   resources: list(kubeObject),
   tables: list(object({ namespace: string, name: string, columns: list(object({ name: string, type: string, 'priority?': number })), cells: list(anything) })),
@@ -94,5 +95,7 @@ export interface BundleManifest {
   leftOut?: Snapshot['collectionErrors']
   redacted: boolean
   redactions: number
+  /** Redactions by file and pattern name (counts only, never the values). */
+  redactionsByFile?: Record<string, Record<string, number>>
   stats: Snapshot['stats']
 }

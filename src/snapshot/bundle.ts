@@ -4,7 +4,8 @@ import { usageError } from '../util/errors.js'
 import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../util/cleanup.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
 import { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
-import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KubeObject, type LogRecord, type Snapshot } from './types.js'
+import { logFile, resourceFile } from './bundle-paths.js'
+import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type Snapshot } from './types.js'
 
 /**
  * Bundle layout (a directory, or the same tree inside a .tgz):
@@ -20,12 +21,10 @@ export { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
 // Reading is its own module (a bundle is a file from a stranger there); callers import it from here.
 export { readBundle } from './bundle-read.js'
 
-const logFile = (log: LogRecord) => path.join('logs', log.namespace, log.pod, `${log.container}${log.previous ? '.previous' : ''}.log`)
-
-async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean, leftOut: CollectionError[]): Promise<void> {
+async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
   const groups = new Map<string, KubeObject[]>()
   for (const obj of snapshot.objects) {
-    const key = path.join('resources', obj.metadata.namespace ?? '_cluster', `${obj.kind}.json`)
+    const key = resourceFile(obj)
     const group = groups.get(key)
     if (group) group.push(obj)
     else groups.set(key, [obj])
@@ -43,9 +42,10 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean, lef
     scope: snapshot.scope,
     collected: { kinds, logs: snapshot.logs.length, chainNodes: snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`) },
     failed: snapshot.collectionErrors,
-    leftOut,
+    leftOut: snapshot.leftOut ?? [],
     redacted,
     redactions: snapshot.redactions,
+    ...(snapshot.redactionsByFile ? { redactionsByFile: snapshot.redactionsByFile } : {}),
     stats: snapshot.stats,
   }
   const files: [string, unknown][] = [
@@ -54,7 +54,7 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean, lef
     ['probes.json', snapshot.probes],
     ['errors.json', snapshot.collectionErrors],
     ['history.json', snapshot.observations ?? []],
-    ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) }))],
+    ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile(meta) }))],
     ...groups,
   ]
   for (const [file, value] of files) {
@@ -89,10 +89,10 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 /**
- * Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. `leftOut` names what
- * the bundle does not carry and why (manifest.json leftOut); a reader counts it as evidence it lacks.
+ * Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. The snapshot's leftOut
+ * names what the bundle does not carry and why (manifest.json leftOut); a reader counts it as evidence it lacks.
  */
-export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean, leftOut: CollectionError[] = []): Promise<void> {
+export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
   const stamp = snapshot.collectedAt.replace(/[:.]/g, '-')
   if (/\.(tgz|tar\.gz)$/.test(target)) {
     sweepStaleTempDirs()
@@ -100,7 +100,7 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
     const release = onInterrupt(() => rmSync(staging, { recursive: true, force: true }))
     try {
       const top = `chainnode-bundle-${stamp}`
-      await writeTree(path.join(staging, top), snapshot, redacted, leftOut)
+      await writeTree(path.join(staging, top), snapshot, redacted)
       const tar = await import('tar')
       await writeFileAtomic(target, async (tmp) => {
         await tar.create({ gzip: true, file: tmp, cwd: staging, portable: true }, [top])
@@ -115,7 +115,7 @@ export async function writeBundle(target: string, snapshot: Snapshot, redacted: 
   const tmp = `${target.replace(/\/$/, '')}.partial-${process.pid}`
   const release = onInterrupt(() => rmSync(tmp, { recursive: true, force: true }))
   try {
-    await writeTree(tmp, snapshot, redacted, leftOut)
+    await writeTree(tmp, snapshot, redacted)
     if (existsSync(target)) rmSync(target, { recursive: true })
     renameSync(tmp, target)
   } finally {

@@ -60,3 +60,9 @@ export function withinLogBudget(logs: LogRecord[], budgetBytes: number): { kept:
   }
   return { kept, leftOut }
 }
+
+/** The entries of `more` that `named` does not already hold (same what, same namespace). */
+export function notYetNamed(more: CollectionError[], named: CollectionError[]): CollectionError[] {
+  const seen = new Set(named.map((e) => `${e.namespace ?? ''}\u0000${e.what}`))
+  return more.filter((e) => !seen.has(`${e.namespace ?? ''}\u0000${e.what}`))
+}

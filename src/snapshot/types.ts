@@ -177,6 +177,10 @@ export interface Snapshot {
   collectionErrors: CollectionError[]
   stats: { requests: number; durationMs: number }
   redactions: number
+  /** What a bundle does not carry (a log past the size limit, a container that did not answer), with why (manifest leftOut). */
+  leftOut?: CollectionError[]
+  /** Redactions by bundle file and pattern name (counts only, never the values); absent in old bundles. */
+  redactionsByFile?: Record<string, Record<string, number>>
   /**
    * When doctor read the logs of look-alike Pods for a sample of them: per Pod left out ("namespace/pod"),
    * the sampled Pod ("namespace/pod") whose logs stand for its own.

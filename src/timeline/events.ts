@@ -19,6 +19,8 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
   const seen = new Set<KubeObject>()
   const entries: RawEntry[] = []
   for (const obj of timelineObjects(index, node)) {
+    // One subject for all of an object's Events: a node can have 200,000 of them.
+    const subject = { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name }
     for (const event of index.eventsFor(obj)) {
       if (seen.has(event)) continue
       seen.add(event)
@@ -29,7 +31,7 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
         count: eventCount(event),
         source: 'event',
         kind: `Event/${event.reason ?? ''}`,
-        subject: { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name },
+        subject,
         level: event.type === 'Warning' ? 'warning' : 'normal',
         text: `${event.reason ?? ''}: ${eventText(event).trim()}`,
       })
