@@ -47,7 +47,8 @@ function withinLength(entry: RawEntry): RawEntry {
   return { ...entry, text: entry.text.slice(0, MAX_ENTRY_CHARS), cutChars: entry.text.length - MAX_ENTRY_CHARS }
 }
 
-const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
+/** What makes two entries repeats of one another (events.ts merges Events by it as it reads them). */
+export const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
 
 /**
  * Merge repeats into one entry with its count and first and last time. The wording of the newest
