@@ -24,6 +24,8 @@ interface VocabularyRuleSpec {
   specRow: string
   severity: Severity
   suppressedBy?: readonly RuleId[]
+  /** Rules whose findings on the same node this one explains, besides the phase and the failing reconcile every entry explains. */
+  explains?: readonly RuleId[]
   /** What the node's own data adds: extra evidence or a reason to stay quiet. */
   refine?: (ctx: { index: SnapshotIndex; obj: ChainNode | ChainNodeSet; hits: VocabularyHit[] }) => VocabularyHit[]
   summary?: (data: VocabularyData) => string
@@ -78,6 +80,8 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
     severityNote: '(each message has its own: see below)',
     specRow: spec.specRow,
     suppressedBy: spec.suppressedBy,
+    // What the operator names is why its reconcile fails and why the node holds its phase.
+    explains: ['phase-stuck', 'reconcile-failing', ...(spec.explains ?? [])],
     logs: ['operator'],
     sets: true,
     check({ index, node, now }) {

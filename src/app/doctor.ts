@@ -4,6 +4,7 @@ import { usageError } from '../util/errors.js'
 import { isRuleId, RULES, type RuleId } from '../rules/index.js'
 import type { Rule, RuleSettings } from '../engine/define-rule.js'
 import { SnapshotIndex } from '../snapshot/index.js'
+import { diagnosisOf, explainLinksOf } from '../engine/diagnosis.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { Snapshot } from '../snapshot/types.js'
 
@@ -42,18 +43,19 @@ export function diagnose(
 ): DoctorResult {
   return {
     rulesChecked: rules.map((r) => r.id),
-    clusters: snapshots.map((snapshot, i) => clusterReport(snapshot, runRules(indexes[i], rules, undefined, settings), bundle)),
+    clusters: snapshots.map((snapshot, i) => clusterReport(snapshot, runRules(indexes[i], rules, undefined, settings), rules, bundle)),
   }
 }
 
 /** diagnose for serve: the rules hand the event loop back as they go, so scrapes are answered during a long cycle. */
 export async function diagnoseYielding(snapshots: Snapshot[], rules: readonly Rule[], settings: RuleSettings = {}): Promise<DoctorResult> {
   const clusters: ClusterReport[] = []
-  for (const snapshot of snapshots) clusters.push(clusterReport(snapshot, await runRulesYielding(new SnapshotIndex(snapshot), rules, settings)))
+  for (const snapshot of snapshots) clusters.push(clusterReport(snapshot, await runRulesYielding(new SnapshotIndex(snapshot), rules, settings), rules))
   return { rulesChecked: rules.map((r) => r.id), clusters }
 }
 
-function clusterReport(snapshot: Snapshot, report: ClusterReport['report'], bundle?: string): ClusterReport {
+/** A cluster's findings and, computed once from them, its diagnosis: incidents, node states, counts. */
+function clusterReport(snapshot: Snapshot, report: ClusterReport['report'], rules: readonly Rule[], bundle?: string): ClusterReport {
   return {
     context: snapshot.source.context,
     server: snapshot.source.server,
@@ -64,6 +66,7 @@ function clusterReport(snapshot: Snapshot, report: ClusterReport['report'], bund
     durationMs: snapshot.stats.durationMs,
     ...(snapshot.logSample ? { logSample: sampleSummary(snapshot.logSample) } : {}),
     report,
+    diagnosis: diagnosisOf(report, explainLinksOf(rules)),
   }
 }
 

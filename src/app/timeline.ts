@@ -6,7 +6,6 @@ import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type WindowRequest } from '../timeline/build.js'
 import type { ClusterTimelines, TimelineEntry } from '../timeline/types.js'
 import { diagnose } from './doctor.js'
-import { groupFindings } from '../engine/group-findings.js'
 
 /** Timelines of every node in the snapshots, with doctor's findings placed on them; pure, like diagnose. */
 export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request: WindowRequest, bundle?: string): ClusterTimelines[] {
@@ -28,23 +27,27 @@ export function timelines(snapshots: Snapshot[], rules: readonly Rule[], request
 }
 
 /**
- * For doctor's text: per node ("namespace/name"), the entries leading up to its worst finding. `indexes` are the
- * ones the rules ran on (one per cluster): the Events and logs they looked up are not looked up again.
+ * For doctor's text: per node ("namespace/name"), the entries leading up to its worst finding, for the nodes alone
+ * in an incident (an incident of many nodes has no one story). `indexes` are the ones the rules ran on (one per
+ * cluster): the Events and logs they looked up are not looked up again. Three entries: with its heading and the
+ * table's header, five lines.
  */
-export function leadUps(indexes: SnapshotIndex[], result: DoctorResult, count = 5): Map<string, TimelineEntry[]> {
+export function leadUps(indexes: SnapshotIndex[], result: DoctorResult, count = 3): Map<string, TimelineEntry[]> {
   const out = new Map<string, TimelineEntry[]>()
   indexes.forEach((index, i) => {
-    const findings = result.clusters[i].report.findings
-    if (findings.length === 0) return
-    // Findings are sorted worst first: the first of a node is its worst. Only the nodes a report shows a
-    // lead-up for (one per group of look-alike findings) are built, not every node of a fleet.
+    const { report, diagnosis } = result.clusters[i]
+    if (report.findings.length === 0) return
+    // The first incident of a lone node is its worst: its cause is what the lead-up leads to.
     const worst = new Map<string, RuleId>()
-    for (const f of findings) if (!worst.has(`${f.node.namespace}/${f.node.name}`)) worst.set(`${f.node.namespace}/${f.node.name}`, f.ruleId)
-    const shown = new Set(groupFindings(result.clusters[i].report).map((g) => `${g.example.node.namespace}/${g.example.node.name}`))
+    for (const incident of diagnosis.incidents) {
+      if (incident.nodes.length !== 1) continue
+      const key = `${incident.nodes[0].namespace}/${incident.nodes[0].name}`
+      if (!worst.has(key)) worst.set(key, incident.cause.ruleId)
+    }
     for (const node of index.chainNodes()) {
       const key = `${node.metadata.namespace}/${node.metadata.name}`
       const ruleId = worst.get(key)
-      if (ruleId && shown.has(key)) out.set(key, leadUp(allEntries(index, node, findings), ruleId, count))
+      if (ruleId) out.set(key, leadUp(allEntries(index, node, report.findings), ruleId, count))
     }
   })
   return out

@@ -130,15 +130,7 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
     junit: () => renderDoctorJunit(result, failOn),
   }[input.output]()
   session.print(rendered, outputFormatOf(input.output))
-  const reports = result.clusters.map((c) => c.report)
-  return exitCodeFor(
-    {
-      findings: reports.flatMap((r) => r.findings),
-      ruleErrors: reports.flatMap((r) => r.ruleErrors),
-      collectionErrors: reports.flatMap((r) => r.collectionErrors),
-    },
-    failOn,
-  )
+  return exitCodeFor(result, failOn)
 }
 
 /** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */

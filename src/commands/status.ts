@@ -24,15 +24,15 @@ import { operatorTroubleLines } from '../render/status-notes.js'
 import { fieldPath, kubectlList, nameLine, sortByField } from '../render/status-listing.js'
 import { parseJsonPathTemplate, renderJsonPath } from '../render/jsonpath.js'
 import { usageError } from '../util/errors.js'
-import type { Report } from '../engine/run-rules.js'
+import type { ClusterReport } from '../engine/doctor-result.js'
 import { statusRows, type StatusRow } from '../analysis/status-model.js'
 
 /** The rules about the operator itself, whose finding holds for every node it reconciles: status says them above its table. */
 export const OPERATOR_WIDE_RULES = ['operator-missing', 'leader-election', 'webhook-certificates'] as const
 
 /** What the operator-wide rules find in one snapshot (status reads what they need: the release, its Lease, the webhook). */
-function operatorTrouble(snapshot: Snapshot): Report {
-  return diagnose([snapshot], selectRules({ only: OPERATOR_WIDE_RULES })).clusters[0].report
+function operatorTrouble(snapshot: Snapshot): ClusterReport {
+  return diagnose([snapshot], selectRules({ only: OPERATOR_WIDE_RULES })).clusters[0]
 }
 
 export const STATUS_COMMAND = defineCommand({
@@ -105,7 +105,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     const nodes = snapshots.flatMap((snapshot) => rowsOf(snapshot).map((row) => ({ context: snapshot.source.context, ...row })))
     const collectionErrors = snapshots.flatMap((s) => s.collectionErrors)
     const operator = snapshots.flatMap((snapshot) =>
-      operatorTrouble(snapshot).findings.map((f) => ({
+      operatorTrouble(snapshot).report.findings.map((f) => ({
         context: snapshot.source.context,
         ruleId: f.ruleId,
         severity: f.severity,
@@ -136,7 +136,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     for (const snapshot of snapshots) {
       if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
       const rows = rowsOf(snapshot)
-      const trouble = rows.length ? operatorTroubleLines(operatorTrouble(snapshot), session.palette, width ?? tableWidth()) : []
+      const trouble = rows.length ? operatorTroubleLines(operatorTrouble(snapshot).diagnosis, session.palette, width ?? tableWidth()) : []
       session.print([...trouble, rows.length ? fitWidth(text(snapshot, rows), width) : noneFound(snapshot)].join('\n'))
     }
   }

@@ -30,6 +30,11 @@ export interface RuleHit<Data> {
    * context (how a leader took the lease days ago) would otherwise date the finding.
    */
   since?: string
+  /**
+   * Names the incident the finding belongs to, across nodes, where the rule knows it better than the look of its
+   * data: one validator key presented by several nodes is one incident, whatever each node's finding says.
+   */
+  incident?: string
 }
 
 /** What a user can tune for a run (doctor flags); every rule has a default for each. */
@@ -62,6 +67,12 @@ interface RuleParts<Data extends object> {
    * when one of them fires, this rule's finding is left out so the root cause stands alone.
    */
   suppressedBy?: readonly RuleId[]
+  /**
+   * Rules whose findings on the same node this rule's finding explains (a reconcile the operator reports as refused
+   * explains the phase the node is stuck in): they are kept, as symptoms inside this finding's incident, never
+   * before it. engine/diagnosis.ts links them.
+   */
+  explains?: readonly RuleId[]
   /** The container logs check() reads (the operator's manager is `operator`); doctor reads no others. */
   logs?: readonly LogRole[]
   summary(data: Data): string
@@ -110,6 +121,8 @@ export interface Finding {
   data: object
   /** See RuleHit.since. */
   since?: string
+  /** See RuleHit.incident. */
+  incident?: string
   /**
    * The other nodes it holds for: a finding about a shared subject (the operator's Deployment, Lease or
    * webhook) is kept once, under the first node it was found for, and names the rest here.

@@ -1,11 +1,12 @@
-import { nodesOf, onsetOf, type Finding, type Severity } from './define-rule.js'
+import { nodesOf, onsetOf, severityRank, type Finding, type Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
+import type { RuleId } from '../rules/ids.js'
 import type { Report } from './run-rules.js'
 
 /** Findings of several nodes with one cause: the rule, the chain and the data that explains it are the same. */
 export interface FindingGroup {
   key: string
-  ruleId: string
+  ruleId: RuleId
   severity: Severity
   /** The chain the nodes run (status.chainID), when the operator has written it. */
   chainId?: string
@@ -36,19 +37,30 @@ export function causeShape(finding: Finding): string {
   return mask(JSON.stringify(finding.data ?? {}))
 }
 
-/** `rule:hash` of the rule, severity, chain, subject kind and cause shape: short enough to filter JSON by. */
+/**
+ * `rule:hash` of the rule, severity, chain, subject kind and cause shape: short enough to filter JSON by. A finding
+ * that names its incident (RuleHit.incident: one validator key presented by several nodes) is grouped by that name.
+ */
 export function groupKeyOf(finding: Finding, chainId: string | undefined): string {
-  const cause = [finding.severity, chainId ?? '', finding.subject.kind, causeShape(finding)].join('\u0000')
+  const cause =
+    finding.incident !== undefined
+      ? `incident\u0000${finding.incident}`
+      : [finding.severity, chainId ?? '', finding.subject.kind, causeShape(finding)].join('\u0000')
   return `${finding.ruleId}:${process.getBuiltinModule('node:crypto').createHash('sha256').update(cause).digest('hex').slice(0, 12)}`
 }
 
 /** Group a report's findings by cause, in the order the report lists them (worst first). */
 export function groupFindings(report: Report): FindingGroup[] {
-  const chainOf = new Map(report.nodes.map((n) => [`${n.node.namespace}/${n.node.name}`, n.chainId]))
+  return groupByCause(report.findings, new Map(report.nodes.map((n) => [`${n.node.namespace ?? ''}/${n.node.name}`, n.chainId])))
+}
+
+/** Findings grouped by cause, in the order given; `chainOf` says the chain of each node ("namespace/name"). */
+export function groupByCause(findings: readonly Finding[], chainOf: ReadonlyMap<string, string | undefined>): FindingGroup[] {
   const groups = new Map<string, FindingGroup>()
-  for (const finding of report.findings) {
+  const seenNodes = new Map<FindingGroup, Set<string>>()
+  for (const finding of findings) {
     // A shared subject (the operator) holds for nodes of any chain: the first node's chain would mislead.
-    const chainId = finding.alsoFor ? undefined : chainOf.get(`${finding.node.namespace}/${finding.node.name}`)
+    const chainId = finding.alsoFor ? undefined : chainOf.get(`${finding.node.namespace ?? ''}/${finding.node.name}`)
     const key = groupKeyOf(finding, chainId)
     let group = groups.get(key)
     if (!group) {
@@ -56,7 +68,14 @@ export function groupFindings(report: Report): FindingGroup[] {
       groups.set(key, group)
     }
     group.findings.push(finding)
-    group.nodes.push(...nodesOf(finding))
+    if (severityRank(finding.severity) > severityRank(group.severity)) group.severity = finding.severity
+    // A set per group, not a search: a fleet's group has thousands of nodes.
+    const seen = seenNodes.get(group) ?? seenNodes.set(group, new Set()).get(group)!
+    for (const node of nodesOf(finding)) {
+      const name = `${node.namespace ?? ''}/${node.name}`
+      if (!seen.has(name)) group.nodes.push(node)
+      seen.add(name)
+    }
     const onset = onsetOf(finding)
     if (onset && (!group.since || Date.parse(onset) < Date.parse(group.since))) group.since = onset
   }

@@ -110,6 +110,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
             evidence: hit.evidence,
             data: hit.data,
             ...(hit.since ? { since: hit.since } : {}),
+            ...(hit.incident !== undefined ? { incident: hit.incident } : {}),
           })
         }
       } catch (error) {

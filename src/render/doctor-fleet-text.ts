@@ -1,7 +1,7 @@
 import type { ClusterReport } from '../engine/doctor-result.js'
-import { worstSeverity } from '../engine/doctor-result.js'
+import type { Incident, NodeDiagnosis } from '../engine/diagnosis.js'
 import type { FindingGroup } from '../engine/group-findings.js'
-import { SEVERITIES, type Severity } from '../engine/define-rule.js'
+import type { Finding } from '../engine/define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { Palette } from './palette.js'
 import type { TimelineEntry } from '../timeline/types.js'
@@ -15,8 +15,10 @@ import { proseWidth, wrap } from './width.js'
 /** Names shown in a one-line node list; the JSON output lists every node. */
 export const NODES_LISTED = 8
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
+export const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
 const nameOf = (ref: ObjectRef) => `${ref.namespace}/${ref.name}`
+/** A ChainNodeSet with no ChainNode is reported by its own kind, never as a ChainNode. */
+export const kindOf = (ref: ObjectRef) => (ref.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode')
 
 /** "a, b, c and 1,995 more": a list of thousands of nodes stays one line. */
 export function nodeList(nodes: ObjectRef[], shown = NODES_LISTED): string {
@@ -25,56 +27,81 @@ export function nodeList(nodes: ObjectRef[], shown = NODES_LISTED): string {
   return rest > 0 ? `${names.join(', ')} and ${rest.toLocaleString('en-US')} more` : names.join(', ')
 }
 
+/** "sc-x/val-1" for one node, "28 nodes" for more; "ChainNodeSet sc-x/set" for a set. */
+function where(nodes: ObjectRef[]): string {
+  if (nodes.length !== 1) return plural(nodes.length, 'node')
+  return `${nodes[0].kind === 'ChainNodeSet' ? 'ChainNodeSet ' : ''}${visible(nameOf(nodes[0]))}`
+}
+
 /**
- * The head of a fleet report: one line per severity (how many nodes, which causes), then the healthy
- * nodes on one line, so 5,000 nodes read in a handful of lines.
+ * The first screen of a fleet: one line per incident (severity, cause, how many nodes, since when), worst first,
+ * then the nodes that could not be measured and the healthy ones. A line is whole: the name of a lone node is
+ * added only where it fits the width.
  */
-export function fleetSummary(cluster: ClusterReport, groups: FindingGroup[], palette: Palette, width?: number): string[] {
-  const out: string[] = []
-  for (const severity of SEVERITIES) {
-    const mine = groups.filter((g) => g.severity === severity)
-    if (mine.length === 0) continue
-    const nodes = new Set(mine.flatMap((g) => g.nodes.map(nameOf))).size
-    // One name per rule: a rule with several causes (a halted chain, a node without peers) is listed once, with all its nodes.
-    const nodesByRule = new Map<string, Set<string>>()
-    for (const g of mine) {
-      const names = nodesByRule.get(g.ruleId) ?? new Set<string>()
-      for (const n of g.nodes) names.add(nameOf(n))
-      nodesByRule.set(g.ruleId, names)
-    }
-    const causes = [...nodesByRule].map(([ruleId, names]) => `${ruleId} (${names.size.toLocaleString('en-US')})`).join(', ')
-    // Wrapped, never cut: the causes are the first thing an on-call engineer reads.
-    const lines = wrap(`${plural(nodes, 'node')}, ${plural(mine.length, 'cause')}: ${visible(causes)}`, proseWidth(width), ' '.repeat(9))
-    lines[0] = `${palette.paint(severity, `${severity.toUpperCase()}:`.padEnd(9))}${lines[0].slice(9)}`
-    out.push(...lines)
-  }
-  const healthy = cluster.report.nodes.filter((n) => worstSeverity(cluster.report, n.node.namespace, n.node.name) === 'ok').map((n) => n.node)
-  const label = palette.paint('ok', 'HEALTHY:'.padEnd(9))
-  out.push(`${label}${plural(healthy.length, 'node')}${healthy.length ? `: ${nodeList(healthy)}` : ''}`)
+export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look): string[] {
+  const { incidents, nodes } = cluster.diagnosis
+  const width = proseWidth(look.width)
+  const causeWidth = Math.max(0, ...incidents.map((i) => i.cause.ruleId.length))
+  const countWidth = Math.max(0, ...incidents.map((i) => plural(i.nodes.length, 'node').length))
+  const out = incidents.map((incident) => {
+    const label = incident.severity.toUpperCase().padEnd(9)
+    const since = incident.began ? `  since ${absoluteTime(incident.began, look.utc)}` : ''
+    const head = `${incident.cause.ruleId.padEnd(causeWidth)}  ${plural(incident.nodes.length, 'node').padEnd(countWidth)}${since}`
+    const lone = incident.nodes.length === 1 ? `  ${where(incident.nodes)}` : ''
+    const text = label.length + head.length + lone.length <= width ? head + lone : head
+    return `${palette.paint(incident.severity, label)}${text.trimEnd()}`
+  })
+  out.push(
+    ...stateLine(
+      'NOT MEASURED:',
+      nodes.filter((n) => n.state === 'not-measured'),
+      palette,
+      width,
+      'warning',
+      true,
+    ),
+  )
+  out.push(
+    ...stateLine(
+      'HEALTHY:',
+      nodes.filter((n) => n.state === 'ok'),
+      palette,
+      width,
+      'ok',
+      false,
+    ),
+  )
   return out
 }
 
+/** One line of nodes in a state, wrapped, never cut; not-measured nodes say why. */
+function stateLine(title: string, members: NodeDiagnosis[], palette: Palette, width: number, meaning: 'warning' | 'ok', why: boolean): string[] {
+  if (members.length === 0 && why) return []
+  const sets = members.filter((m) => m.node.kind === 'ChainNodeSet').length
+  const counted = [plural(members.length - sets, 'node'), ...(sets ? [plural(sets, 'ChainNodeSet')] : [])].join(' and ')
+  const reasons = why ? [...new Set(members.map((m) => m.notMeasured ?? ''))].filter(Boolean) : []
+  const names = members.length ? `: ${nodeList(members.map((m) => m.node))}` : ''
+  const text = `${counted}${names}${reasons.length ? ` (${visible(reasons.join('; '))})` : ''}`
+  const indent = Math.max(9, title.length + 1)
+  const lines = wrap(text, width, ' '.repeat(indent))
+  lines[0] = `${palette.paint(meaning, title.padEnd(indent))}${lines[0].slice(indent)}`
+  return lines
+}
+
 /** A group of look-alike findings as one block: the cause once, with how many nodes, which chain and since when. */
-export function renderGroup(
-  group: FindingGroup,
-  palette: Palette,
-  renderFinding: (f: FindingGroup['example'], palette: Palette, look?: Look) => string[],
-  look: Look = { utc: true },
-): string[] {
+export function renderGroup(group: FindingGroup, palette: Palette, renderFinding: FindingRenderer, look: Look = { utc: true }): string[] {
   if (group.nodes.length === 1) return renderFinding(group.example, palette, look)
   const { width, utc } = look
   const prose = proseWidth(width)
   const f = group.example
-  const where = [
+  const place = [
     plural(group.nodes.length, 'node'),
     group.chainId ? `chain ${group.chainId}` : undefined,
     group.since ? `since ${absoluteTime(group.since, utc)}` : undefined,
   ]
     .filter(Boolean)
     .join(', ')
-  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${where}: `
-  const headline = wrap(visible(timesIn(f.summary, utc)), prose, visible(plainPrefix), '    ')
-  headline[0] = `  ${palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))} ${palette.paint('rule', f.ruleId)}  ${visible(where)}: ${headline[0].slice(visible(plainPrefix).length)}`
+  const headline = headlineOf(f, visible(place), visible(timesIn(f.summary, utc)), palette, prose)
   return [
     ...headline,
     ...wrap(nodeList(group.nodes), prose, '    Nodes:    ', ' '.repeat(14)),
@@ -86,32 +113,66 @@ export function renderGroup(
   ]
 }
 
-/** Findings of a fleet, one block per cause, worst first; the lead-up is the example node's. */
-export function fleetFindings(
+/**
+ * `  SEVERITY rule  place: summary`, wrapped within the width; when the head alone leaves too little room (a long
+ * rule id and place at 80 columns), the summary starts on the next line instead of pushing the first past the width.
+ */
+export function headlineOf(f: Finding, place: string, summary: string, palette: Palette, width: number): string[] {
+  const severity = f.severity.toUpperCase().padEnd(7)
+  const plainPrefix = `  ${severity} ${f.ruleId}  ${place}: `
+  const long = plainPrefix.length > width - 20
+  const lines = long
+    ? [...wrap(`${severity} ${f.ruleId}  ${place}:`, width, '  ', '    '), ...wrap(summary, width, '    ')]
+    : wrap(summary, width, plainPrefix, '    ')
+  // Painted after wrapping, so escape codes do not count towards the width.
+  const plainHead = `  ${severity} ${f.ruleId}`
+  lines[0] = `  ${palette.paint(f.severity, severity)} ${palette.paint('rule', f.ruleId)}${lines[0].slice(plainHead.length)}`
+  return lines
+}
+
+export type FindingRenderer = (f: Finding, palette: Palette, look?: Look) => string[]
+
+/** A symptom: what it is, on which nodes, and which incident explains it; its own action would repeat the cause's. */
+function renderSymptom(group: FindingGroup, incident: Incident, palette: Palette, look: Look): string[] {
+  const prose = proseWidth(look.width)
+  const f = group.example
+  const place = group.nodes.length === 1 ? visible(`${f.subject.kind}/${f.subject.name}`) : plural(group.nodes.length, 'node')
+  const headline = headlineOf(f, place, visible(timesIn(f.summary, look.utc)), palette, prose)
+  const cause = incident.cause
+  const by = `${cause.ruleId} ${cause.nodes.length === 1 ? `on ${visible(nameOf(cause.nodes[0]))}` : `on ${plural(cause.nodes.length, 'node')}`} (above): fix that first`
+  return [
+    ...headline,
+    ...(group.nodes.length > 1 ? wrap(nodeList(group.nodes), prose, '    Nodes:    ', ' '.repeat(14)) : []),
+    ...wrap(by, prose, '    Explained by: ', ' '.repeat(18)),
+    `    Docs:     chainnode rules explain ${f.ruleId}`,
+  ]
+}
+
+/**
+ * The incidents in order, each as a block: its cause, then the symptoms it explains. A node alone in consecutive
+ * incidents shares its heading, and its lead-up (only for an incident of one node) closes them.
+ */
+export function incidentBlocks(
   cluster: ClusterReport,
-  groups: FindingGroup[],
   palette: Palette,
-  renderFinding: (f: FindingGroup['example'], palette: Palette, look?: Look) => string[],
-  leadUps?: ReadonlyMap<string, TimelineEntry[]>,
-  look: Look = { utc: true },
+  renderFinding: FindingRenderer,
+  leadUps: ReadonlyMap<string, TimelineEntry[]> | undefined,
+  look: Look,
 ): string[] {
   const out: string[] = []
-  const order = (s: Severity) => SEVERITIES.indexOf(s)
+  const incidents = cluster.diagnosis.incidents
+  const loneNode = (incident: Incident | undefined) => (incident?.nodes.length === 1 ? nameOf(incident.nodes[0]) : undefined)
   const ledUp = new Set<string>()
-  // Worst first, then the cause that touches most nodes: an operator that lost its leader (12 nodes) before one image pull.
-  const sorted = [...groups].sort((a, b) => order(a.severity) - order(b.severity) || b.nodes.length - a.nodes.length)
-  // A node alone in a group: consecutive groups of the same node share its heading and lead-up.
-  const loneNode = (group: FindingGroup | undefined) => (group?.nodes.length === 1 ? nameOf(group.nodes[0]) : undefined)
-  sorted.forEach((group, i) => {
-    const lone = loneNode(group)
-    const sameAsBefore = lone !== undefined && lone === loneNode(sorted[i - 1])
-    const heading = lone !== undefined ? `ChainNode ${visible(lone)}` : `${plural(group.nodes.length, 'ChainNode')} with one cause`
-    out.push(...(sameAsBefore ? [] : [palette.paint('subject', heading)]), ...renderGroup(group, palette, renderFinding, look), '')
-    if (lone !== undefined && lone === loneNode(sorted[i + 1])) return
-    // A node stands for several groups at once (a halt and its operator): its lead-up is told once.
-    const key = nameOf(group.example.node)
-    if (!ledUp.has(key)) out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, look))
-    ledUp.add(key)
+  incidents.forEach((incident, i) => {
+    const lone = loneNode(incident)
+    const sameAsBefore = lone !== undefined && lone === loneNode(incidents[i - 1])
+    const heading = lone !== undefined ? `${kindOf(incident.nodes[0])} ${visible(lone)}` : `${plural(incident.nodes.length, 'ChainNode')} with one cause`
+    if (!sameAsBefore) out.push(palette.paint('subject', heading))
+    out.push(...renderGroup(incident.cause, palette, renderFinding, look), '')
+    for (const symptom of incident.symptoms) out.push(...renderSymptom(symptom, incident, palette, look), '')
+    if (lone === undefined || lone === loneNode(incidents[i + 1]) || ledUp.has(lone)) return
+    ledUp.add(lone)
+    out.push(...renderLeadUp(lone, leadUps?.get(lone), cluster.collectedAt, palette, look))
   })
   return out
 }

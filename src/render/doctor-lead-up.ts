@@ -15,7 +15,7 @@ export function renderLeadUp(node: string, entries: TimelineEntry[] | undefined,
   if (!entries?.length) return []
   const [namespace, name] = node.split('/')
   return [
-    ...wrap(`Leading up to it (whole timeline: chainnode timeline ${oneLine(name)} -n ${oneLine(namespace)}):`, proseWidth(width), '  ', '    '),
+    ...wrap(`Leading up to it (more: chainnode timeline ${oneLine(name)} -n ${oneLine(namespace)}):`, proseWidth(width), '  ', '    '),
     ...timelineRows(entries, now, palette, utc, '    ', width),
     '',
   ]

@@ -1,17 +1,23 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
-import { countBySeverity, worstSeverity } from '../engine/doctor-result.js'
+import { runTotals } from '../engine/doctor-result.js'
 import { RULES } from '../rules/index.js'
 import { mdCell, mdCode, mdFence, mdText } from './markdown.js'
 import { evidenceText, presentEvidence, shortTime } from './evidence.js'
 import { timesIn } from './timeline-time.js'
 
-const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', ok: '🟢 ok' } as const
+const ICON = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info', 'not-measured': '⚪ not measured', ok: '🟢 ok' } as const
 
 /** Markdown meant to be pasted into an incident ticket or a runbook as is. */
 export function renderDoctorMarkdown(result: DoctorResult): string {
-  const counts = countBySeverity(result)
+  const totals = runTotals(result)
+  const counts = totals.findings
+  const incidents = totals.incidents.error + totals.incidents.warning + totals.incidents.info
+  const notMeasured = totals.chainNodes['not-measured'] + totals.chainNodeSets['not-measured']
   const out: string[] = ['# kubectl chainnode doctor', '']
-  out.push(`**${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info** — ${result.rulesChecked.length} rules checked.`, '')
+  out.push(
+    `**${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info** in ${incidents} incident(s)${notMeasured ? `, ${notMeasured} node(s) not measured` : ''} — ${result.rulesChecked.length} rules checked.`,
+    '',
+  )
   for (const cluster of result.clusters) {
     out.push(
       `## Cluster ${mdCode(cluster.context)}`,
@@ -20,15 +26,19 @@ export function renderDoctorMarkdown(result: DoctorResult): string {
       '',
     )
     out.push('| Namespace | Node | Phase | Result |', '|---|---|---|---|')
-    for (const { node, phase } of cluster.report.nodes) {
-      out.push(
-        `| ${mdCell(node.namespace ?? '')} | ${mdCell(node.name)} | ${mdCell(phase ?? '')} | ${ICON[worstSeverity(cluster.report, node.namespace, node.name)]} |`,
-      )
+    const phases = new Map(cluster.report.nodes.map((n) => [n.node, n.phase]))
+    for (const { node, state, notMeasured: why } of cluster.diagnosis.nodes) {
+      const name = node.kind === 'ChainNodeSet' ? `${node.name} (ChainNodeSet)` : node.name
+      out.push(`| ${mdCell(node.namespace ?? '')} | ${mdCell(name)} | ${mdCell(phases.get(node) ?? '')} | ${ICON[state]}${why ? `: ${mdCell(why)}` : ''} |`)
     }
     out.push('')
-    for (const f of cluster.report.findings) {
+    // Incident by incident: the cause, then what it explains.
+    const ordered = cluster.diagnosis.incidents.flatMap((incident) => [incident.cause, ...incident.symptoms]).flatMap((group) => group.findings)
+    for (const f of ordered) {
       const others = f.alsoFor?.length ? ` and ${f.alsoFor.length} other node${f.alsoFor.length === 1 ? '' : 's'}` : ''
-      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${mdText(`${f.node.namespace}/${f.node.name}`)}${others}`, '')
+      const role = cluster.diagnosis.roleOf.get(f)
+      const explained = role?.role === 'symptom' ? ` (explained by \`${role.incident.cause.ruleId}\`)` : ''
+      out.push(`### ${ICON[f.severity]}: \`${f.ruleId}\` on ${mdText(`${f.node.namespace}/${f.node.name}`)}${others}${explained}`, '')
       out.push(
         `**${mdText(timesIn(f.summary, true))}** (${mdText(`${f.subject.kind}/${f.subject.name}`)})`,
         '',

@@ -1,18 +1,16 @@
-import type { ClusterReport, DoctorResult } from '../engine/doctor-result.js'
+import type { ClusterReport, DoctorResult, RunTotals } from '../engine/doctor-result.js'
 import type { NodeResult } from '../engine/run-rules.js'
-import { countBySeverity } from '../engine/doctor-result.js'
+import { runTotals } from '../engine/doctor-result.js'
+import { problemOf } from '../engine/diagnosis.js'
 import type { Finding } from '../engine/define-rule.js'
 import type { Palette } from './palette.js'
 import { visible } from './visible.js'
-import { foldProblem } from '../snapshot/signing.js'
 import { evidenceText, presentEvidence } from './evidence.js'
 import { absoluteTime, timesIn } from './timeline-time.js'
 import { proseWidth, wrap } from './width.js'
 import type { TimelineEntry } from '../timeline/types.js'
-import { renderLeadUp } from './doctor-lead-up.js'
 import type { Look } from './look.js'
-import { groupFindings } from '../engine/group-findings.js'
-import { fleetFindings, fleetSummary, sampleNote } from './doctor-fleet-text.js'
+import { firstScreen, headlineOf, incidentBlocks, nodeList, plural, sampleNote } from './doctor-fleet-text.js'
 
 export interface DoctorTextOptions {
   /** The list of rules checked is noise on a normal run; --debug shows it. */
@@ -25,11 +23,10 @@ export interface DoctorTextOptions {
   utc?: boolean
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-
 export function renderDoctorText(result: DoctorResult, palette: Palette, options: DoctorTextOptions = {}): string {
   const out: string[] = []
   const fleet = result.clusters.length > 1 || result.clusters.some((c) => c.report.nodes.length > 1)
+  const look = { width: options.width, utc: options.utc ?? true }
   for (const cluster of result.clusters) {
     const unread = cluster.report.nodes.length === 0 ? cluster.report.collectionErrors[0] : undefined
     if (result.clusters.length > 1 && unread) {
@@ -38,26 +35,19 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
       continue
     }
     if (result.clusters.length > 1) out.push(palette.paint('heading', `Cluster ${visible(cluster.context)} (${visible(cluster.server)})`), '')
-    const look = { width: options.width, utc: options.utc ?? true }
-    if (fleet && cluster.report.nodes.length > 0) out.push(...renderFleetCluster(cluster, palette, look, options.leadUps))
-    else out.push(...details(cluster, palette, look, options.leadUps))
+    // A fleet opens with its answer: one line per incident, then the nodes not measured and the healthy ones.
+    if (fleet && cluster.report.nodes.length > 0) out.push(...firstScreen(cluster, palette, look), ...sampleNote(cluster, palette, look.width), '')
+    out.push(...incidentBlocks(cluster, palette, renderFinding, options.leadUps, look))
     out.push(...readProblems(cluster, palette))
   }
-  const measured = measuredLines(result, palette)
+  const measured = measuredLines(result, palette, look)
   if (measured.length) out.push(palette.paint('heading', 'Measured on the nodes'), ...measured, '')
-  const counts = countBySeverity(result)
-  const nodes = result.clusters.reduce((sum, c) => sum + c.report.nodes.length, 0)
-  const found = counts.error + counts.warning + counts.info
-  out.push(
-    found === 0
-      ? palette.paint('ok', `No problems found on ${plural(nodes, 'node')}.`)
-      : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info on ${plural(nodes, 'node')}.`,
-  )
+  out.push(...totalsLine(runTotals(result), palette, look))
   // Offline, "now" is when the bundle was collected: say when that was.
   for (const cluster of result.clusters.filter((c) => c.bundle))
     out.push(
-      ...wrap(`Read from bundle ${cluster.bundle}, collected ${absoluteTime(cluster.collectedAt, options.utc ?? true)}.`, proseWidth(options.width), '').map(
-        (l) => palette.paint('muted', l),
+      ...wrap(`Read from bundle ${cluster.bundle}, collected ${absoluteTime(cluster.collectedAt, look.utc)}.`, proseWidth(options.width), '').map((l) =>
+        palette.paint('muted', l),
       ),
     )
   if (options.debug)
@@ -69,47 +59,60 @@ export function renderDoctorText(result: DoctorResult, palette: Palette, options
   return out.join('\n')
 }
 
-/** The chain probe's one line per node; a fleet shows only the nodes whose probe did not answer. */
-function measuredLines(result: DoctorResult, palette: Palette): string[] {
-  const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
-  const shown = nodes.length > 20 ? nodes.filter((n) => !n.chain!.ok) : nodes
-  // A probe failure is a stranger's long text (a port-forward error chain): one line, its reason first.
-  return shown.map(
-    ({ node, chain }) =>
-      `  ${node.namespace}/${node.name} ${chain!.target}: ${chain!.ok ? chain!.detail + signingText(chain!.signing) : palette.paint('warning', `no answer: ${foldProblem(chain!.detail)}`)}`,
-  )
+/** The last line: findings and incidents by severity, on how many ChainNodes (ChainNodeSets apart), and how many were not measured. */
+function totalsLine(totals: RunTotals, palette: Palette, look: Look): string[] {
+  const { findings, incidents, chainNodes, chainNodeSets } = totals
+  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
+  const nodes = sum(chainNodes)
+  const sets = sum(chainNodeSets)
+  const on = `${plural(nodes, 'node')}${sets ? ` and ${plural(sets, 'ChainNodeSet')}` : ''}`
+  const notMeasured = chainNodes['not-measured'] + chainNodeSets['not-measured']
+  const found = findings.error + findings.warning + findings.info
+  if (found === 0 && notMeasured === 0) return [palette.paint('ok', `No problems found on ${on}.`)]
+  const incidentCount = incidents.error + incidents.warning + incidents.info
+  const text = [
+    found === 0
+      ? `No problems seen on ${on}`
+      : `${plural(findings.error, 'error')}, ${plural(findings.warning, 'warning')}, ${findings.info} info in ${plural(incidentCount, 'incident')} on ${on}`,
+    notMeasured ? `; ${notMeasured.toLocaleString('en-US')} not measured, so not called healthy` : '',
+    '.',
+  ].join('')
+  return wrap(text, proseWidth(look.width), '').map((line) => (found === 0 ? palette.paint('warning', line) : line))
 }
+
+/**
+ * The chain probe: a node per line for a few nodes; for more, one line for those that answered and one line per
+ * kind of failure with its count. Whole lines: a failure is a stranger's long text, wrapped, never cut.
+ */
+function measuredLines(result: DoctorResult, palette: Palette, look: Look): string[] {
+  const nodes = result.clusters.flatMap((c) => c.report.nodes).filter((n) => n.chain)
+  const prose = proseWidth(look.width)
+  if (nodes.length <= FEW_NODES)
+    return nodes.flatMap(({ node, chain }) => {
+      const said = chain!.ok ? chain!.detail + signingText(chain!.signing) : `no answer: ${problemOf(chain!.detail)}`
+      const lines = wrap(visible(`${node.namespace}/${node.name} ${chain!.target}: ${said}`), prose, '  ', '    ')
+      return chain!.ok ? lines : lines.map((l) => palette.paint('warning', l))
+    })
+  const answered = result.clusters.reduce((sum, c) => sum + c.diagnosis.probe.answered.length, 0)
+  return [
+    ...(answered ? [`  the chain answered on ${plural(answered, 'node')}`] : []),
+    ...result.clusters.flatMap((c) =>
+      c.diagnosis.probe.failures.flatMap(({ problem, nodes: failed }) =>
+        wrap(visible(`no answer on ${plural(failed.length, 'node')}: ${problem} (${nodeList(failed, 3)})`), prose, '  ', '    ').map((l) =>
+          palette.paint('warning', l),
+        ),
+      ),
+    ),
+  ]
+}
+
+/** Up to this many probed nodes, "Measured on the nodes" has a line per node. */
+const FEW_NODES = 5
 
 function signingText(signing: NonNullable<NodeResult['chain']>['signing']): string {
   if (!signing) return ''
   if (!signing.counted) return '; signing not counted'
   return `; signed ${signing.signed} of ${signing.counted} blocks${signing.inActiveSet === false ? ', not in the active set' : ''}`
-}
-
-function details(cluster: ClusterReport, palette: Palette, look: Look, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
-  const out: string[] = []
-  const byNode = new Map<string, Finding[]>()
-  for (const finding of cluster.report.findings) {
-    const key = `${finding.node.namespace}/${finding.node.name}`
-    byNode.set(key, [...(byNode.get(key) ?? []), finding])
-  }
-  for (const [key, findings] of byNode) {
-    out.push(palette.paint('subject', `ChainNode ${visible(key)}`))
-    for (const f of findings) out.push(...renderFinding(f, palette, look), '')
-    out.push(...renderLeadUp(key, leadUps?.get(key), cluster.collectedAt, palette, look))
-  }
-  return out
-}
-
-/** A fleet reads as causes, not nodes: a summary line per severity, then one block per group of look-alike findings. */
-function renderFleetCluster(cluster: ClusterReport, palette: Palette, look: Look, leadUps?: ReadonlyMap<string, TimelineEntry[]>): string[] {
-  const groups = groupFindings(cluster.report)
-  return [
-    ...fleetSummary(cluster, groups, palette, look.width),
-    ...sampleNote(cluster, palette, look.width),
-    '',
-    ...fleetFindings(cluster, groups, palette, renderFinding, leadUps, look),
-  ]
 }
 
 /** Rule failures and reads that failed: what makes a report incomplete. */
@@ -132,12 +135,8 @@ function readProblems(cluster: ClusterReport, palette: Palette): string[] {
 export function renderFinding(f: Finding, palette: Palette, look: Look = { utc: true }): string[] {
   const { width, utc } = look
   const prose = proseWidth(width)
-  const label = palette.paint(f.severity, f.severity.toUpperCase().padEnd(7))
   const subject = visible(`${f.subject.kind}/${f.subject.name}`)
-  const plainPrefix = `  ${f.severity.toUpperCase().padEnd(7)} ${f.ruleId}  ${subject}: `
-  const headline = wrap(visible(timesIn(f.summary, utc)), prose, plainPrefix, '    ')
-  // Painted after wrapping so escape codes do not count towards the width.
-  headline[0] = `  ${label} ${palette.paint('rule', f.ruleId)}  ${subject}: ${headline[0].slice(plainPrefix.length)}`
+  const headline = headlineOf(f, subject, visible(timesIn(f.summary, utc)), palette, prose)
   return [
     ...headline,
     ...wrap(visible(timesIn(f.cause, utc)), prose, '    Cause:    ', ' '.repeat(14)),

@@ -1,5 +1,4 @@
-import type { Report } from '../engine/run-rules.js'
-import { groupFindings } from '../engine/group-findings.js'
+import type { Diagnosis } from '../engine/diagnosis.js'
 import type { Palette } from './palette.js'
 import { visible } from './visible.js'
 import { proseWidth, wrap } from './width.js'
@@ -10,10 +9,10 @@ import { NODES_LISTED } from './doctor-fleet-text.js'
  * Trouble of the operator itself (no release, a leader Lease nobody renews, a webhook that cannot be called):
  * said once above the table, since it holds for every row under it, with the nodes it holds for and where to read more.
  */
-export function operatorTroubleLines(report: Report | undefined, palette: Palette, width: number | undefined, utc = true): string[] {
-  if (!report?.findings.length) return []
+export function operatorTroubleLines(diagnosis: Diagnosis | undefined, palette: Palette, width: number | undefined, utc = true): string[] {
+  if (!diagnosis?.incidents.length) return []
   const out: string[] = []
-  for (const group of groupFindings(report)) {
+  for (const { cause: group } of diagnosis.incidents) {
     const label = group.severity.toUpperCase()
     const nodes = group.nodes.length === 1 ? visible(`${group.nodes[0].namespace}/${group.nodes[0].name}`) : `${group.nodes.length} nodes`
     const text = `${label}: ${group.ruleId}: ${visible(timesIn(group.example.summary, utc))} (for ${nodes}; chainnode doctor --rule ${group.ruleId} explains)`

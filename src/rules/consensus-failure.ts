@@ -22,6 +22,8 @@ export default defineRule<ConsensusFailure>({
   title: 'The node logs a consensus failure or a wrong app hash',
   severity: 'error',
   specRow: 'Issue 30: the chain container logs CONSENSUS FAILURE! or a wrong app hash',
+  // A node that failed consensus stops: its height, its health check, its signing follow.
+  explains: ['not-syncing', 'block-threshold-unhealthy', 'validator-missed-blocks', 'rpc-unreachable'],
   logs: ['main'],
   check({ index, node, pod }) {
     const main = mainContainerName(node, pod)

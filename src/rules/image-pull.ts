@@ -11,6 +11,8 @@ export default defineRule<{ container: string; image?: string; reason: string; h
   title: 'Pod cannot pull its image',
   severity: 'error',
   specRow: 'Pod in `ImagePullBackOff` or `ErrImagePull`',
+  // No image, no process: nothing answers and nothing syncs.
+  explains: ['rpc-unreachable', 'not-syncing', 'phase-stuck'],
   check({ index, node, pod }) {
     if (!pod) return []
     return allContainerStatuses(pod)

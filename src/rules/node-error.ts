@@ -8,6 +8,7 @@ export default defineRule<{ phase: string; message?: string }>({
   title: 'ChainNode in phase Error (Pod failed to start)',
   severity: 'error',
   specRow: 'Reference §2.1: phase Error when a recreated Pod does not start within 5 minutes',
+  explains: ['rpc-unreachable', 'not-syncing'],
   suppressedBy: ['signer-discovery-timeout', 'signer-pubkey', 'image-pull', 'runs-as-root', 'priority-class-missing'],
   check({ index, node }) {
     if (node.status?.phase !== 'Error') return []

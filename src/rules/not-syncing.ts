@@ -40,6 +40,8 @@ export default defineRule<NotSyncing>({
   title: 'Node not syncing: height not advancing',
   severity: 'error',
   specRow: 'Node not syncing / height not advancing',
+  // A validator that is behind cannot sign: its missed blocks follow from the stall.
+  explains: ['validator-missed-blocks', 'block-threshold-unhealthy'],
   logs: ['main', 'node-utils'],
   check({ index, node, pod, now }) {
     const phase = node.status?.phase ?? ''
@@ -119,11 +121,17 @@ export default defineRule<NotSyncing>({
     ]
       .filter(Boolean)
       .join('; '),
+  // Checked against the evidence: a node with peers is not told first to add peers.
   action: (d) =>
     [
-      'Check connected peers and set persistentPeers/seeds on the ChainNode',
-      'read the app container logs for consensus or networking errors',
-      d.peers ? 'compare the height with other nodes of the chain (a halted chain needs its validators back)' : '',
+      ...(d.peers
+        ? [
+            'Compare the height with other nodes of the chain (a halted chain needs its validators back)',
+            'read the app container logs for consensus or networking errors',
+          ]
+        : d.peers === 0 || !d.peersConfigured
+          ? ['Check connected peers and set persistentPeers/seeds on the ChainNode', 'read the app container logs for consensus or networking errors']
+          : ['Read the app container logs for consensus or networking errors', 'check connected peers and persistentPeers/seeds on the ChainNode']),
       d.stateSync ? 'check state-sync trust height/hash and that the RPC servers are reachable' : '',
       d.blockThreshold ? 'the node stays NotReady until it catches up within blockThreshold' : '',
     ]

@@ -29,6 +29,8 @@ export default defineRule<{
   severity: 'error',
   severityNote: '(warning when only near full)',
   specRow: 'PVC does not grow',
+  // A volume that cannot grow fills up.
+  explains: ['data-volume-full'],
   logs: ['operator'],
   check({ index, node }) {
     const pvc = index.dataPvcOf(node)

@@ -54,6 +54,8 @@ export default defineRule<Data>({
   severityNote:
     'when the node keeps failing (at least two failures over two minutes or more, the latest within 20 minutes); warning for a single or an older failure',
   specRow: 'Issue 20: the operator logs `Reconciler error` for the node (or its ChainNodeSet), with or without a Warning Event',
+  // A refused reconcile is why the node cannot leave its phase.
+  explains: ['phase-stuck'],
   logs: ['operator'],
   // A specific rule that fires explains the same failure better.
   suppressedBy: [

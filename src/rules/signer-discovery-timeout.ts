@@ -22,6 +22,8 @@ export default defineRule<{
   title: 'wait-cosmosigner-discovery times out',
   severity: 'error',
   specRow: '`wait-cosmosigner-discovery` times out',
+  // The node waits for its signer: it neither answers nor signs.
+  explains: ['rpc-unreachable', 'not-syncing', 'validator-missed-blocks', 'phase-stuck'],
   logs: ['gate'],
   check({ index, node, pod }) {
     const gate = containerStatus(pod, DISCOVERY_GATE)

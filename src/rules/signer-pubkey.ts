@@ -36,6 +36,8 @@ export default defineRule<{
   title: "Node exits repeatedly with can't get pubkey",
   severity: 'error',
   specRow: "Repeated `can't get pubkey` exits after the gate passes",
+  // The node exits before it runs: it neither answers nor signs.
+  explains: ['rpc-unreachable', 'not-syncing', 'validator-missed-blocks', 'phase-stuck'],
   logs: ['main'],
   check({ index, node, pod }) {
     if (!pod) return []

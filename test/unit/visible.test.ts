@@ -1,3 +1,4 @@
+import { diagnosisOf } from '../../src/engine/diagnosis.js'
 import { describe, expect, it } from 'vitest'
 import { renderDoctorMarkdown } from '../../src/render/doctor-markdown.js'
 import { renderEventsTable } from '../../src/render/events.js'
@@ -36,13 +37,15 @@ describe('visible: control characters shown, as kubectl does since CVE-2021-2574
     const pod = describePod(index, index.list('Pod')[0], now)
     expect(pod).not.toMatch(RAW)
     expect(pod).toContain(`died ${visible(ESCAPES)}`)
+    const report = { nodes: [{ node: { namespace: 'ns', name: `n${ESCAPES}` }, phase: 'Running' }], findings: [], ruleErrors: [], collectionErrors: [] }
     const markdown = renderDoctorMarkdown({
       clusters: [
         {
           context: `ctx${ESCAPES}`,
           server: 's',
           collectedAt: 'now',
-          report: { nodes: [{ node: { namespace: 'ns', name: `n${ESCAPES}` }, phase: 'Running' }], findings: [], ruleErrors: [], collectionErrors: [] },
+          report,
+          diagnosis: diagnosisOf(report as never, new Map()),
         },
       ],
       rulesChecked: [],

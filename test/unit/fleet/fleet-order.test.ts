@@ -1,49 +1,70 @@
 import { describe, expect, it } from 'vitest'
 import type { Finding, Severity } from '../../../src/engine/define-rule.js'
 import type { ClusterReport } from '../../../src/engine/doctor-result.js'
-import type { FindingGroup } from '../../../src/engine/group-findings.js'
-import { fleetFindings, fleetSummary } from '../../../src/render/doctor-fleet-text.js'
-import { renderFinding } from '../../../src/render/doctor-text.js'
+import { diagnosisOf, explainLinksOf } from '../../../src/engine/diagnosis.js'
+import type { Report } from '../../../src/engine/run-rules.js'
+import type { RuleId } from '../../../src/rules/ids.js'
+import { RULES } from '../../../src/rules/index.js'
+import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { plainPalette } from '../../../src/render/palette.js'
 
 const ref = (name: string) => ({ kind: 'ChainNode', name, namespace: 'ns' })
-function group(ruleId: string, severity: Severity, nodes: number): FindingGroup {
+/** One finding about a shared subject that holds for `nodes` nodes (as the operator's are kept once). */
+function finding(ruleId: RuleId, severity: Severity, nodes: number, since?: string): Finding {
   const members = Array.from({ length: nodes }, (_, i) => ref(`${ruleId}-${i}`))
-  const example = {
+  return {
     ruleId,
     severity,
-    subject: members[0],
+    subject: { kind: 'Deployment', namespace: 'ns', name: `${ruleId}-subject` },
     node: members[0],
+    ...(members.length > 1 ? { alsoFor: members.slice(1) } : {}),
     summary: `${ruleId} summary`,
     cause: 'c',
     action: 'a',
     evidence: [],
     data: {},
-  } as unknown as Finding
-  return { key: ruleId, ruleId, severity, example, findings: [example], nodes: members }
+    ...(since ? { since } : {}),
+  }
 }
-const cluster = { collectedAt: '2026-11-26T13:00:00Z', report: { nodes: [], findings: [] } } as unknown as ClusterReport
+function clusterOf(findings: Finding[]): ClusterReport {
+  const nodes = [...new Set(findings.flatMap((f) => [f.node, ...(f.alsoFor ?? [])]))].map((node) => ({ node, rulesChecked: [] }))
+  const report: Report = { findings, nodes, suppressed: [], ruleErrors: [], collectionErrors: [] }
+  return {
+    context: 'c',
+    server: 's',
+    collectedAt: '2026-11-26T13:00:00Z',
+    scope: { kind: 'all' },
+    requests: 0,
+    durationMs: 0,
+    report,
+    diagnosis: diagnosisOf(report, explainLinksOf(RULES)),
+  }
+}
 
-describe('a fleet reads worst first, then the cause that touches most nodes', () => {
-  it('orders groups by severity, then by nodes affected (not by rule name)', () => {
-    const groups = [group('image-pull', 'error', 1), group('leader-election', 'error', 12), group('aaa-warning', 'warning', 30)]
-    const text = fleetFindings(cluster, groups, plainPalette, renderFinding).join('\n')
+describe('a fleet reads worst first, then the cause that touches most nodes, then the earliest', () => {
+  it('orders incidents by severity, then by nodes affected (not by rule name), then by when they began', () => {
+    const cluster = clusterOf([
+      finding('image-pull', 'error', 1, '2026-11-26T12:00:00Z'),
+      finding('node-error', 'error', 1, '2026-11-26T11:00:00Z'),
+      finding('leader-election', 'error', 12),
+      finding('component-version', 'warning', 30),
+    ])
+    expect(cluster.diagnosis.incidents.map((i) => i.cause.ruleId)).toEqual(['leader-election', 'node-error', 'image-pull', 'component-version'])
+    const text = renderDoctorText({ rulesChecked: [], clusters: [cluster] }, plainPalette)
     const at = (s: string) => text.indexOf(s)
     expect(at('leader-election summary')).toBeGreaterThan(-1)
-    expect(at('leader-election summary')).toBeLessThan(at('image-pull summary'))
-    expect(at('image-pull summary')).toBeLessThan(at('aaa-warning summary'))
+    expect(at('leader-election summary')).toBeLessThan(at('node-error summary'))
+    expect(at('node-error summary')).toBeLessThan(at('image-pull summary'))
+    expect(at('image-pull summary')).toBeLessThan(at('component-version summary'))
   })
 
-  it('wraps the summary line instead of cutting it, at any width', () => {
-    const groups = Array.from({ length: 12 }, (_, i) => group(`some-long-rule-name-${i}`, 'error', 1))
-    const lines = fleetSummary(cluster, groups, plainPalette, 80)
-    const errors = lines.slice(
-      0,
-      lines.findIndex((l) => l.startsWith('HEALTHY')),
-    )
-    expect(errors.length).toBeGreaterThan(1)
-    for (const line of errors) expect(line.length).toBeLessThanOrEqual(80)
-    expect(errors.join(' ')).toContain('some-long-rule-name-11 (1)')
-    expect(errors.join(' ')).not.toContain('…')
+  it('opens with one whole line per incident at 80 columns, in the order of the blocks below', () => {
+    const ids: RuleId[] = ['operator-node-unreachable', 'validator-setup-failing', 'snapshot-export-failing', 'block-threshold-unhealthy']
+    const cluster = clusterOf(ids.map((id, i) => finding(id, 'error', i + 1, '2026-11-26T12:00:00Z')))
+    const lines = renderDoctorText({ rulesChecked: [], clusters: [cluster] }, plainPalette, { width: 80 }).split('\n')
+    const screen = lines.slice(0, lines.indexOf(''))
+    expect(screen.slice(0, 4).map((l) => /^ERROR +([a-z-]+)/.exec(l)?.[1])).toEqual([...ids].reverse())
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(lines.join('\n')).not.toContain('…')
   })
 })

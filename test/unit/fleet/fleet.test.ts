@@ -7,7 +7,7 @@ import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { presentEvidence } from '../../../src/render/evidence.js'
 import { RULES } from '../../../src/rules/index.js'
 import { nodesOf, type Finding, type Rule } from '../../../src/engine/define-rule.js'
-import { worstSeverity } from '../../../src/engine/doctor-result.js'
+import { diagnosisOf, explainLinksOf } from '../../../src/engine/diagnosis.js'
 import { runRules } from '../../../src/engine/run-rules.js'
 import { findingEntries } from '../../../src/timeline/findings.js'
 import type { TimelineEntry } from '../../../src/timeline/types.js'
@@ -94,8 +94,9 @@ describe('fleet scale: grouping and sampled log reads', () => {
     expect(json.clusters[0].groups.find((g) => keys.has(g.key))?.count).toBe(40)
 
     const text = renderDoctorText(result, plainPalette)
-    expect(text.match(/^ERROR: +40 nodes, .*not-syncing \(40\)/m)).not.toBeNull()
-    expect(text.match(/not-syncing {2}40 nodes/g)).toHaveLength(1)
+    // One line on the first screen, one block below it.
+    expect(text.match(/^ERROR +not-syncing +40 nodes +since /m)).not.toBeNull()
+    expect(text.match(/not-syncing {2}40 nodes,/g)).toHaveLength(1)
     expect(text).toMatch(/Logs of 38 nodes were not read/)
     expect(text.split('\n').length).toBeLessThan(60)
   })
@@ -131,13 +132,16 @@ describe('fleet scale: grouping and sampled log reads', () => {
       ruleErrors: [],
       collectionErrors: [],
     }
-    const cluster = { context: 'c', server: 's', collectedAt: at, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report }
+    const diagnosis = diagnosisOf(report, explainLinksOf(rules))
+    const cluster = { context: 'c', server: 's', collectedAt: at, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report, diagnosis }
     const step: TimelineEntry = { first: at, last: at, count: 1, source: 'event', kind: 'Event/X', subject: ref('a-0'), level: 'normal', text: 'before' }
     const text = renderDoctorText({ rulesChecked: [], clusters: [cluster] }, plainPalette, { leadUps: new Map([['ns/a-0', [step]]]) })
     expect(text.match(/^ChainNode ns\/a-0$/gm)).toHaveLength(1)
     expect(text.match(/Leading up to it/g)).toHaveLength(1)
     expect(text.indexOf('Leading up to it')).toBeGreaterThan(text.indexOf('reconcile-failing on a-0'))
-    expect(text.indexOf('Leading up to it')).toBeLessThan(text.indexOf('ChainNode ns/b-0'))
+    // phase-stuck is explained by reconcile-failing: inside its incident, after it, and the lead-up after both.
+    expect(text.indexOf('phase-stuck on a-0')).toBeGreaterThan(text.indexOf('reconcile-failing on a-0'))
+    expect(text.indexOf('Leading up to it')).toBeGreaterThan(text.indexOf('phase-stuck on a-0'))
   })
 
   it('names every node a finding about the shared operator holds for, and counts it for each', () => {
@@ -149,25 +153,31 @@ describe('fleet scale: grouping and sampled log reads', () => {
     const names = nodesOf(lease[0]).map((n) => n.name)
     expect(names.sort()).toEqual(report.nodes.map((n) => n.node.name).sort())
     expect(names.length).toBeGreaterThan(1)
-    for (const { node } of report.nodes) expect(worstSeverity(report, node.namespace, node.name)).toBe('error')
+    const diagnosis = diagnosisOf(report, explainLinksOf(rules))
+    for (const { state } of diagnosis.nodes) expect(state).toBe('error')
+    // One cause over every node is one incident, however many nodes it touches.
+    expect(diagnosis.incidents.filter((i) => i.cause.ruleId === 'leader-election')).toHaveLength(1)
     expect(groupFindings(report).find((g) => g.ruleId === 'leader-election')?.nodes).toHaveLength(names.length)
     const other = new SnapshotIndex(s).chainNodes().find((n) => n.metadata.name !== lease[0].node.name)!
     expect(findingEntries(lease, other, s.collectedAt).map((e) => e.kind)).toEqual(['rule/leader-election'])
-    const cluster = { context: 'c', server: 's', collectedAt: s.collectedAt, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report }
+    const cluster = { context: 'c', server: 's', collectedAt: s.collectedAt, scope: { kind: 'all' as const }, requests: 0, durationMs: 0, report, diagnosis }
     const junit = renderDoctorJunit({ rulesChecked: [], clusters: [cluster] }, 'error')
     expect(junit.match(/name="leader-election">\s*<failure/g)).toHaveLength(names.length)
   })
 
-  it('names a rule once in the summary line, with the nodes of all its causes', () => {
+  it('opens with one line per incident: nodes stalled at different heights are three causes, each with its node count', () => {
     const fleet = fleetOf(load('not-syncing'), 'stuck-0', 6, (copy, i) => {
       if (i < 2) copy.find((o) => o.kind === 'ChainNode')!.status.latestHeight = 12345 + i
     })
     const result = diagnose([fleet], rules)
     expect(groupFindings(result.clusters[0].report).filter((g) => g.ruleId === 'not-syncing')).toHaveLength(3)
-    const summary = renderDoctorText(result, plainPalette)
-      .split('\n')
-      .find((line) => line.startsWith('ERROR:'))
-    expect(summary).toMatch(/^ERROR: +6 nodes, 3 causes: not-syncing \(6\)$/)
+    const lines = renderDoctorText(result, plainPalette, { width: 80 }).split('\n')
+    const firstScreen = lines.slice(
+      0,
+      lines.findIndex((line) => line === ''),
+    )
+    expect(firstScreen.filter((line) => /^ERROR +not-syncing +\d+ nodes?/.test(line)).map((line) => /(\d+) nodes?/.exec(line)![1])).toEqual(['4', '1', '1'])
+    expect(firstScreen.at(-1)).toMatch(/^HEALTHY: /)
   })
 
   it('reads the logs of a node whose cheap signals differ from its look-alikes (a restart)', () => {
