@@ -6,19 +6,6 @@ import type { RawEntry, TimelineEntry, TimelineWindow } from './types.js'
  * times vary between repeats of one message, so they are replaced before comparing.
  */
 export function normaliseForGrouping(text: string): string {
-  const known = normalised.get(text)
-  if (known !== undefined) return known
-  const out = normaliseText(text)
-  if (normalised.size >= MAX_NORMALISED) normalised.clear()
-  normalised.set(text, out)
-  return out
-}
-
-/** Texts normalised already: repeats of one message are what a large timeline is made of. Emptied when full. */
-const normalised = new Map<string, string>()
-const MAX_NORMALISED = 100_000
-
-function normaliseText(text: string): string {
   // Each pass only where it can change something (tested without a replacement): the result is the same.
   let out = text
   if (out.includes('-'))
