@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util'
 import { benchCluster } from './cluster.js'
 import { refreshLiveness } from '../test/cluster/scenarios/index.js'
 import { readBundle, writeBundle } from '../src/snapshot/bundle.js'
+import { addNodeEvents } from '../test/helpers/node-events.js'
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' }, cli: { type: 'string' }, events: { type: 'string' } },
@@ -45,28 +46,7 @@ if (values.events) {
  * lead-up) with `count` more Events about fullnode-0's ChainNode and Pod, written as a folder.
  */
 async function eventsBundle(count: number, dir: string): Promise<string> {
-  const snapshot = await readBundle(path.join(root, 'examples', 'bundles', 'healthy.tgz'))
-  const objects = snapshot.objects.filter(
-    (o) => o.metadata.namespace === 'sc-healthy' && o.metadata.name === 'fullnode-0' && (o.kind === 'ChainNode' || o.kind === 'Pod'),
-  )
-  const end = Date.parse(snapshot.collectedAt)
-  const reasons = ['NodeRunning', 'HeightUpdated', 'ConfigChanged', 'UpgradeChecked', 'FailedToGetHeight', 'PodRecreated', 'DataSynced']
-  for (let i = 0; i < count; i++) {
-    const at = new Date(end - (count - i) * 1000).toISOString().replace('.000Z', 'Z')
-    const about = objects[i % objects.length]
-    snapshot.objects.push({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `fullnode-0.bench${i}`, namespace: 'sc-healthy', creationTimestamp: at },
-      involvedObject: { kind: about.kind, name: about.metadata.name, namespace: 'sc-healthy', uid: about.metadata.uid },
-      type: i % 5 ? 'Normal' : 'Warning',
-      reason: reasons[i % reasons.length],
-      message: `height ${1_000_000 + i} reached at attempt ${i % 97} (peer ${i % 13})`,
-      firstTimestamp: at,
-      lastTimestamp: at,
-      count: 1,
-    })
-  }
+  const snapshot = addNodeEvents(await readBundle(path.join(root, 'examples', 'bundles', 'healthy.tgz')), 'sc-healthy', 'fullnode-0', count)
   await writeBundle(dir, snapshot, true)
   return dir
 }

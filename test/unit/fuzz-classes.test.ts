@@ -204,19 +204,11 @@ const RULES = selectRules({})
 
 /** Reads, diagnoses and renders a bundle: a report or one line of input error; never a rule error or a throw elsewhere. */
 async function throughTheTool(files: Record<string, string>): Promise<string | undefined> {
-  const source = writeBundle(files)
-  try {
-    const snapshot = await readBundle(source, LIMITS)
-    const result = diagnose([snapshot], RULES, source)
-    expect(result.clusters[0].report.ruleErrors).toEqual([])
-    return renderDoctorText(result, plainPalette) + renderDoctorMarkdown(result)
-  } catch (error) {
-    oneLine(error, UserError)
-    expect((error as UserError).exitCode).toBe(2)
-    return undefined
-  } finally {
-    rmSync(source, { recursive: true, force: true })
-  }
+  const snapshot = await readOrRefuse(files)
+  if (!snapshot) return undefined
+  const result = diagnose([snapshot], RULES, 'fuzz-bundle')
+  expect(result.clusters[0].report.ruleErrors).toEqual([])
+  return renderDoctorText(result, plainPalette) + renderDoctorMarkdown(result)
 }
 
 /** Reads a bundle: the snapshot, or undefined after one line of input error (exit 2). */
