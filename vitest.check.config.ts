@@ -10,6 +10,9 @@ import './vitest.config.js'
 export const LEFT_TO_NPM_TEST: Record<string, string[]> = {
   'start the built CLI as a separate process, so they need dist/ from `npm run build`': [
     'test/unit/bad-input.test.ts',
+    'test/unit/bundle-diff.test.ts',
+    'test/unit/bundle-left-out.test.ts',
+    'test/unit/redact-bundle.test.ts',
     'test/unit/cli-contract.test.ts',
     'test/unit/cli-conventions.test.ts',
     'test/unit/golden.test.ts',

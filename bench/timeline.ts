@@ -6,18 +6,98 @@
  * on the machine hits both alike. Prints medians of wall time and of CPU time (user + system, read by the
  * run itself: bench/cpu-usage.cjs), request counts and ratios from this one run; never asserts.
  * --cli PATH measures another build (an earlier commit's bin/chainnode), with its own state folder.
+ *
+ * --events N: no cluster; the healthy example bundle with N Events about one node (its ChainNode and its Pod, each
+ * message its own numbers, as a noisy node writes them), and timeline --all against doctor --all on it, interleaved:
+ * median wall and CPU time and the largest peak memory (GNU time) of each, and their ratios (issue 44: 200,000 Events).
+ *   npx tsx bench/timeline.ts --events 200000 [--runs 3] [--cli PATH]
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { loadavg } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchCluster } from './cluster.js'
 import { refreshLiveness } from '../test/cluster/scenarios/index.js'
+import { readBundle, writeBundle } from '../src/snapshot/bundle.js'
+import { addNodeEvents } from '../test/helpers/node-events.js'
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' }, cli: { type: 'string' } } })
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' }, cli: { type: 'string' }, events: { type: 'string' } },
+})
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.resolve(values.cli ?? path.join(root, 'bin', 'chainnode'))
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const cpuPreload = path.join(import.meta.dirname, 'cpu-usage.cjs')
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')
+
+if (values.events) {
+  await bundleBench(Number(values.events), Number(values.runs))
+  process.exit(0)
+}
+
+/**
+ * The example bundle of a healthy node (examples/bundles/healthy.tgz: doctor finds nothing, so it builds no
+ * lead-up) with `count` more Events about fullnode-0's ChainNode and Pod, written as a folder.
+ */
+async function eventsBundle(count: number, dir: string): Promise<string> {
+  const snapshot = addNodeEvents(await readBundle(path.join(root, 'examples', 'bundles', 'healthy.tgz')), 'sc-healthy', 'fullnode-0', count)
+  await writeBundle(dir, snapshot, true)
+  return dir
+}
+
+/** timeline --all and doctor --all on a bundle of `count` Events about one node: wall, CPU and peak memory, interleaved. */
+async function bundleBench(count: number, runs: number): Promise<void> {
+  const work = mkdtempSync(path.join(tmpdir(), 'timeline-bench-'))
+  try {
+    const bundle = await eventsBundle(count, path.join(work, 'bundle'))
+    const measure = (command: string) => {
+      const start = process.hrtime.bigint()
+      const result = spawnSync(
+        '/usr/bin/time',
+        ['-v', cli, command, '--all', '-n', 'sc-healthy', '--bundle', bundle, ...(command === 'doctor' ? ['--fail-on', 'never'] : [])],
+        {
+          env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${cpuPreload}`.trim() },
+          encoding: 'utf8',
+          maxBuffer: 1 << 28,
+        },
+      )
+      const ms = Number(process.hrtime.bigint() - start) / 1e6
+      const lines = result.stderr.split('\n')
+      const cpuMs = Number(lines.find((l) => l.startsWith('bench-cpu-us: '))?.slice('bench-cpu-us: '.length)) / 1000
+      const peakMB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? 0) / 1024
+      if (result.status !== 0 && result.status !== 3) throw new Error(`${command} exited ${result.status}: ${lines.find((l) => l.startsWith('error')) ?? ''}`)
+      return { ms, cpuMs, peakMB }
+    }
+    console.log(`${cli}; ${count} Events about one node; load average at the start: ${load()}`)
+    const seen: Record<string, { ms: number[]; cpuMs: number[]; peakMB: number[] }> = {
+      timeline: { ms: [], cpuMs: [], peakMB: [] },
+      doctor: { ms: [], cpuMs: [], peakMB: [] },
+    }
+    for (let i = 0; i < runs; i++)
+      for (const command of i % 2 ? ['doctor', 'timeline'] : ['timeline', 'doctor']) {
+        const { ms, cpuMs, peakMB } = measure(command)
+        seen[command].ms.push(ms)
+        seen[command].cpuMs.push(cpuMs)
+        seen[command].peakMB.push(peakMB)
+      }
+    const line = (command: string) =>
+      `${command}: ${median(seen[command].ms).toFixed(0)} ms wall, ${median(seen[command].cpuMs).toFixed(0)} ms CPU, ${Math.max(...seen[command].peakMB).toFixed(0)} MB peak`
+    console.log(line('timeline'))
+    console.log(line('doctor'))
+    const ratio = (pick: (c: string) => number) => (pick('timeline') / pick('doctor')).toFixed(2)
+    console.log(
+      `timeline/doctor: wall ${ratio((c) => median(seen[c].ms))}, CPU ${ratio((c) => median(seen[c].cpuMs))}, peak memory ${ratio((c) => Math.max(...seen[c].peakMB))} (target 1.00 or less; ${runs} runs each, interleaved); load average at the end: ${load()}`,
+    )
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
 
 const { dir, ctx, env, stop } = await benchCluster(values.dir)
 // Another build keeps its own code cache and history: each build deletes the other's caches.
@@ -30,13 +110,6 @@ const NODES = [
   ['sc-config-change-restart', 'cfg-0'],
   ['sc-not-syncing', 'stuck-0'],
 ]
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const cpuPreload = path.join(import.meta.dirname, 'cpu-usage.cjs')
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ')
-
 function run(args: string[]): { ms: number; cpuMs: number; reads: string[] } {
   const start = process.hrtime.bigint()
   const result = spawnSync(cli, [...args, '--debug'], {

@@ -45,8 +45,8 @@ function diffValue(file: string, path: string, a: unknown, b: unknown, out: Conf
   if (isMap(a) && isMap(b)) {
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
       const sub = path ? `${path}.${key}` : key
-      if (!(key in b)) out.push({ file, path: sub, kind: 'removed', before: a[key] })
-      else if (!(key in a)) out.push({ file, path: sub, kind: 'added', after: b[key] })
+      if (!Object.hasOwn(b, key)) out.push({ file, path: sub, kind: 'removed', before: a[key] })
+      else if (!Object.hasOwn(a, key)) out.push({ file, path: sub, kind: 'added', after: b[key] })
       else diffValue(file, sub, a[key], b[key], out)
     }
     return
@@ -93,8 +93,9 @@ export function changedConfigKeys(before: Record<string, string>, after: Record<
 export function diffConfigs(before: Record<string, string>, after: Record<string, string>): ConfigChange[] {
   const out: ConfigChange[] = []
   for (const file of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-    if (!(file in after)) out.push({ file, path: '(whole file)', kind: 'removed' })
-    else if (!(file in before)) out.push({ file, path: '(whole file)', kind: 'added' })
+    // Own keys only: a file named "constructor" or "toString" is data, never a member every object inherits.
+    if (!Object.hasOwn(after, file)) out.push({ file, path: '(whole file)', kind: 'removed' })
+    else if (!Object.hasOwn(before, file)) out.push({ file, path: '(whole file)', kind: 'added' })
     else diffValue(file, '', parseConfigFile(file, before[file]), parseConfigFile(file, after[file]), out)
   }
   return out

@@ -1,7 +1,6 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { Evidence } from '../engine/define-rule.js'
 import { compareText } from '../util/compare.js'
-import { escapeRegExp } from '../util/regexp.js'
 import { grepLogs } from './grep-logs.js'
 import type { ChainNode, Workload } from '../snapshot/kinds.js'
 
@@ -13,11 +12,10 @@ export function operatorLogsAbout(index: SnapshotIndex, node: ChainNode, pattern
   const operator = index.operatorFor(node)
   if (!operator) return []
   const { name, namespace } = node.metadata
-  const aboutNode = namePattern(name)
   return index
     .operatorPods(operator)
     .flatMap((pod) => grepLogs(index, pod, 'manager', pattern, perReplica, levels))
-    .filter((line) => aboutNode.test(line.text) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
+    .filter((line) => mentionsName(line.text, name) && (!namespace || !/"namespace"/.test(line.text) || line.text.includes(namespace)))
     .sort((a, b) => compareText(a.at ?? '', b.at ?? ''))
     .slice(-limit)
 }
@@ -27,11 +25,23 @@ export function operatorLogsAbout(index: SnapshotIndex, node: ChainNode, pattern
  * than by "any line" turns only this node's lines into evidence, not the whole tail of the log.
  */
 export function allOperatorLogsAbout(index: SnapshotIndex, node: ChainNode, limit: number): Evidence[] {
-  return operatorLogsAbout(index, node, namePattern(node.metadata.name), limit, limit, { anyLevel: true })
+  return operatorLogsAbout(index, node, ANY_LINE, limit, Infinity, { anyLevel: true })
 }
 
-/** The name as a word of its own: fullnode-0 is not a mention of fullnode-01. */
-const namePattern = (name: string) => new RegExp(`(^|[^\\w-])${escapeRegExp(name)}([^\\w-]|$)`)
+const ANY_LINE = /(?:)/
+
+/**
+ * Whether the text names the node as a word of its own: fullnode-0 is not a mention of fullnode-01. Searched, not
+ * compiled into a pattern: a name is a stranger's text, and one of a megabyte is no valid regular expression.
+ */
+export function mentionsName(text: string, name: string): boolean {
+  if (name === '') return false
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1))
+    if (!isNameChar(text[at - 1]) && !isNameChar(text[at + name.length])) return true
+  return false
+}
+
+const isNameChar = (c: string | undefined) => c !== undefined && /[\w-]/.test(c)
 
 /** Manager log lines of every replica of an operator release matching a pattern. */
 export function operatorLogs(index: SnapshotIndex, operator: Workload, pattern: RegExp, limit = 5, levels: LogLevels = {}): Evidence[] {

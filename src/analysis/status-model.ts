@@ -31,7 +31,9 @@ export function formatCell(value: unknown, type: string, now: number): string {
   if (value === null || value === undefined) return ''
   // The server already renders CRD date columns as ages ("31s"); older servers send timestamps.
   if (type === 'date' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return humanAge(now - Date.parse(value))
-  return String(value)
+  // A list or map (a column whose JSONPath names one) is shown as its JSON, as data: String() would call the
+  // cell's own "toString" or "valueOf" keys, and a bundle's cell may carry any.
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
 
 export function statusRows(index: SnapshotIndex): StatusRow[] {
@@ -68,9 +70,8 @@ function operatorError(index: SnapshotIndex, node: ChainNode): Pick<StatusRow, '
 }
 
 function serverColumns(row: TableRow | undefined, now: number): Record<string, string> {
-  const out: Record<string, string> = {}
-  row?.columns.forEach((column, i) => (out[column.name] = formatCell(row.cells[i], column.type, now)))
-  return out
+  // Own keys whatever the column is called ("__proto__", "constructor" are data here).
+  return Object.fromEntries((row?.columns ?? []).map((column, i) => [column.name, formatCell(row!.cells[i], column.type, now)]))
 }
 
 /**

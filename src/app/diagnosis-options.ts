@@ -48,8 +48,7 @@ export function diagnosisOptions(flags: DiagnosisFlags): DiagnosisOptions {
   const rules = selectRules({ only: flags.rule, skip: flags['skip-rule'] })
   // Nothing checked is not health: an empty selection is an input error, not a clean report.
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
-  const gateTimeoutMs = parseDuration(flags['gate-timeout'], '--gate-timeout')
-  const chainProbe = chainProbeFor(flags)
+  const { probe, chainProbe, gateTimeoutMs } = activeProbes(flags)
   const settings: RuleSettings = {
     phaseTimeoutsMs: parsePhaseTimeouts(flags['phase-timeout'] ?? []),
     missedBlocks: missedBlockThresholds(flags),
@@ -61,8 +60,24 @@ export function diagnosisOptions(flags: DiagnosisFlags): DiagnosisOptions {
     logRoles: logRolesOf(rules),
     gateTimeoutMs,
     probed,
-    ...(probed ? { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe } : {}),
+    ...(probe ? { probe, chainProbe } : {}),
   }
+}
+
+/**
+ * The active probes a run asks for: the signer probes after collection and the chain probe (none with --no-probe;
+ * their durations are checked either way). doctor, serve and timeline take them through diagnosisOptions; collect
+ * takes them alone, so a bundle carries what doctor measures.
+ */
+export function activeProbes(flags: Pick<DiagnosisFlags, 'no-probe' | 'probe-window' | 'signing-window' | 'gate-timeout'>): {
+  probe?: Probe
+  chainProbe?: SnapshotRequest['chainProbe']
+  gateTimeoutMs: number
+} {
+  const gateTimeoutMs = parseDuration(flags['gate-timeout'], '--gate-timeout')
+  const chainProbe = chainProbeFor(flags)
+  if (flags['no-probe']) return { gateTimeoutMs }
+  return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe, gateTimeoutMs }
 }
 
 /** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */

@@ -138,7 +138,7 @@ export class Session {
       this.unredacted = 'unmarked'
       writeStderr(`warning: ${UNREDACTED_WARNING}\n`)
     }
-    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, reads.nameRequired ?? false, !flags['no-redact'])]
+    if (flags.bundle) return [await this.bundleSnapshot(flags, flags.bundle, reads, !flags['no-redact'])]
     const contexts = contextNames(flags)
     const spinner = await progress('reading the cluster')
     try {
@@ -196,11 +196,13 @@ export class Session {
     this.clients.length = 0
   }
 
-  private async bundleSnapshot(flags: SnapshotFlags, bundle: string, nameRequired: boolean, redact: boolean): Promise<Snapshot> {
-    const scope = resolveScope(flags, flags.namespace, { nameRequired, wholeByDefault: true })
+  private async bundleSnapshot(flags: SnapshotFlags, bundle: string, reads: SnapshotReads, redact: boolean): Promise<Snapshot> {
+    const scope = resolveScope(flags, flags.namespace, { nameRequired: reads.nameRequired ?? false, wholeByDefault: true })
     const spinner = await progress(`reading bundle ${bundle}`)
+    // A run that reads node logs (doctor, timeline) is told which of them the bundle lacks, as a live read that failed.
+    const lacking = reads.logs !== 'none' && reads.logRoles ? reads.logRoles : undefined
     try {
-      return await bundleSnapshot(bundle, { scope, redact }, (what) => {
+      return await bundleSnapshot(bundle, { scope, redact, lacking }, (what) => {
         spinner.update(`reading bundle ${bundle}: ${what}`)
         this.debugLine(`bundle: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`)
       })

@@ -10,6 +10,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
+import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
@@ -75,7 +76,11 @@ export function liveSnapshot(connection: Connection, request: SnapshotRequest): 
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
-export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest, 'scope' | 'redact'>, onProgress?: (what: string) => void): Promise<Snapshot> {
+export async function bundleSnapshot(
+  file: string,
+  request: Pick<SnapshotRequest, 'scope' | 'redact'> & { lacking?: ReadonlySet<LogRole> },
+  onProgress?: (what: string) => void,
+): Promise<Snapshot> {
   const snapshot = await readBundle(file, undefined, onProgress)
   const narrowed = narrowToScope(snapshot, request.scope)
   const { scope } = request
@@ -89,7 +94,13 @@ export async function bundleSnapshot(file: string, request: Pick<SnapshotRequest
     )
     throw notFound(scope, { bundle: file, namespace: scope.namespace, held, setNamed })
   }
-  return request.redact ? redactSnapshot(narrowed) : narrowed
+  // The logs of the nodes in scope that the rules would read and the bundle does not hold: named, never taken as quiet.
+  // What the collection left out (manifest leftOut) is evidence this replay lacks too, named like a read that failed.
+  const leftOut = notYetNamed(narrowed.leftOut ?? [], narrowed.collectionErrors)
+  const named = [...narrowed.collectionErrors, ...leftOut]
+  const lacking = request.lacking ? unreadLogs({ ...narrowed, collectionErrors: named }, request.lacking) : []
+  const complete = leftOut.length + lacking.length > 0 ? { ...narrowed, collectionErrors: [...named, ...lacking] } : narrowed
+  return request.redact ? redactSnapshot(complete) : complete
 }
 
 export function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {

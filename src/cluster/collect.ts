@@ -12,11 +12,14 @@ import {
 } from '../snapshot/node-layout.js'
 import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KeySearch, type KubeObject, type Scope, type Snapshot } from '../snapshot/types.js'
 import type { Redactor } from '../snapshot/redact.js'
+import { logFile, PROBES_FILE, resourceFile } from '../snapshot/bundle-paths.js'
 import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
 import { readerFor, startLists, type Wanted } from './lists.js'
 import type { WatchedLists } from './watched-lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
+
+type LogSource = Omit<LogRequest, 'main'>
 import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
@@ -77,7 +80,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const errors: CollectionError[] = []
   const { scope, redactor } = options
   const found = findChainNodes(client, scope)
-  const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.value(o)) : objects)
+  const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.in(resourceFile(o), () => redactor.value(o))) : objects)
   const read = readerFor(
     client,
     errors,
@@ -86,7 +89,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
       mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
     options.watched,
   )
-  const logOptions = redactor ? { ...options.logs, mask: (text: string) => redactor.text(text) } : options.logs
+  const logOptions = redactor ? { ...options.logs, mask: (text: string, log: LogSource) => redactor.in(logFile(log), () => redactor.text(text)) } : options.logs
   // Lists only some nodes need wait for the nodes (and, for a signer, their Pods) and are read only then.
   const wanted: Wanted = async (need, namespace, podsOf) => {
     const nodes = (await found).nodes.filter((n) => namespace === undefined || n.metadata.namespace === namespace)
@@ -166,10 +169,11 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     objects: keepRelevant(withoutDuplicates([...mask(nodes), ...mask(sets), ...namespaceObjects, ...operatorData.objects, ...clusterObjects]), nodes),
     chainNodeRows: rows,
     logs: [...logs, ...operatorData.logs],
-    probes: redactor ? probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })) : probes,
+    probes: redactor ? redactor.in(PROBES_FILE, () => probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) }))) : probes,
     collectionErrors: errors,
     stats: { requests: client.requestCount, durationMs: Date.now() - started },
     redactions: redactor?.count ?? 0,
+    ...(redactor ? { redactionsByFile: redactor.byFile() } : {}),
     ...(sample ? { logSample: sample } : {}),
     ...(keySearch ? { keySearch: redactor ? redactSearch(keySearch, redactor) : keySearch } : {}),
   }

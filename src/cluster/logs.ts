@@ -7,7 +7,7 @@ export interface LogOptions {
   sinceSeconds?: number
   maxBytes: number
   /** Applied to each log as it arrives (secret masking), while other reads are still under way. */
-  mask?: (text: string) => string
+  mask?: (text: string, log: Omit<LogRequest, 'main'>) => string
   /** Only the logs of these roles (doctor: those its rules read); all logs when absent. */
   roles?: ReadonlySet<LogRole>
 }
@@ -40,7 +40,7 @@ export async function collectLogs(client: KubeClient, requests: LogRequest[], op
       try {
         const { text, truncated } = await client.getText(logPath(request, options), options.maxBytes)
         const clean = cleanLog(text)
-        return { ...base, text: options.mask ? options.mask(clean) : clean, truncated }
+        return { ...base, text: options.mask ? options.mask(clean, base) : clean, truncated }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         // A container that has not started or never restarted has no log to give: that is not a failure of the run.

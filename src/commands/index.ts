@@ -14,10 +14,12 @@ export interface CommandModules {
   collect: typeof import('./collect.js')
   'config-hash': typeof import('./config-hash.js')
   describe: typeof import('./describe.js')
+  diff: typeof import('./diff.js')
   doctor: typeof import('./doctor.js')
   events: typeof import('./events.js')
   logs: typeof import('./logs.js')
   pprof: typeof import('./pprof.js')
+  redact: typeof import('./redact.js')
   rules: typeof import('./rules.js')
   serve: typeof import('./serve.js')
   signer: typeof import('./signer.js')
@@ -47,6 +49,8 @@ export const COMMANDS = {
   logs: { module: 'logs', spec: 'LOGS_COMMAND', run: 'runLogs' },
   signer: { module: 'signer', spec: 'SIGNER_COMMAND', run: 'runSigner' },
   collect: { module: 'collect', spec: 'COLLECT_COMMAND', run: 'runCollect' },
+  redact: { module: 'redact', spec: 'REDACT_COMMAND', run: 'runRedact' },
+  diff: { module: 'diff', spec: 'DIFF_COMMAND', run: 'runDiff' },
   rules: { module: 'rules', spec: 'RULES_COMMAND', run: 'runRules' },
   'rules explain': { module: 'rules', spec: 'RULES_EXPLAIN_COMMAND', run: 'runRulesExplain' },
   'config-hash': { module: 'config-hash', spec: 'CONFIG_HASH_COMMAND', run: 'runConfigHash' },

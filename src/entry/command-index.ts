@@ -7,10 +7,12 @@ import type { Command } from '@oclif/core'
 import * as collect from '../commands/collect.js'
 import * as configHash from '../commands/config-hash.js'
 import * as describe from '../commands/describe.js'
+import * as diff from '../commands/diff.js'
 import * as doctor from '../commands/doctor.js'
 import * as events from '../commands/events.js'
 import * as logs from '../commands/logs.js'
 import * as pprof from '../commands/pprof.js'
+import * as redact from '../commands/redact.js'
 import * as rules from '../commands/rules.js'
 import * as serve from '../commands/serve.js'
 import * as signer from '../commands/signer.js'
@@ -22,7 +24,7 @@ import type { CommandSpec } from '../commands/flag-spec.js'
 import { oclifCommandFor, type Runner } from './oclif/command-for.js'
 import Completion from './oclif/completion.js'
 
-const MODULES: CommandModules = { collect, 'config-hash': configHash, describe, doctor, events, logs, pprof, rules, serve, signer, status, timeline, version }
+const MODULES: CommandModules = { collect, 'config-hash': configHash, describe, diff, doctor, events, logs, pprof, redact, rules, serve, signer, status, timeline, version }
 
 /** A registry row's spec and runner, looked up in its module (the registry's types have checked the names). */
 function classOf(id: CommandId) {

@@ -43,8 +43,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     ...(options.wide ? ([['recreated', (r: StatusRow) => String(r.recreations)]] as Column[]) : []),
     ['config', (r) => r.config],
   ]
-  const serverCell = (r: StatusRow, h: string) => r.server[h] ?? (h === 'Name' ? r.name : '')
-  return columns(
+  const serverCell = (r: StatusRow, h: string) => (Object.hasOwn(r.server, h) ? r.server[h] : h === 'Name' ? r.name : '')
+  const table = columns(
     [
       ...(options.withNamespace ? ['namespace'] : []),
       ...server,

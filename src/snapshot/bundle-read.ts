@@ -87,7 +87,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     throw usageError(`bundle format ${version} is newer than this tool reads (${SNAPSHOT_FORMAT_VERSION})`, 'upgrade kubectl-chainnode')
   const checked = check<BundleManifest>('manifest.json', SHAPES.manifest, manifest)
   const objects: KubeObject[] = []
-  const leftOut: Snapshot['collectionErrors'] = []
+  const misshapen: Snapshot['collectionErrors'] = []
   for (const ns of files.list('resources')) {
     if (!ns.folder) continue
     onProgress(`reading resources/${ns.name}`)
@@ -102,7 +102,7 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
         const problem = kindProblem(obj)
         if (problem === undefined) objects.push(obj)
         else
-          leftOut.push({
+          misshapen.push({
             what: `read ${obj.kind} ${obj.metadata.name} from ${name}`,
             namespace: obj.metadata.namespace,
             reason: 'error',
@@ -136,9 +136,11 @@ async function readTree(outer: BundleFiles, source: string, onProgress: (what: s
     chainNodeRows,
     logs,
     probes,
-    collectionErrors: [...collectionErrors, ...leftOut],
+    collectionErrors: [...collectionErrors, ...misshapen],
+    ...(checked.leftOut?.length ? { leftOut: checked.leftOut } : {}),
     stats: checked.stats ?? { requests: 0, durationMs: 0 },
     redactions: checked.redactions ?? 0,
+    ...(checked.redactionsByFile ? { redactionsByFile: checked.redactionsByFile } : {}),
     observations,
     ...(keySearch ? { keySearch } : {}),
   }

@@ -66,6 +66,8 @@ export const SHAPES = {
     scope: scope,
     'redactions?': number,
     'stats?': object({ requests: number, durationMs: number }),
+    'leftOut?': list(collectionError),
+    'redactionsByFile?': mapOf(mapOf(number)),
   }),
   resources: list(kubeObject),
   tables: list(object({ namespace: string, name: string, columns: list(object({ name: string, type: string, 'priority?': number })), cells: list(anything) })),
@@ -92,7 +94,11 @@ export interface BundleManifest {
   scope: Snapshot['scope']
   collected: { kinds: Record<string, number>; logs: number; chainNodes: string[] }
   failed: Snapshot['collectionErrors']
+  /** What the bundle does not carry (a log over the size limit, a container that did not answer), with the reason. */
+  leftOut?: Snapshot['collectionErrors']
   redacted: boolean
   redactions: number
+  /** Redactions by file and pattern name (counts only, never the values). */
+  redactionsByFile?: Record<string, Record<string, number>>
   stats: Snapshot['stats']
 }

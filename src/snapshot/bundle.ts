@@ -4,11 +4,13 @@ import { usageError } from '../util/errors.js'
 import { makeTempDir, onInterrupt, sweepStaleTempDirs } from '../util/cleanup.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
 import { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
-import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type LogRecord, type Snapshot } from './types.js'
+import { KEY_SEARCH_FILE, logFile, PROBES_FILE, resourceFile } from './bundle-paths.js'
+import { SNAPSHOT_FORMAT_VERSION, type KubeObject, type Snapshot } from './types.js'
 
 /**
  * Bundle layout (a directory, or the same tree inside a .tgz):
- *   manifest.json                         format version, time, context, CLI version, what was collected and what failed
+ *   manifest.json                         format version, time, context, CLI version, what was collected, what failed and
+ *                                         what was left out (leftOut: each log not carried, with the reason)
  *   resources/<namespace|_cluster>/<Kind>.json   the objects as read, one JSON array per kind
  *   tables/chainnodes.json                the server's Table rows (kubectl get -o wide columns)
  *   logs/<namespace>/<pod>/<container>[.previous].log
@@ -20,12 +22,10 @@ export { BUNDLE_KIND, type BundleManifest } from './bundle-shape.js'
 // Reading is its own module (a bundle is a file from a stranger there); callers import it from here.
 export { readBundle } from './bundle-read.js'
 
-const logFile = (log: LogRecord) => path.join('logs', log.namespace, log.pod, `${log.container}${log.previous ? '.previous' : ''}.log`)
-
 async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
   const groups = new Map<string, KubeObject[]>()
   for (const obj of snapshot.objects) {
-    const key = path.join('resources', obj.metadata.namespace ?? '_cluster', `${obj.kind}.json`)
+    const key = resourceFile(obj)
     const group = groups.get(key)
     if (group) group.push(obj)
     else groups.set(key, [obj])
@@ -43,18 +43,20 @@ async function writeTree(dir: string, snapshot: Snapshot, redacted: boolean): Pr
     scope: snapshot.scope,
     collected: { kinds, logs: snapshot.logs.length, chainNodes: snapshot.chainNodeRows.map((r) => `${r.namespace}/${r.name}`) },
     failed: snapshot.collectionErrors,
+    leftOut: snapshot.leftOut ?? [],
     redacted,
     redactions: snapshot.redactions,
+    ...(snapshot.redactionsByFile ? { redactionsByFile: snapshot.redactionsByFile } : {}),
     stats: snapshot.stats,
   }
   const files: [string, unknown][] = [
     ['manifest.json', manifest],
     ['tables/chainnodes.json', snapshot.chainNodeRows],
-    ['probes.json', snapshot.probes],
+    [PROBES_FILE, snapshot.probes],
     ['errors.json', snapshot.collectionErrors],
     ['history.json', snapshot.observations ?? []],
-    ...(snapshot.keySearch ? [['key-search.json', snapshot.keySearch] as [string, unknown]] : []),
-    ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile({ ...meta, text: '' }) }))],
+    ...(snapshot.keySearch ? [[KEY_SEARCH_FILE, snapshot.keySearch] as [string, unknown]] : []),
+    ['logs/index.json', snapshot.logs.map(({ text: _text, ...meta }) => ({ ...meta, file: logFile(meta) }))],
     ...groups,
   ]
   for (const [file, value] of files) {
@@ -88,7 +90,10 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   }
 }
 
-/** Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. */
+/**
+ * Write a bundle to a directory or a .tgz, atomically: a reader never sees a half-written bundle. The snapshot's leftOut
+ * names what the bundle does not carry and why (manifest.json leftOut); a reader counts it as evidence it lacks.
+ */
 export async function writeBundle(target: string, snapshot: Snapshot, redacted: boolean): Promise<void> {
   const stamp = snapshot.collectedAt.replace(/[:.]/g, '-')
   if (/\.(tgz|tar\.gz)$/.test(target)) {

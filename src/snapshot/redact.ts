@@ -1,7 +1,10 @@
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import type { KubeObject, Snapshot } from './types.js'
+import { KEY_SEARCH_FILE, logFile, PROBES_FILE, resourceFile } from './bundle-paths.js'
 
 export const MASK = '[REDACTED]'
+/** Where a redaction is counted when the caller did not say which file it was masking. */
+const UNATTRIBUTED = '(unattributed)'
 
 const SENSITIVE_NAME = /token|secret|passw|mnemonic|private[_-]?key|priv[_-]?key|api[_-]?key|access[_-]?key|credential/i
 const BIP39 = new Set(wordlist)
@@ -16,28 +19,32 @@ const MNEMONIC_MIN_WORDS = 12
  * through a stack that a 10 MB run overflows) (test/unit/redact-linear.test.ts, bench/redact.ts).
  * PEM blocks and validator keys, which span lines, are masked by maskBlocks below.
  */
-const PATTERNS: [guard: (text: string) => boolean, RegExp, string | ((...groups: string[]) => string)][] = [
-  [(t) => t.includes('hv'), /(?<![A-Za-z0-9_-])hv[sbr]\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*/g, MASK],
-  [(t) => t.includes('s.') || t.includes('b.'), /(?<![A-Za-z0-9_])[sb]\.[A-Za-z0-9]{24}[A-Za-z0-9]*\b/g, MASK],
+const PATTERNS: [name: string, guard: (text: string) => boolean, RegExp, string | ((...groups: string[]) => string)][] = [
+  ['vault-token', (t) => t.includes('hv'), /(?<![A-Za-z0-9_-])hv[sbr]\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*/g, MASK],
+  ['vault-token-legacy', (t) => t.includes('s.') || t.includes('b.'), /(?<![A-Za-z0-9_])[sb]\.[A-Za-z0-9]{24}[A-Za-z0-9]*\b/g, MASK],
   [
+    'jwt',
     (t) => t.includes('eyJ'),
     // Each part taken whole in a lookahead (atomic in JavaScript), so a long run without its dot is not backtracked into.
     /(?<![A-Za-z0-9_-])eyJ(?=([A-Za-z0-9_-]*))\1\.(?=([A-Za-z0-9_-]*))\2\.(?=([A-Za-z0-9_-]*))\3/g,
     (match, header, payload, signature) => (header.length >= 5 && payload.length >= 5 && signature.length >= 5 ? MASK : match),
   ],
   [
+    'authorization-header',
     (t) => t.includes('Bearer') || t.includes('Basic'),
     /\b(Bearer|Basic)[ \t]{1,16}[A-Za-z0-9._~+/-]{8}[A-Za-z0-9._~+/-]*=*/g,
     (_m, scheme) => `${scheme} ${MASK}`,
   ],
-  [(t) => t.includes('AKIA'), /\bAKIA[0-9A-Z]{16}\b/g, MASK],
+  ['aws-access-key', (t) => t.includes('AKIA'), /\bAKIA[0-9A-Z]{16}\b/g, MASK],
   // A password in a URL's userinfo (https://user:pw@host, postgres://u:pw@db): the user stays readable.
   [
+    'url-password',
     (t) => t.includes('://') && t.includes('@'),
     /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/?#@:"'<>]{0,256}:)([^\s/?#@"'<>]{1,256})@/gi,
     (_m, head) => `${head}${MASK}@`,
   ],
   [
+    'secret-assignment',
     (t) => SECRET_KEYWORD.test(t),
     // The key may carry a prefix (authToken, db_password): matching the keyword wherever it occurs takes it in
     // without a scan back over the prefix.
@@ -47,7 +54,7 @@ const PATTERNS: [guard: (text: string) => boolean, RegExp, string | ((...groups:
 ]
 /** Every pattern redaction runs, for test/unit/redact-linear.test.ts to lint. */
 export const REDACTION_PATTERNS = (): RegExp[] => [
-  ...PATTERNS.map(([, pattern]) => pattern),
+  ...PATTERNS.map(([, , pattern]) => pattern),
   PEM_MARKER,
   PEM_BODY_LINE,
   PRIV_KEY_OPEN,
@@ -114,7 +121,39 @@ function sensitiveKey(key: string): boolean {
 const SENSITIVE_KEYS = new Map<string, boolean>()
 
 export class Redactor {
-  count = 0
+  /** Redactions by bundle file and pattern name: counts only, never the values (manifest.json redactionsByFile). */
+  readonly tally = new Map<string, Map<string, number>>()
+  private file = UNATTRIBUTED
+
+  /** Redactions made, in every file. */
+  get count(): number {
+    let total = 0
+    for (const patterns of this.tally.values()) for (const n of patterns.values()) total += n
+    return total
+  }
+
+  /** Mask with what `mask` does counted against `file` (a bundle file: resources/ns/Pod.json, logs/ns/pod/app.log). */
+  in<T>(file: string, mask: () => T): T {
+    const outer = this.file
+    this.file = file
+    try {
+      return mask()
+    } finally {
+      this.file = outer
+    }
+  }
+
+  /** The tally as plain data, files and patterns sorted: { file: { pattern: count } }. */
+  byFile(): Record<string, Record<string, number>> {
+    const files = [...this.tally.keys()].sort()
+    return Object.fromEntries(files.map((file) => [file, Object.fromEntries([...this.tally.get(file)!].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))]))
+  }
+
+  private counted(pattern: string): void {
+    let patterns = this.tally.get(this.file)
+    if (!patterns) this.tally.set(this.file, (patterns = new Map()))
+    patterns.set(pattern, (patterns.get(pattern) ?? 0) + 1)
+  }
 
   /** Mask one text on its own: a block cut at either end (by --tail, say) is masked as far as it goes. */
   text(input: string, state: BlockState = { pem: false, privKeyLines: 0 }): string {
@@ -124,11 +163,11 @@ export class Redactor {
     if (input.length < SHORTEST_SECRET && !open) return input
     if (input.length <= SHORT_TEXT && !open && !ANY_MARKER.test(input)) return this.seedPhrases(input)
     let out = this.maskBlocks(input, state, first)
-    for (const [guard, pattern, replacement] of PATTERNS) {
+    for (const [name, guard, pattern, replacement] of PATTERNS) {
       if (!guard(out)) continue
       out = out.replace(pattern, (...args) => {
         const replaced = typeof replacement === 'string' ? replacement : replacement(...(args.slice(0, -2) as string[]))
-        if (replaced !== args[0]) this.count++
+        if (replaced !== args[0]) this.counted(name)
         return replaced
       })
     }
@@ -158,7 +197,7 @@ export class Redactor {
       if (to <= from) return
       parts.push(text.slice(done, from), maskRegion(text.slice(from, to)))
       done = to
-      this.count++
+      this.counted('pem-private-key')
     }
     PEM_MARKER.lastIndex = 0
     for (let marker = PEM_MARKER.exec(text); marker; marker = PEM_MARKER.exec(text)) {
@@ -221,7 +260,7 @@ export class Redactor {
       const end = close !== -1 && lines <= state.privKeyLines ? close : nthLineEnd(out, state.privKeyLines)
       state.privKeyLines = close !== -1 && end === close ? 0 : Math.max(0, state.privKeyLines - lines)
       const head = maskRegion(out.slice(0, end))
-      this.count++
+      this.counted('validator-private-key')
       out = head + out.slice(end)
       from = head.length
     } else if (first) {
@@ -232,7 +271,7 @@ export class Redactor {
         const close = out.indexOf('}')
         const end = close !== -1 && close < 1024 ? close : firstLineEnd === -1 ? out.length : firstLineEnd
         out = maskRegion(out.slice(0, end)) + out.slice(end)
-        this.count++
+        this.counted('validator-private-key')
       }
     }
     if (!out.includes('"priv_key"')) return out
@@ -243,7 +282,7 @@ export class Redactor {
       if (open.index < done) continue
       const close = out.indexOf('}', open.index + open[0].length)
       const key = open[0].slice(0, -1)
-      this.count++
+      this.counted('validator-private-key')
       if (close === -1) {
         // The object goes on past this text: mask what there is of it, and the next lines of a followed log.
         parts.push(out.slice(done, open.index), `${key}{`, maskRegion(out.slice(open.index + open[0].length)))
@@ -276,7 +315,7 @@ export class Redactor {
     const parts: string[] = []
     let done = 0
     for (const [start, end] of runs) {
-      this.count++
+      this.counted('mnemonic')
       parts.push(text.slice(done, start), MASK)
       done = end
     }
@@ -345,7 +384,7 @@ export class Redactor {
       } else if (frame.next === 0 && !array) {
         const obj = frame.source as Record<string, unknown>
         if (typeof obj.name === 'string' && typeof obj.value === 'string' && SENSITIVE_NAME.test(obj.name) && obj.value !== '') {
-          this.count++
+          this.counted('sensitive-env-value')
           stack.pop()
           returned = { value: { ...obj, value: MASK } }
           if (stack.length === 0) result = returned.value
@@ -368,7 +407,7 @@ export class Redactor {
       let masked: unknown = child
       if (typeof child === 'string') {
         if (!array && child !== '' && sensitiveKey(key as string)) {
-          this.count++
+          this.counted('sensitive-field')
           masked = MASK
         } else masked = this.text(child)
       }
@@ -413,14 +452,35 @@ function nthLineEnd(text: string, lines: number): number {
 /** Mask secrets in everything a snapshot carries. Secret objects themselves are never collected. */
 export function redactSnapshot(snapshot: Snapshot): Snapshot {
   const redactor = new Redactor()
-  const objects = snapshot.objects.map((obj) => redactor.value<KubeObject>(obj))
-  const logs = snapshot.logs.map((log) => ({ ...log, text: redactor.text(log.text) }))
-  const probes = snapshot.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) }))
+  const objects = snapshot.objects.map((obj) => redactor.in(resourceFile(obj), () => redactor.value<KubeObject>(obj)))
+  const logs = snapshot.logs.map((log) => ({ ...log, text: redactor.in(logFile(log), () => redactor.text(log.text)) }))
+  const probes = redactor.in(PROBES_FILE, () => snapshot.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })))
   const search = snapshot.keySearch
   const keySearch = search && {
     ...search,
-    nodes: search.nodes.map((obj) => redactor.value<KubeObject>(obj)),
-    probes: search.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) })),
+    nodes: redactor.in(KEY_SEARCH_FILE, () => search.nodes.map((obj) => redactor.value<KubeObject>(obj))),
+    probes: redactor.in(KEY_SEARCH_FILE, () => search.probes.map((probe) => ({ ...probe, detail: redactor.text(probe.detail) }))),
   }
-  return { ...snapshot, objects, logs, probes, ...(keySearch ? { keySearch } : {}), redactions: snapshot.redactions + redactor.count }
+  return {
+    ...snapshot,
+    objects,
+    logs,
+    probes,
+    ...(keySearch ? { keySearch } : {}),
+    redactions: snapshot.redactions + redactor.count,
+    redactionsByFile: addTallies(snapshot.redactionsByFile ?? {}, redactor.byFile()),
+  }
+}
+
+/** Two tallies of redactions by file and pattern, added up. */
+export function addTallies(a: Record<string, Record<string, number>>, b: Record<string, Record<string, number>>): Record<string, Record<string, number>> {
+  const out = new Map<string, Map<string, number>>()
+  for (const tally of [a, b])
+    for (const [file, patterns] of Object.entries(tally)) {
+      const into = out.get(file) ?? new Map<string, number>()
+      out.set(file, into)
+      for (const [pattern, n] of Object.entries(patterns)) into.set(pattern, (into.get(pattern) ?? 0) + n)
+    }
+  // Built from Maps: a file or pattern named __proto__ stays a key.
+  return Object.fromEntries([...out].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([file, patterns]) => [file, Object.fromEntries(patterns)]))
 }

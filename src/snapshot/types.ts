@@ -51,7 +51,8 @@ export interface LogRecord {
 }
 
 /** Why a read failed, in the words the report uses. */
-export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error'
+/** 'left-out': read, or readable, but not kept (a bundle's size limit), or missing from the bundle a run replays. */
+export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error' | 'left-out'
 
 export interface CollectionError {
   /** What could not be read, e.g. "list events in sc-healthy". */
@@ -176,6 +177,10 @@ export interface Snapshot {
   collectionErrors: CollectionError[]
   stats: { requests: number; durationMs: number }
   redactions: number
+  /** What a bundle does not carry (a log past the size limit, a container that did not answer), with why (manifest leftOut). */
+  leftOut?: CollectionError[]
+  /** Redactions by bundle file and pattern name (counts only, never the values); absent in old bundles. */
+  redactionsByFile?: Record<string, Record<string, number>>
   /**
    * When doctor read the logs of look-alike Pods for a sample of them: per Pod left out ("namespace/pod"),
    * the sampled Pod ("namespace/pod") whose logs stand for its own.

@@ -6,14 +6,22 @@ import type { RawEntry, TimelineEntry, TimelineWindow } from './types.js'
  * times vary between repeats of one message, so they are replaced before comparing.
  */
 export function normaliseForGrouping(text: string): string {
-  return text
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
-    .replace(/\d{4}-\d\d-\d\d[T ][\d:.]+(Z|[+-]\d\d:?\d\d)?/g, '<time>')
-    .replace(/\b(0x)?[0-9a-f]*\d[0-9a-f]*\b/gi, (hex) => (hex.length >= 8 ? '<hex>' : hex))
-    .replace(/\d+(\.\d+)?/g, '<n>')
-    .replace(/\s+/g, ' ')
-    .trim()
+  // Each pass only where it can change something (tested without a replacement): the result is the same.
+  let out = text
+  if (out.includes('-'))
+    out = out
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
+      .replace(/\d{4}-\d\d-\d\d[T ][\d:.]+(Z|[+-]\d\d:?\d\d)?/g, '<time>')
+  if (LONG_HEX.test(out)) out = out.replace(/\b(0x)?[0-9a-f]*\d[0-9a-f]*\b/gi, (hex) => (hex.length >= 8 ? '<hex>' : hex))
+  out = out.replace(/\d+(\.\d+)?/g, '<n>')
+  if (UNUSUAL_SPACE.test(out)) out = out.replace(/\s+/g, ' ')
+  return out.trim()
 }
+
+/** What the <hex> pass can replace: eight hex digits in a row, or 0x and six. */
+const LONG_HEX = /[0-9a-f]{8}|0x[0-9a-f]{6}/i
+/** What the space pass can change: a space that is not " ", or two in a row. */
+const UNUSUAL_SPACE = /(?! )\s|\s\s/
 
 /**
  * An entry's text is one row of a table: a stranger's message of megabytes would otherwise be copied by every
@@ -26,7 +34,8 @@ function withinLength(entry: RawEntry): RawEntry {
   return { ...entry, text: entry.text.slice(0, MAX_ENTRY_CHARS), cutChars: entry.text.length - MAX_ENTRY_CHARS }
 }
 
-const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
+/** What makes two entries repeats of one another (events.ts merges Events by it as it reads them). */
+export const groupKey = (entry: RawEntry) => `${entry.source}|${entry.kind}|${entry.subject.kind}/${entry.subject.name}|${normaliseForGrouping(entry.text)}`
 
 /**
  * Merge repeats into one entry with its count and first and last time. The wording of the newest
@@ -36,6 +45,7 @@ export function collapse(raw: RawEntry[]): TimelineEntry[] {
   const groups = new Map<string, TimelineEntry>()
   // Each time parsed once, not once per comparison: a noisy node has hundreds of log lines.
   const byTime = raw.map((entry) => ({ entry: withinLength(entry), at: Date.parse(entry.at) })).sort((a, b) => a.at - b.at)
+  // Entry times are ISO 8601 UTC with milliseconds (time.ts): they compare as text, with no parse per repeat.
   for (const { entry } of byTime) {
     const key = groupKey(entry)
     const last = entry.last ?? entry.at
@@ -47,8 +57,8 @@ export function collapse(raw: RawEntry[]): TimelineEntry[] {
       continue
     }
     seen.count += count
-    if (Date.parse(entry.at) < Date.parse(seen.first)) seen.first = entry.at
-    if (Date.parse(last) >= Date.parse(seen.last)) {
+    if (entry.at < seen.first) seen.first = entry.at
+    if (last >= seen.last) {
       seen.last = last
       seen.text = entry.text
       seen.cutChars = entry.cutChars

@@ -268,6 +268,40 @@ describe('support bundles', () => {
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])
   })
 
+  it('a bundle gives doctor --bundle the findings live doctor gives, on every scope (-A, --set, -l, one node)', async () => {
+    await refreshScenarios()
+    const dir = mkdtempSync(path.join(tmpdir(), 'same-answer-'))
+    type Finding = { ruleId: string; severity: string; node: { namespace?: string; name: string }; subject: object }
+    const essence = (stdout: string) =>
+      (JSON.parse(stdout).clusters[0].findings as Finding[])
+        .map(({ ruleId, severity, node, subject }) => JSON.stringify({ ruleId, severity, node, subject }))
+        .sort()
+    const scopes: [string, string[]][] = [
+      ['all', ['-A']],
+      ['set', ['--set', 'hub', '-n', 'sc-healthy']],
+      ['selector', ['-A', '-l', 'nodeset=hub']],
+      ['node', ['prof-0', '-n', 'sc-profiling-unavailable']],
+    ]
+    for (const [name, scope] of scopes) {
+      const out = path.join(dir, `${name}.tgz`)
+      const collect = await runCli(['collect', ...scope, '--out', out], { env: env() })
+      // The closing line says what the bundle left out, if anything.
+      expect(collect.stderr, name).toMatch(/^wrote .*: \d+ node\(s\), .*(nothing left out|log\(s\) left out \(.*listed in manifest\.json leftOut\))$/m)
+      const live = await runCli(['doctor', ...scope, '-o', 'json', '--fail-on', 'never'], { env: env() })
+      const offline = await runCli(['doctor', '--bundle', out, ...scope.filter((a) => a !== '-A'), '-o', 'json', '--fail-on', 'never'])
+      expect(offline.stderr, name).toBe('')
+      expect(essence(offline.stdout), name).toEqual(essence(live.stdout))
+      if (name === 'all' || name === 'node')
+        expect(
+          essence(offline.stdout).some((f) => f.includes('"profiling-unavailable"')),
+          name,
+        ).toBe(true)
+    }
+    // -A keeps the logs of Ready Pods (prof-0 runs fine): its node-utils log is in the bundle and in the manifest's count.
+    const listing = spawnSync('tar', ['tzf', path.join(dir, 'all.tgz')], { encoding: 'utf8' }).stdout
+    expect(listing).toMatch(/logs\/sc-profiling-unavailable\/prof-0\/node-utils\.log/)
+  })
+
   it('refuses what is not a bundle, with one line and exit code 2', async () => {
     const notBundle = await runCli(['doctor', '--bundle', path.join(ROOT, 'package.json')])
     expect(notBundle.code).toBe(2)

@@ -15,6 +15,14 @@ import { renderDoctorMarkdown } from '../../src/render/doctor-markdown.js'
 import { renderDoctorText } from '../../src/render/doctor-text.js'
 import { plainPalette } from '../../src/render/palette.js'
 import { readBundle } from '../../src/snapshot/bundle.js'
+import { SnapshotIndex } from '../../src/snapshot/index.js'
+import type { Snapshot } from '../../src/snapshot/types.js'
+import { statusRows } from '../../src/analysis/status-model.js'
+import { compareConfigs } from '../../src/analysis/config-diff.js'
+import { timelines } from '../../src/app/timeline.js'
+import { renderConfigDiff } from '../../src/render/config-hash.js'
+import { renderStatusText } from '../../src/render/status.js'
+import { renderTimeline } from '../../src/render/timeline.js'
 import { parseLabelSelector, selectorMatches } from '../../src/snapshot/label-selector.js'
 import { describeLogLine, logLineSummary } from '../../src/snapshot/log-format.js'
 import { parseLogLine } from '../../src/timeline/log-line.js'
@@ -196,12 +204,18 @@ const RULES = selectRules({})
 
 /** Reads, diagnoses and renders a bundle: a report or one line of input error; never a rule error or a throw elsewhere. */
 async function throughTheTool(files: Record<string, string>): Promise<string | undefined> {
+  const snapshot = await readOrRefuse(files)
+  if (!snapshot) return undefined
+  const result = diagnose([snapshot], RULES, 'fuzz-bundle')
+  expect(result.clusters[0].report.ruleErrors).toEqual([])
+  return renderDoctorText(result, plainPalette) + renderDoctorMarkdown(result)
+}
+
+/** Reads a bundle: the snapshot, or undefined after one line of input error (exit 2). */
+async function readOrRefuse(files: Record<string, string>): Promise<Snapshot | undefined> {
   const source = writeBundle(files)
   try {
-    const snapshot = await readBundle(source, LIMITS)
-    const result = diagnose([snapshot], RULES, source)
-    expect(result.clusters[0].report.ruleErrors).toEqual([])
-    return renderDoctorText(result, plainPalette) + renderDoctorMarkdown(result)
+    return await readBundle(source, LIMITS)
   } catch (error) {
     oneLine(error, UserError)
     expect((error as UserError).exitCode).toBe(2)
@@ -209,6 +223,19 @@ async function throughTheTool(files: Record<string, string>): Promise<string | u
   } finally {
     rmSync(source, { recursive: true, force: true })
   }
+}
+
+/** The path of every object (not list) in a JSON document, the root included, without recursion. */
+function objectPaths(root: unknown): (string | number)[][] {
+  const out: (string | number)[][] = []
+  const stack: [unknown, (string | number)[]][] = [[root, []]]
+  while (stack.length) {
+    const [value, at] = stack.pop()!
+    if (!value || typeof value !== 'object') continue
+    if (!Array.isArray(value)) out.push(at)
+    for (const [key, inner] of Object.entries(value)) stack.push([inner, [...at, Array.isArray(value) ? Number(key) : key]])
+  }
+  return out
 }
 
 /** Every string in a JSON document with its path, without recursion. */
@@ -233,6 +260,22 @@ function fullBundleFiles(): Record<string, string> {
   ])
   files['history.json'] = JSON.stringify([{ node: 'ns/node-0', at, podUid: 'p1', podHash: 'h1', configKeys: { 'config.toml': 'c1' } }])
   files['errors.json'] = JSON.stringify([{ what: 'list events in ns', namespace: 'ns', reason: 'forbidden', message: 'events is forbidden' }])
+  // The server's table row and the node's rendered configuration: status and config-hash diff read them.
+  files['tables/chainnodes.json'] = JSON.stringify([
+    {
+      namespace: 'ns',
+      name: 'node-0',
+      columns: [
+        { name: 'Name', type: 'string', priority: 0 },
+        { name: 'Status', type: 'string', priority: 0 },
+        { name: 'Age', type: 'date', priority: 0 },
+      ],
+      cells: ['node-0', 'Running', '2026-11-20T10:00:00Z'],
+    },
+  ])
+  files['resources/ns/ConfigMap.json'] = JSON.stringify([
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'node-0', namespace: 'ns' }, data: { 'config.toml': 'moniker = "node-0"\n[p2p]\nseeds = ""\n' } },
+  ])
   return files
 }
 
@@ -334,6 +377,46 @@ describe('fuzz classes: every bundle file kind', () => {
       limits(120),
     )
     expect(cases).toBeGreaterThan(20)
+  })
+
+  it('object-valued cells and keys named like inherited members, at any object of any JSON file: doctor, status, timeline and config-hash diff read them as data', async () => {
+    let cases = 0
+    let read = 0
+    // JSON.parse makes them own keys, __proto__ included, as a stranger's file would.
+    const hostileObject = fc.constantFrom(...INHERITED).map((name) => JSON.parse(`{${JSON.stringify(name)}:1,"toString":{"a":1},"valueOf":"x"}`) as unknown)
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.nat(), fc.constantFrom(...INHERITED), hostileObject, fc.boolean(), async (file, at, key, value, asCell) => {
+        cases++
+        const files = fullBundleFiles()
+        // The table's cells as objects, or one more key (named like an inherited member) at any object of any file.
+        const name = asCell ? 'tables/chainnodes.json' : fileNames[file % fileNames.length]
+        const doc = JSON.parse(files[name]) as unknown
+        if (asCell) for (const row of doc as { cells: unknown[] }[]) row.cells = row.cells.map(() => value)
+        else {
+          const objects = objectPaths(doc)
+          const where = objects[at % objects.length]
+          let target = doc as Record<string | number, unknown>
+          for (const step of where) target = target[step] as Record<string | number, unknown>
+          Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
+        }
+        files[name] = JSON.stringify(doc)
+        const snapshot = await readOrRefuse(files)
+        if (!snapshot) return
+        read++
+        const index = new SnapshotIndex(snapshot)
+        const text = renderStatusText(index, statusRows(index), { withNamespace: true, wide: true })
+        expect(text).not.toMatch(/\[object Object\]|function /)
+        renderTimeline('text', timelines([snapshot], RULES, {}), plainPalette, true)
+        for (const node of index.chainNodes()) {
+          const comparison = compareConfigs({ snapshot, source: 'a' }, { snapshot, source: 'b' }, node.metadata.name)
+          expect(renderConfigDiff(comparison)).not.toMatch(/undefined|\[object/)
+        }
+        expect(Object.keys(Object.prototype)).toEqual([])
+      }),
+      limits(120),
+    )
+    expect(cases).toBeGreaterThan(20)
+    expect(read).toBeGreaterThan(0)
   })
 
   it('control characters in any string of any JSON file or log: text and Markdown show none raw', async () => {

@@ -1,6 +1,8 @@
 import { Parser } from '@oclif/core'
 import { describe, expect, it } from 'vitest'
 import { COLLECT_COMMAND } from '../../src/commands/collect.js'
+import { REDACT_COMMAND } from '../../src/commands/redact.js'
+import { DIFF_COMMAND } from '../../src/commands/diff.js'
 import { CONFIG_HASH_COMMAND, CONFIG_HASH_DIFF_COMMAND } from '../../src/commands/config-hash.js'
 import { DESCRIBE_COMMAND } from '../../src/commands/describe.js'
 import { DOCTOR_COMMAND } from '../../src/commands/doctor.js'
@@ -197,6 +199,24 @@ const COMMANDS: Record<CommandId, { spec: CommandSpec; lines: string[][]; handed
       ['--all', '--out=./dir', '--tail=-1', '--no-redact'],
     ],
     handedOver: [['fullnode-0'], ['--bundle', 'x.tgz', '--out', 'y.tgz']],
+  },
+  diff: {
+    spec: DIFF_COMMAND,
+
+    lines: [
+      ['old.tgz', 'new.tgz'],
+      ['old.tgz', 'live', '-n', 'cosmos', '-o', 'markdown', '--fail-on', 'warning'],
+    ],
+    handedOver: [['old.tgz'], ['a.tgz', 'b.tgz', '-o', 'yaml']],
+  },
+  redact: {
+    spec: REDACT_COMMAND,
+
+    lines: [
+      ['in.tgz', '--out', 'out.tgz'],
+      ['./dir', '--out=./redacted', '--debug'],
+    ],
+    handedOver: [[], ['in.tgz'], ['in.tgz', '--out', 'o.tgz', '--no-redact']],
   },
   rules: {
     spec: RULES_COMMAND,
