@@ -49,6 +49,7 @@ async function serveOver(namespace: string) {
     rules,
     settings: {},
     probed: false,
+    unreadyAfter: 3,
     log: () => {},
   })
   const { port } = await loop.start()

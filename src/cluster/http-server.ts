@@ -104,7 +104,7 @@ function screenRequestLines(server: Server): Set<Socket> {
   server.removeAllListeners('connection')
   server.on('connection', (socket: Socket) => {
     screening.add(socket)
-    let seen = Buffer.alloc(0)
+    let seen: Buffer = Buffer.alloc(0)
     // Until the hand-over, a reset by the peer ends only this connection (the HTTP server listens after it).
     const ignore = () => undefined
     socket.on('error', ignore)
