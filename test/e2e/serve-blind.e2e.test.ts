@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { apply, useCluster } from '../cluster/kube.js'
 import { startTcpRelay, type TcpRelay } from '../cluster/fault-proxy.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
-import { seedNode } from './seed-node.js'
+import { seedNode, volumeFullEvent } from './seed-node.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const NS = 'serve-blind'
@@ -56,20 +56,7 @@ describe('serve when the API server stops answering it', () => {
     relay.blackHoleOpen()
     const silentAt = Date.now()
     // Recorded while the held connection is silent: the watch on it cannot bring it, a new list must.
-    const now = new Date().toISOString()
-    await apply({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `${NODE}.full`, namespace: NS },
-      involvedObject: { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: NODE, namespace: NS, uid },
-      reason: 'PvcMaxSizeReached',
-      message: 'Data volume reached maximum allowed size (2Ti)',
-      type: 'Warning',
-      count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      source: { component: 'chainnode-controller' },
-    })
+    await apply(volumeFullEvent(NS, NODE, uid))
     const recovered = await eventually(
       async () => {
         const text = await scrape()
