@@ -46,6 +46,9 @@ export const LEFT_TO_NPM_TEST: Record<string, string[]> = {
     'test/unit/render/serve-metrics.test.ts',
   ],
   'lint made-up files with the type-aware ESLint configuration (about 10 s)': ['test/unit/network-boundary.test.ts'],
+  "compile the Grafana dashboard against Grafana's dashboard model with the TypeScript compiler, four times (about 20 s)": [
+    'test/unit/grafana-dashboard.test.ts',
+  ],
   'send thousands of generated hostile cases through the readers (half a minute)': [
     'test/unit/fuzz-classes.test.ts',
     'test/unit/fuzz-readers.test.ts',

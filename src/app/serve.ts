@@ -3,6 +3,7 @@ import { startHttpServer, type HttpAnswer, type ListenAddress, type RunningServe
 import { doctorJson } from '../render/doctor-json.js'
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../render/prometheus.js'
 import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metrics.js'
+import { blindSources, mergeSources, sourcesOf } from '../render/serve-sources.js'
 import { WatchedLists } from '../cluster/watched-lists.js'
 import { diagnoseYielding } from './doctor.js'
 import { contextNames, type Connection, type Session, type SnapshotFlags, type SnapshotReads } from './session.js'
@@ -17,6 +18,8 @@ export interface ServeOptions {
   settings: RuleSettings
   /** Whether the chain probe runs (chainnode_probe_success is written only then). */
   probed: boolean
+  /** /readyz fails once this many cycles in a row could not read the API server (0: never). */
+  unreadyAfter: number
   /** One line for the operator of the process (stderr). */
   log: (line: string) => void
 }
@@ -34,6 +37,8 @@ export class ServeLoop {
   private rendered?: string
   private server?: RunningServer
   private connections: Connection[] = []
+  /** Why the last cycle could not read the API server (for /readyz and the log). */
+  private blindReason = ''
   private stopping = false
   private sleep?: NodeJS.Timeout
   private finished?: () => void
@@ -50,7 +55,8 @@ export class ServeLoop {
       cycles: 0,
       failedCycles: 0,
       lastRunSuccess: false,
-      collectionErrors: 0,
+      sources: [],
+      blindInARow: 0,
       apiRequestsTotal: 0,
       watchedLists: 0,
     }
@@ -64,7 +70,7 @@ export class ServeLoop {
     this.server = await startHttpServer(this.options.listen, {
       '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: this.exposition() }),
       '/healthz': () => text(200, 'ok\n'),
-      '/readyz': () => (this.report ? text(200, 'ready\n') : text(503, 'the first diagnosis cycle has not finished\n')),
+      '/readyz': () => this.readiness(),
       '/report': () =>
         this.report
           ? { status: 200, contentType: 'application/json', body: this.report }
@@ -110,6 +116,22 @@ export class ServeLoop {
     return (this.rendered ??= renderExposition(serveMetrics(this.status)))
   }
 
+  /** Ready once a cycle has read the cluster, and as long as fewer than --unready-after cycles in a row could not. */
+  private readiness(): HttpAnswer {
+    const { blindInARow, readingsAtSeconds } = this.status
+    if (!this.report)
+      return text(
+        503,
+        blindInARow > 0 ? `not ready: no cycle has read the cluster yet (${this.blindReason})\n` : 'the first diagnosis cycle has not finished\n',
+      )
+    const { unreadyAfter } = this.options
+    if (unreadyAfter > 0 && blindInARow >= unreadyAfter) {
+      const since = readingsAtSeconds === undefined ? '' : `; the readings served are from ${new Date(readingsAtSeconds * 1000).toISOString()}`
+      return text(503, `not ready: the last ${blindInARow} cycles could not read the API server (${this.blindReason})${since}\n`)
+    }
+    return text(200, 'ready\n')
+  }
+
   private requestCount(): number {
     return this.connections.reduce((sum, c) => sum + c.client.requestCount, 0)
   }
@@ -125,20 +147,36 @@ export class ServeLoop {
       const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
       const result = await diagnoseYielding(snapshots, rules, settings)
       if (this.stopping) return
-      const several = this.connections.length > 1
-      const readings = snapshots.map((snapshot, i) => readingsOf(snapshot, result.clusters[i], probed, several ? snapshot.source.context : undefined))
-      status.nodes = readings.flatMap((r) => r.nodes)
-      status.findings = readings.flatMap((r) => r.findings)
+      const sources = mergeSources(snapshots.map(sourcesOf))
+      const collectionErrors = snapshots.flatMap((snapshot) => snapshot.collectionErrors)
       const reports = result.clusters.map((c) => c.report)
-      status.collectionErrors = reports.reduce((sum, r) => sum + r.collectionErrors.length, 0)
-      status.lastRunSuccess = status.collectionErrors === 0 && reports.every((r) => r.ruleErrors.length === 0)
-      if (status.lastRunSuccess) status.lastSuccessAtSeconds = Math.floor(Date.now() / 1000)
-      else log(`cycle ${status.cycles + 1}: ${status.collectionErrors} reads failed (see /report)`)
+      status.sources = sources
+      status.lastRunSuccess = collectionErrors.length === 0 && reports.every((r) => r.ruleErrors.length === 0)
       this.report = JSON.stringify(doctorJson(result, this.session.version))
+      const answered = sources.find((h) => h.source === 'apiserver')?.up !== false
+      if (answered) {
+        const several = this.connections.length > 1
+        const readings = snapshots.map((snapshot, i) => readingsOf(snapshot, result.clusters[i], probed, several ? snapshot.source.context : undefined))
+        status.nodes = readings.flatMap((r) => r.nodes)
+        status.findings = readings.flatMap((r) => r.findings)
+        status.readingsAtSeconds = Math.floor(started / 1000)
+        status.blindInARow = 0
+      } else {
+        // Lists the API server did not answer are unknown, not empty: the last readings stand, and age.
+        status.blindInARow++
+        this.blindReason = collectionErrors.find((e) => !e.what.startsWith('logs of '))?.message ?? 'reads went unanswered'
+      }
+      if (status.lastRunSuccess) status.lastSuccessAtSeconds = Math.floor(Date.now() / 1000)
+      else
+        log(
+          `cycle ${status.cycles + 1}: ${collectionErrors.length} reads failed (see /report)${answered ? '' : ', the API server did not answer: keeping the last readings'}`,
+        )
     } catch (error) {
       status.failedCycles++
       status.lastRunSuccess = false
-      status.collectionErrors = 0
+      status.sources = blindSources(status.sources)
+      status.blindInARow++
+      this.blindReason = (error as Error).message
       log(`cycle ${status.cycles + 1} could not read the cluster, keeping the last readings: ${(error as Error).message}`)
     } finally {
       status.cycles++

@@ -240,7 +240,7 @@ function toApiError(error: unknown, path: string): ApiError {
   const code = err.code ?? ''
   if (TLS_CODES.test(code) || TLS_CODES.test(err.message ?? ''))
     return new ApiError('tls', `TLS failure talking to the API server: ${err.message}`, undefined, path)
-  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE'].includes(code)) {
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ENETUNREACH', 'EPIPE', 'ETIMEDOUT'].includes(code)) {
     return new ApiError('unreachable', `cannot reach the API server: ${err.message}`, undefined, path)
   }
   // An HTTP/2 session that ended under a read: the server went away or reset the connection.

@@ -11,6 +11,18 @@ import type { Credentials } from './auth.js'
  */
 const STREAM_WINDOW = 4 * 1024 * 1024
 const CONNECTION_WINDOW = 64 * 1024 * 1024
+/**
+ * A connection can go silent without closing (a load balancer or NAT dropping the flow, a node gone): requests
+ * then time out one after another on it and nothing replaces it. So the held HTTP/2 connection is pinged, as
+ * Go's client does (ReadIdleTimeout/PingTimeout; 30 s/15 s there): every PING_EVERY_MS, and at once when a request
+ * on it was cancelled (a timeout). A PING not answered within PING_TIMEOUT_MS drops the connection, with an
+ * error that ends the watches on it (they are listed again on a new one); the next request opens a new one.
+ * An API server answers a PING from its HTTP/2 layer at once, however busy it is.
+ */
+const PING_EVERY_MS = 15_000
+const PING_TIMEOUT_MS = 5_000
+/** A TLS handshake that does not finish in this time is given up (a new connection black-holed like the old). */
+const HANDSHAKE_TIMEOUT_MS = 15_000
 
 export interface RawResponse {
   status: number
@@ -38,6 +50,8 @@ export class Transport {
   private open = 0
   private closed = false
   private handshake?: tls.TLSSocket
+  /** Connections dropped because they did not answer a PING (for --debug and the tests). */
+  silentDrops = 0
 
   constructor(
     private readonly server: URL,
@@ -121,9 +135,16 @@ export class Transport {
       // bundle: its ~3 ms of start-up work then runs while the server answers the handshake.
       socket.once('connect', () => process.getBuiltinModule('node:http2'))
       this.handshake = socket
+      const silent = setTimeout(
+        () => socket.destroy(Object.assign(new Error(`no TLS handshake within ${HANDSHAKE_TIMEOUT_MS / 1000}s`), { code: 'ETIMEDOUT' })),
+        HANDSHAKE_TIMEOUT_MS,
+      )
+      silent.unref()
+      socket.once('close', () => clearTimeout(silent))
       socket.once('error', reject)
       socket.once('close', () => reject(Object.assign(new Error('the connection closed during the TLS handshake'), { code: 'ECONNRESET' })))
       socket.once('secureConnect', () => {
+        clearTimeout(silent)
         this.handshake = undefined
         socket.off('error', reject)
         if (socket.alpnProtocol !== 'h2') {
@@ -138,6 +159,7 @@ export class Transport {
         // Failures reach the streams that were open.
         session.on('error', () => undefined)
         session.unref()
+        this.watchForSilence(session)
         resolve(session)
       })
     })
@@ -163,7 +185,56 @@ export class Transport {
         resolve({ status: Number(h[':status']), retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: stream })
       })
     })
-    return { response, cancel: (error) => stream.destroy(error) }
+    return {
+      response,
+      cancel: (error) => {
+        stream.destroy(error)
+        // A request given up on (a timeout, mostly) may have waited on a connection that went silent.
+        this.checkAlive(session)
+      },
+    }
+  }
+
+  /** Ping the connection every PING_EVERY_MS for as long as it is open (the timer does not hold the process). */
+  private watchForSilence(session: http2.ClientHttp2Session): void {
+    const timer = setInterval(() => this.checkAlive(session), PING_EVERY_MS)
+    timer.unref()
+    session.once('close', () => clearInterval(timer))
+  }
+
+  private readonly pinging = new WeakSet<http2.ClientHttp2Session>()
+
+  /** Send a PING unless one is out already; drop the connection when no answer comes in time. */
+  private checkAlive(session: http2.ClientHttp2Session): void {
+    if (session.destroyed || session.closed || this.pinging.has(session)) return
+    this.pinging.add(session)
+    let answered = false
+    const timer = setTimeout(() => {
+      // Answers that came in while this process was busy (a long synchronous step) are read before the verdict:
+      // I/O callbacks run before setImmediate's.
+      setImmediate(() => {
+        this.pinging.delete(session)
+        if (answered || session.destroyed) return
+        this.silentDrops++
+        session.destroy(
+          Object.assign(new Error(`the API server did not answer a PING within ${PING_TIMEOUT_MS / 1000}s: connection dropped`), { code: 'ETIMEDOUT' }),
+        )
+      })
+    }, PING_TIMEOUT_MS)
+    timer.unref()
+    try {
+      session.ping((error) => {
+        answered = !error
+        if (answered) {
+          clearTimeout(timer)
+          this.pinging.delete(session)
+        }
+      })
+    } catch {
+      // The session is closing: its 'close' replaces it.
+      clearTimeout(timer)
+      this.pinging.delete(session)
+    }
   }
 
   private sendHttp1(path: string, headers: Record<string, string>, signal?: AbortSignal): Exchange {

@@ -14,6 +14,12 @@ export const SERVE_FLAGS = {
   ...SCOPE_FLAGS,
   listen: { type: 'string', description: 'address for /metrics, /healthz, /readyz and /report: [HOST]:PORT (no HOST: every address)', default: DEFAULT_LISTEN },
   interval: { type: 'string', description: 'time from the start of one diagnosis cycle to the start of the next (cycles never overlap)', default: '60s' },
+  'unready-after': {
+    type: 'integer',
+    description: '/readyz answers 503, with the reason, once this many cycles in a row could not read the API server (0: never)',
+    default: 3,
+    min: 0,
+  },
   tail: SNAPSHOT_FLAGS.tail,
   ...DIAGNOSIS_FLAGS,
 } satisfies FlagSpecs
@@ -22,10 +28,10 @@ export const SERVE_COMMAND = defineCommand({
   summary: 'Run doctor every interval and serve the findings and chain readings to Prometheus',
   description: `A long-running process: every --interval it reads the nodes in scope as doctor does (probes included) and answers
   /metrics  Prometheus text format: chainnode_finding{namespace,chainnode,rule,severity}, chainnode_height, chainnode_block_age_seconds, chainnode_peers, chainnode_catching_up, chainnode_probe_success, chainnode_validator_jailed, and the exporter's own health
-  /healthz, /readyz (ready once the first cycle has finished)
+  /healthz, /readyz (ready once the first cycle has finished; 503 with the reason after --unready-after cycles in a row that could not read the API server)
   /report   the latest doctor report as JSON (the schema of doctor -o json)
 
-A cycle never overlaps the next. A cycle that cannot read the cluster keeps the last readings and sets chainnode_last_run_success to 0. SIGTERM ends it at once.
+A cycle never overlaps the next. A cycle that cannot read the API server keeps the last readings (chainnode_readings_timestamp_seconds says how old they are) and sets chainnode_last_run_success to 0; chainnode_source_up and chainnode_collection_errors say which source (apiserver, operator_logs, chain_probe, signing) failed. SIGTERM ends it at once.
 Without NAME, --set or -A it watches the namespace. Alerts to load into Prometheus: deploy/prometheus/alerts.yaml; in-cluster manifests: deploy/serve/.`,
   examples: [
     '<%= config.bin %> serve -A',
@@ -64,6 +70,7 @@ export async function runServe(input: ServeInput, session: Session): Promise<Exi
     rules,
     settings,
     probed,
+    unreadyAfter: input['unready-after'],
     log,
   })
   const { host, port } = await loop.start()

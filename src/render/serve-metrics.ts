@@ -4,6 +4,7 @@ import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import type { Labels, MetricFamily, Sample } from './prometheus.js'
+import type { SourceHealth } from './serve-sources.js'
 
 /** What one cycle of `serve` read of one ChainNode, kept between cycles (the snapshot itself is not). */
 export interface NodeReading {
@@ -81,8 +82,12 @@ export interface ServeStatus {
   /** Lists answered from watches instead of being listed again (kept current since an earlier cycle). */
   watchedLists: number
   lastSuccessAtSeconds?: number
-  /** What could not be read in the last cycle (forbidden, unreachable, timed out). */
-  collectionErrors: number
+  /** Each source the last cycle read, whether it answered and how many of its reads failed. */
+  sources: readonly SourceHealth[]
+  /** Unix time of the cycle the readings and findings above are from (older than the interval while serve is blind). */
+  readingsAtSeconds?: number
+  /** Cycles in a row, up to the last, that could not read the API server (0 once one could). */
+  blindInARow: number
   apiRequestsTotal: number
 }
 
@@ -164,7 +169,24 @@ export function serveMetrics(status: ServeStatus): MetricFamily[] {
       'Unix time of the end of the last cycle that read everything in scope.',
       single(status.lastSuccessAtSeconds),
     ),
-    gauge('chainnode_collection_errors', 'Reads that failed in the last cycle (forbidden, unreachable, timed out).', [{ value: status.collectionErrors }]),
+    gauge(
+      'chainnode_source_up',
+      '1 when the last cycle read this source (apiserver, operator_logs, chain_probe, signing) without a failure, 0 when a read of it failed: what it would show is then unknown. A source the cycle did not read is absent.',
+      status.sources.map((h) => ({ labels: { source: h.source }, value: h.up ? 1 : 0 })),
+    ),
+    gauge(
+      'chainnode_collection_errors',
+      'Reads that failed in the last cycle, by source (forbidden, unreachable, timed out; a cycle that could not read the cluster at all counts 1 for apiserver).',
+      status.sources.map((h) => ({ labels: { source: h.source }, value: h.errors })),
+    ),
+    gauge(
+      'chainnode_readings_timestamp_seconds',
+      'Unix time of the cycle the findings and readings above come from. While serve cannot read the API server they are kept, and grow older than the interval.',
+      single(status.readingsAtSeconds),
+    ),
+    gauge('chainnode_blind_runs', 'Cycles in a row, up to the last, that could not read the API server (/readyz fails past --unready-after).', [
+      { value: status.blindInARow },
+    ]),
     { name: 'chainnode_runs_total', help: 'Diagnosis cycles run.', type: 'counter', samples: [{ value: status.cycles }] },
     {
       name: 'chainnode_run_failures_total',

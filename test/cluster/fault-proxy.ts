@@ -2,10 +2,12 @@
  * A fault-injecting HTTPS proxy on loopback in front of the test cluster's API server: it adds
  * latency, answers 429 with Retry-After, or dies in the middle of a run (connections included,
  * WebSocket port-forwards too). Tests point the CLI at it through the kubeconfig it writes.
+ * startTcpRelay is its counterpart below TLS: it leaves HTTP/2 to the real API server and makes the held
+ * connections silent or cut.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
-import type { Socket } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import path from 'node:path'
 import tls from 'node:tls'
 import type { ClusterState } from './kube.js'
@@ -136,4 +138,76 @@ contexts: [{name: proxy, context: {cluster: proxy, user: admin, namespace: defau
 `,
   )
   return proxy
+}
+
+export interface TcpRelay {
+  /** A kubeconfig like the cluster's, pointing at the relay (TLS passes through: serve speaks HTTP/2 to the real API server). */
+  kubeconfigPath: string
+  /** Connections accepted since the start. */
+  accepted: number
+  /** Connections open now. */
+  open: () => number
+  /**
+   * Make every open connection silent for good, as a load balancer or NAT dropping the flow would: nothing
+   * is passed on in either direction and nothing is closed. Connections made later are relayed as usual.
+   */
+  blackHoleOpen(): void
+  /** Refuse new connections and reset the open ones (an API server gone away); `restore` listens again. */
+  cut(): void
+  restore(): Promise<void>
+  close(): void
+}
+
+/** A TCP relay on loopback in front of the API server: faults below TLS, on the connections serve holds. */
+export async function startTcpRelay(server: string, kubeconfig: string, dir: string): Promise<TcpRelay> {
+  const target = new URL(server)
+  const pairs = new Set<{ client: Socket; upstream: Socket }>()
+  const silenced: Socket[] = []
+  const relay = createServer((client) => {
+    state.accepted++
+    const upstream = connect(Number(target.port), target.hostname)
+    const pair = { client, upstream }
+    pairs.add(pair)
+    client.pipe(upstream).pipe(client)
+    const drop = () => {
+      pairs.delete(pair)
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on('error', drop).on('close', drop)
+    upstream.on('error', drop).on('close', drop)
+  })
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
+  const port = (relay.address() as { port: number }).port
+  const kubeconfigPath = path.join(dir, 'relay-kubeconfig')
+  writeFileSync(kubeconfigPath, readFileSync(kubeconfig, 'utf8').replaceAll(server, `https://127.0.0.1:${port}`))
+  const state: TcpRelay = {
+    kubeconfigPath,
+    accepted: 0,
+    open: () => pairs.size,
+    blackHoleOpen() {
+      for (const { client, upstream } of pairs) {
+        client.unpipe(upstream)
+        upstream.unpipe(client)
+        // Paused sockets read nothing more: what either side sends stays in the kernel's buffers, unanswered.
+        client.pause()
+        upstream.pause()
+        silenced.push(client, upstream)
+      }
+      pairs.clear()
+    },
+    cut() {
+      relay.close()
+      for (const { client, upstream } of pairs) {
+        client.destroy()
+        upstream.destroy()
+      }
+    },
+    restore: () => new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve)),
+    close() {
+      state.cut()
+      for (const socket of silenced) socket.destroy()
+    },
+  }
+  return state
 }

@@ -1,5 +1,5 @@
 import { inject } from 'vitest'
-import { apply, patchStatus } from '../cluster/kube.js'
+import { apply, patchStatus, type KubeObject } from '../cluster/kube.js'
 
 export interface NodeSeed {
   labels?: Record<string, string>
@@ -36,4 +36,22 @@ export async function seedNode(namespace: string, name: string, seed: NodeSeed =
     })
   }
   return { uid }
+}
+
+/** The Event the operator records when a node's data volume reached its maximum size (rule data-volume-full), as of now. */
+export function volumeFullEvent(namespace: string, node: string, uid: string): KubeObject {
+  const now = new Date().toISOString()
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${node}.full`, namespace },
+    involvedObject: { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: node, namespace, uid },
+    reason: 'PvcMaxSizeReached',
+    message: 'Data volume reached maximum allowed size (2Ti)',
+    type: 'Warning',
+    count: 1,
+    firstTimestamp: now,
+    lastTimestamp: now,
+    source: { component: 'chainnode-controller' },
+  }
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { PROMETHEUS_CONTENT_TYPE } from '../../src/render/prometheus.js'
+import { panelQueries, readDashboard } from '../helpers/grafana.js'
 import { alertsWithShortFor, prometheusInstalled, startPrometheus, type PrometheusServer } from '../helpers/prometheus.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
 import { refreshScenarios } from './scenario-setup.js'
@@ -85,6 +86,33 @@ describe.skipIf(!prometheusInstalled())('serve scraped by a real Prometheus (ski
       runbook_url: 'https://github.com/voluzi/kubectl-chainnode/blob/main/docs/rules/not-syncing.md',
     })
     expect((await prometheus.alerts()).filter((a) => a.labels.namespace === 'sc-healthy-chain' && a.labels.alertname === 'ChainNodeNotSyncing')).toEqual([])
+  })
+
+  it('every panel of the Grafana dashboard (deploy/grafana/) gets series from this Prometheus, and its namespace variable values', async () => {
+    const dashboard = readDashboard()
+    const queries = panelQueries(dashboard)
+    expect(queries.length).toBeGreaterThan(20)
+    // What Grafana sends for each panel, at its widest: a query that errors or returns no series is a panel that shows nothing.
+    const emptyPanels = async () => {
+      const empty: string[] = []
+      for (const { panel, refId, expr } of queries) {
+        try {
+          if ((await prometheus.query(expr)).length === 0) empty.push(`${panel} (${refId}): no series for ${expr}`)
+        } catch (error) {
+          empty.push(`${panel} (${refId}): ${(error as Error).message}`)
+        }
+      }
+      return empty
+    }
+    // The series come with the cycles: a validator's signing window, a second sample for increase().
+    let empty = await emptyPanels()
+    for (const until = Date.now() + 90_000; empty.length > 0 && Date.now() < until; empty = await emptyPanels())
+      await new Promise((resolve) => setTimeout(resolve, 3000))
+    expect(empty).toEqual([])
+    const variable = dashboard.templating.list.find((v: { name: string }) => v.name === 'namespace')
+    const match = /^label_values\((.+), namespace\)$/.exec(variable.query.query)![1]
+    const values = (await (await fetch(`${prometheus.api}/api/v1/label/namespace/values?match[]=${encodeURIComponent(match)}`)).json()) as { data: string[] }
+    expect(values.data).toEqual(expect.arrayContaining(['sc-healthy-chain', 'sc-chain-no-peers', 'sc-validators']))
   })
 
   it('ends within a second of SIGTERM, exit code 0', async () => {

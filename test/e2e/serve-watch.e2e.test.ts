@@ -3,12 +3,12 @@
  * first cycle, and what changes in the cluster (an Event recorded, then deleted) still reaches the next report.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { apply, deleteObject, useCluster, type KubeObject } from '../cluster/kube.js'
+import { apply, deleteObject, useCluster } from '../cluster/kube.js'
 import { Session } from '../../src/app/session.js'
 import { WatchedLists } from '../../src/cluster/watched-lists.js'
 import { ROOT } from '../helpers/cli.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
-import { seedNode } from './seed-node.js'
+import { seedNode, volumeFullEvent } from './seed-node.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const NS = 'serve-watch'
@@ -48,20 +48,7 @@ describe('serve keeps its lists current by watches', () => {
   })
 
   it('an Event recorded after the first cycle reaches the report, and leaves it once deleted', async () => {
-    const now = new Date().toISOString()
-    const event: KubeObject = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `${NODE}.full`, namespace: NS },
-      involvedObject: { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', name: NODE, namespace: NS, uid },
-      reason: 'PvcMaxSizeReached',
-      message: 'Data volume reached maximum allowed size (2Ti)',
-      type: 'Warning',
-      count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      source: { component: 'chainnode-controller' },
-    }
+    const event = volumeFullEvent(NS, NODE, uid)
     const created = await apply(event)
     await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? true : undefined), 'the finding of the new Event')
     await deleteObject(created)

@@ -43,6 +43,16 @@ describe('deploy/serve', () => {
     expect(container.volumeMounts.some((m: any) => stateDir.startsWith(m.mountPath))).toBe(true)
   })
 
+  it('limits memory to the peak RSS the README measured at 5,000 nodes (bench/serve.ts) with at least a quarter to spare', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const peakMb = Number(/5,000 nodes: [^\n]*?peak RSS (\d+) MB/.exec(readme)?.[1])
+    expect(peakMb).toBeGreaterThan(0)
+    const limit = /^(\d+)(Mi|Gi)$/.exec(container.resources.limits.memory)!
+    const limitMb = (Number(limit[1]) * (limit[2] === 'Gi' ? 1024 : 1) * 1024 * 1024) / 1e6
+    expect(limitMb).toBeGreaterThanOrEqual(peakMb * 1.25)
+    expect(readme).toContain(`limit, ${container.resources.limits.memory},`)
+  })
+
   it('passes serve a command line it accepts, listening on the port the probes, the Service and the scrape annotations name', () => {
     expect(container.args[0]).toBe('serve')
     const input = parseCommandLine(container.args.slice(1), SERVE_COMMAND)

@@ -1,4 +1,5 @@
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startHttpServer } from '../../src/cluster/http-server.js'
 
@@ -54,5 +55,67 @@ describe('the read-only HTTP server of serve', () => {
     await other.close()
     expect(Date.now() - started).toBeLessThan(1000)
     agent.destroy()
+  })
+})
+
+/** Send `text` on a raw socket; what came back and how long until the server closed (or `waitMs` passed). */
+function raw(text: string | Buffer, waitMs = 3000): Promise<{ answer: string; closedAfterMs?: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    let answer = ''
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text))
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk))
+    socket.on('error', () => undefined)
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve({ answer })
+    }, waitMs)
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve({ answer, closedAfterMs: Date.now() - started })
+    })
+  })
+}
+
+describe('a stray line on the port', () => {
+  it.each([
+    ['an HTTP/0.9 request', 'GET /metrics\r\n'],
+    ['an HTTP/0.9 request ended by LF alone', 'GET /metrics\n'],
+    ['an unknown protocol line', 'HELLO chainnode\r\n'],
+    ['an SSH greeting', 'SSH-2.0-OpenSSH_9.6\r\n'],
+    ['HTTP/2 without TLS', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
+    ['a TLS ClientHello on the plain port', Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03])],
+  ])('%s gets 400 and a close within a second', async (_, line) => {
+    const { answer, closedAfterMs } = await raw(line)
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(closedAfterMs).toBeLessThan(1000)
+  })
+
+  it('a connection that says nothing, or half a line, is closed after a second', async () => {
+    for (const text of ['', 'GET /metr']) {
+      const { answer, closedAfterMs } = await raw(text)
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+      expect(closedAfterMs).toBeGreaterThanOrEqual(900)
+      expect(closedAfterMs).toBeLessThan(2000)
+    }
+  })
+
+  it('a request sent in pieces, and two requests on one connection, are answered as usual', async () => {
+    const pieces = ['GE', 'T /metr', 'ics HTTP/1.1\r\nHost: x\r\n', 'Connection: close\r\n\r\n']
+    const answer = await new Promise<string>((resolve) => {
+      let text = ''
+      const socket = connect(server.port, '127.0.0.1', async () => {
+        for (const piece of pieces) {
+          socket.write(piece)
+          await new Promise((r) => setTimeout(r, 30))
+        }
+      })
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      socket.on('close', () => resolve(text))
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nm 1\n$/)
+    const two = await raw('GET /metrics HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    expect(two.answer.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404'])
+    expect(two.closedAfterMs).toBeLessThan(1000)
   })
 })

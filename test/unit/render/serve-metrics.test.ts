@@ -21,7 +21,8 @@ const status = (over: Partial<ServeStatus>): ServeStatus => ({
   cycles: 1,
   failedCycles: 0,
   lastRunSuccess: true,
-  collectionErrors: 0,
+  sources: [{ source: 'apiserver', up: true, errors: 0 }],
+  blindInARow: 0,
   apiRequestsTotal: 10,
   watchedLists: 4,
   ...over,
@@ -159,7 +160,22 @@ describe('serve metrics', () => {
     `passes promtool check metrics${promtool ? '' : ' (skipped: promtool is not installed; scripts/setup-prometheus.sh installs it)'}`,
     async () => {
       const { findings, nodes } = await readingsFrom('not-syncing')
-      const text = renderExposition(serveMetrics(status({ findings, nodes, lastRunDurationSeconds: 1.25, lastRunApiRequests: 12, lastSuccessAtSeconds: 1 })))
+      const text = renderExposition(
+        serveMetrics(
+          status({
+            findings,
+            nodes,
+            lastRunDurationSeconds: 1.25,
+            lastRunApiRequests: 12,
+            lastSuccessAtSeconds: 1,
+            readingsAtSeconds: 1,
+            sources: [
+              { source: 'apiserver', up: true, errors: 0 },
+              { source: 'chain_probe', up: false, errors: 2 },
+            ],
+          }),
+        ),
+      )
       const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' })
       expect(check.stderr + check.stdout).toBe('')
       expect(check.status).toBe(0)
