@@ -20,6 +20,7 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
+import { probeCosmos } from './cosmos-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
@@ -137,8 +138,12 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const chainProbes = chain
     ? namespaced.then(async (lists) => {
         const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors)
-        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round.
-        if (chain.signingWindow) await probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow })
+        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round,
+        // beside the Cosmos SDK modules' answers (slashing window, staking, upgrade plan, governance) read the same way.
+        await Promise.all([
+          chain.signingWindow ? probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow }) : undefined,
+          probeCosmos(records, nodes, { get: chain.get }),
+        ])
         return records
       })
     : Promise.resolve([])
