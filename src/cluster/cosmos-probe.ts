@@ -55,9 +55,10 @@ interface Member {
 export async function probeCosmos(records: ProbeRecord[], nodes: ChainNode[], options: CosmosProbeOptions): Promise<void> {
   const chains = new Map<string, Member[]>()
   for (const record of records) {
-    const network = record.chain?.status?.network
     const node = nodes.find((n) => n.metadata.namespace === record.namespace && n.metadata.name === record.pod)
-    if (!network || !node) continue
+    // A node whose own RPC does not answer is read through another node of its chain (the operator's .status.chainID).
+    const network = record.chain?.status?.network || String(node?.status?.chainID ?? '')
+    if (!network || !node || !record.chain) continue
     chains.set(network, [...(chains.get(network) ?? []), { record: record as Member['record'], node }])
   }
   const started = Date.now()
@@ -65,7 +66,12 @@ export async function probeCosmos(records: ProbeRecord[], nodes: ChainNode[], op
 }
 
 async function readChain(members: Member[], options: CosmosProbeOptions, started: number): Promise<void> {
-  const source = [...members].sort((a, b) => b.record.chain.status!.height - a.record.chain.status!.height)[0].record
+  const source = members.filter((m) => m.record.chain.status).sort((a, b) => b.record.chain.status!.height - a.record.chain.status!.height)[0]?.record
+  if (!source) {
+    const why = `no RPC of chain ${members[0].record.chain.status?.network ?? String(members[0].node.status?.chainID ?? '')} in scope answered /status`
+    for (const m of members) m.record.chain.cosmos = { at: new Date().toISOString(), source: '', unknown: { chain: why }, requests: 0 }
+    return
+  }
   const height = source.chain.status!.height
   const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
   const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS

@@ -2,7 +2,7 @@ import type { Finding, Rule, RuleSettings } from './define-rule.js'
 import { severityRank } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
-import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/types.js'
+import type { CollectionError, CosmosReading, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
@@ -33,6 +33,8 @@ export interface NodeResult {
       SigningReading,
       'address' | 'source' | 'window' | 'counted' | 'signed' | 'missed' | 'fromHeight' | 'toHeight' | 'votingPower' | 'inActiveSet'
     >
+    /** What the chain's Cosmos SDK modules say (slashing window, staking, upgrade plan, proposals), or why it cannot tell. */
+    cosmos?: CosmosReading
   }
 }
 
@@ -124,6 +126,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
       at: probe.at,
       ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
       ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
+      ...(probe.chain?.cosmos ? { cosmos: probe.chain.cosmos } : {}),
     }
     const chainId = node.status?.chainID
     nodes.push({
