@@ -8,6 +8,7 @@ import {
   proposalsOf,
   refusal,
   requests,
+  PROPOSALS_PAGE,
   signingInfoOf,
   slashingParamsOf,
   stakingValidatorOf,
@@ -21,6 +22,7 @@ import { consensusAddressOf } from '../snapshot/signing.js'
 import type { ChainFacts, CosmosReading, CosmosValidatorReading, ProbeRecord } from '../snapshot/types.js'
 import type { ChainNode } from '../snapshot/kinds.js'
 import { rpcResults, type PodGet } from './chain-probe.js'
+import type { RpcResult } from '../snapshot/rpc-answer.js'
 
 export interface CosmosProbeOptions {
   get: PodGet
@@ -36,7 +38,8 @@ const PARALLEL = 2
 /** Recent blocks the mean block time is taken over (one /blockchain answer holds at most 20). */
 const BLOCK_TIME_SPAN = 20
 const MAX_VALIDATOR_PAGES = 2
-const DEFAULT_MAX_REQUESTS = 600
+/** Requests of the chain's part: the account prefix, slashing params, upgrade plan, proposals and /blockchain. */
+const CHAIN_PART = 5
 /** A page of 200 validators with descriptions is a few hundred KB. */
 const ANSWER_BYTES = 2 * 1024 * 1024
 
@@ -74,23 +77,28 @@ async function readChain(members: Member[], options: CosmosProbeOptions, started
   }
   const height = source.chain.status!.height
   const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
-  const maxRequests = options.maxRequests ?? DEFAULT_MAX_REQUESTS
+  // Enough for every validator in scope and a full page of open proposals: the scope bounds it, the deadline too.
+  const inScope = members.filter((m) => m.node.spec?.validator).length
+  const maxRequests = options.maxRequests ?? CHAIN_PART + MAX_VALIDATOR_PAGES + inScope * (2 + PROPOSALS_PAGE)
   const deadlineMs = options.deadlineMs ?? 15_000
   const local: ChainFacts = { problems: [] }
   let spent = 0
   let cut: string | undefined
-  /** Answers to `paths`, asked in pipelined batches; a path past the budget or the deadline gets no answer. */
-  const ask = async (paths: string[]): Promise<AbciAnswer[]> => {
+  /**
+   * The RPC results of `paths`, asked in pipelined batches; past the budget or the deadline a path gets none. The
+   * chain's part (the first round) is always asked: without it nothing else can be read.
+   */
+  const askRpc = async (paths: string[], budgeted = true): Promise<(RpcResult | undefined)[]> => {
     const batches: number[][] = []
     for (let i = 0; i < paths.length; i += BATCH) batches.push(paths.slice(i, i + BATCH).map((_, j) => i + j))
-    const results: (ReturnType<typeof abciAnswer> | undefined)[] = paths.map(() => undefined)
+    const results: (RpcResult | undefined)[] = paths.map(() => undefined)
     let next = 0
     const worker = async () => {
       while (next < batches.length) {
         const batch = batches[next++]
         if (Date.now() - started > deadlineMs) cut ??= `deadline of ${deadlineMs / 1000}s reached`
-        if (spent + batch.length > maxRequests) cut ??= `request budget of ${maxRequests} reached`
-        if (cut) continue
+        if (budgeted && spent + batch.length > maxRequests) cut ??= `request budget of ${maxRequests} reached`
+        if (budgeted && cut) continue
         spent += batch.length
         const answers = await rpcResults(
           options.get,
@@ -101,24 +109,23 @@ async function readChain(members: Member[], options: CosmosProbeOptions, started
           local,
           ANSWER_BYTES,
         )
-        batch.forEach((i, k) => (results[i] = abciAnswer(answers[k])))
+        batch.forEach((i, k) => (results[i] = answers[k]))
       }
     }
     await Promise.all(Array.from({ length: PARALLEL }, worker))
-    return results.map((r) => r ?? { problem: local.problems.at(-1) ?? cut ?? 'not read' })
+    return results
   }
+  const asAnswers = (results: (RpcResult | undefined)[]): AbciAnswer[] =>
+    results.map((r) => (r ? abciAnswer(r) : { problem: local.problems.at(-1) ?? cut ?? 'not read' }))
+  const ask = async (paths: string[]) => asAnswers(await askRpc(paths))
   const at = new Date().toISOString()
   const chain: Omit<CosmosReading, 'validator' | 'requests'> = { at, source: source.target, height, unknown: {} }
 
+  // The chain's part in one round trip: four queries and the recent blocks' times.
   const blocks = `/blockchain?minHeight=${Math.max(1, height - BLOCK_TIME_SPAN)}&maxHeight=${height}`
-  const [prefixAnswer, paramsAnswer, planAnswer, proposalsAnswer] = await ask([
-    requests.prefix(),
-    requests.slashingParams(),
-    requests.currentPlan(),
-    requests.proposals(),
-  ])
-  const [blockResult] = await rpcResults(options.get, source.namespace, source.pod, port, [blocks], local)
-  spent++
+  const first = await askRpc([requests.prefix(), requests.slashingParams(), requests.currentPlan(), requests.proposals(), blocks], false)
+  const [prefixAnswer, paramsAnswer, planAnswer, proposalsAnswer] = asAnswers(first.slice(0, 4))
+  const blockResult = first[4]
   chain.blockTimeMs = meanBlockMs(blockResult)?.ms
   const prefix = prefixOf(prefixAnswer)
   if ('problem' in prefix) {
