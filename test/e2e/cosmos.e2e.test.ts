@@ -26,10 +26,10 @@ const dir = () => inject('clusterDir')
 
 /** doctor -n sc-cosmos as JSON, live; and the same from a bundle collected right after (the readings it keeps). */
 async function doctorBoth(): Promise<{ live: any; offline: any; bundle: string }> {
-  const live = await runCli(['doctor', '-n', COSMOS_NS, '-o', 'json', '--fail-on', 'never'], { env: env(), timeoutMs: 120_000 })
-  expect(live.stderr).toBe('')
+  const live = await runCli(['doctor', '-n', COSMOS_NS, '--all', '-o', 'json', '--fail-on', 'never'], { env: env(), timeoutMs: 120_000 })
+  expect(live.code, live.stderr).toBe(0)
   const bundle = path.join(mkdtempSync(path.join(tmpdir(), 'cosmos-bundle-')), 'b.tgz')
-  const collected = await runCli(['collect', '-n', COSMOS_NS, '--out', bundle], { env: env(), timeoutMs: 120_000 })
+  const collected = await runCli(['collect', '-n', COSMOS_NS, '--all', '--out', bundle], { env: env(), timeoutMs: 120_000 })
   expect(collected.code, collected.stderr).toBe(0)
   const offline = await runCli(['doctor', '--bundle', bundle, '-o', 'json', '--fail-on', 'never'])
   return { live: JSON.parse(live.stdout).clusters[0], offline: JSON.parse(offline.stdout).clusters[0], bundle }
@@ -172,7 +172,7 @@ describe('the Cosmos SDK layer on a real simd chain', () => {
     const kube = clusterKube()
     const ref = (name: string) => ({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name, namespace: COSMOS_NS } })
     // The operator finds no image in the plan's info for val-1; val-0's spec names one.
-    await kube.patchStatus(ref('val-1'), { status: { upgrades: [{ height: planHeight, status: 'image-missing', source: 'on-chain' }] } })
+    await kube.patchStatus(ref('val-1'), { status: { upgrades: [{ height: planHeight, image: '', status: 'image-missing', source: 'on-chain' }] } })
     await kube.patch(ref('val-0'), { spec: { app: { upgrades: [{ height: planHeight, image: 'ghcr.io/cosmos/simapp:v2' }] } } })
     const planned = await doctorBoth()
     for (const cluster of [planned.live, planned.offline]) {
@@ -207,7 +207,9 @@ describe('the Cosmos SDK layer on a real simd chain', () => {
   it('status -o wide: the window, jailed, tombstoned and the next upgrade per validator', async () => {
     const wide = await runCli(['status', '-n', COSMOS_NS, '-o', 'wide'], { env: env() })
     expect(wide.code, wide.stderr).toBe(0)
-    const [header, ...rows] = wide.stdout.trim().split('\n')
+    // Notes about the operator may stand above the table.
+    const lines = wide.stdout.trim().split('\n')
+    const [header, ...rows] = lines.slice(lines.findIndex((l) => l.startsWith('NAME ')))
     expect(header).toMatch(/\bWINDOW\b.*\bTOMBSTONED\b.*\bUPGRADE\b/)
     expect(rows.find((r) => r.startsWith('val-3 '))).toMatch(/\btrue\b/)
     expect(rows.find((r) => r.startsWith('val-0 '))).toMatch(/\/50\b/)
