@@ -9,12 +9,12 @@
  *   const running = await startSimd(dir, homes[0], { peers })   // RPC on running.rpcPort
  *   await simdTx(dir, running, homes[0], ['gov', 'vote', '1', 'yes'])
  */
-import { execFile, execFileSync, spawn } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { clusterHandle } from './cluster.js'
-import { cometStatus, freeLocalPort, type CometHome, type RunningComet } from './comet.js'
+import { cometStatus, freeLocalPort, spawnStamped, type CometHome, type RunningComet } from './comet.js'
 import { sleep } from './kube.js'
 
 const run = promisify(execFile)
@@ -135,8 +135,6 @@ function tuneConfig(home: string): void {
   )
 }
 
-const CRI_STAMP = String.raw`use Time::HiRes qw(time); use POSIX qw(strftime); open(my $o, ">>", $ARGV[0]) or die $!; select($o); $| = 1; while (my $l = <STDIN>) { chomp $l; my $t = time; printf "%s.%09dZ stdout F %s\n", strftime("%Y-%m-%dT%H:%M:%S", gmtime($t)), ($t - int($t)) * 1e9, $l }`
-
 /** Start a node with these persistent peers (id@host:port); its RPC and P2P on free loopback ports. */
 export async function startSimd(dir: string, home: SimdHome, options: { peers?: string[]; p2pPort?: number } = {}): Promise<RunningSimd> {
   const bin = simdBinary(dir)
@@ -153,13 +151,8 @@ export async function startSimd(dir: string, home: SimdHome, options: { peers?: 
     `--grpc.enable=false`,
     `--api.enable=false`,
   ]
-  const script = `"$0" "$@" 2>&1 | perl -e '${CRI_STAMP}' '${logFile}'`
-  const child = spawn('/bin/sh', ['-c', script, bin, ...args], { cwd: dir, detached: true, stdio: 'ignore' })
-  if (child.pid === undefined) throw new Error(`could not start simd for ${home.key}`)
-  child.unref()
-  mkdirSync(join(dir, 'pids'), { recursive: true })
-  writeFileSync(join(dir, 'pids', `simd-${safe(home.key)}.pid`), `${child.pid}\n/bin/sh\n`)
-  const running: RunningSimd = { ...home, rpcPort, p2pPort, pid: child.pid, logFile }
+  const pid = spawnStamped(dir, `simd-${safe(home.key)}`, bin, args, logFile)
+  const running: RunningSimd = { ...home, rpcPort, p2pPort, pid, logFile }
   const deadline = Date.now() + 90_000
   for (;;) {
     if (
