@@ -150,7 +150,7 @@ if [[ $built -gt 0 || ! -f "$dest/versions.txt" ]]; then
     echo "etcd: $("$bin/etcd" --version 2>&1 | head -1)"
     echo "kwok: $("$bin/kwok" --version 2>&1 | head -1)"
     echo "cometbft: $("$bin/cometbft" version 2>&1 | head -1)"
-    echo "simd: $("$bin/simd" version 2>&1 | head -1) (cosmossdk.io/simapp $(sed -n 's/^require cosmossdk.io\/simapp //p' "$repo/tools/simd/go.mod"))"
+    echo "simd: cosmossdk.io/simapp $(sed -n 's/^require cosmossdk.io\/simapp //p' "$repo/tools/simd/go.mod") (cosmos-sdk $(sed -n 's/^[[:space:]]*github.com\/cosmos\/cosmos-sdk \(v[^ ]*\).*/\1/p' "$repo/tools/simd/go.mod"))"
     echo "go: $(go env GOVERSION)"
   } >"$dest/versions.txt"
 fi
