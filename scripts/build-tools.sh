@@ -4,7 +4,8 @@
 #   scripts/build-tools.sh            -> last stdout line: the bin directory
 #
 # Builds kube-apiserver and kubectl (tools/kube-apiserver, version-stamped),
-# etcd (tools/etcd), kwok (tools/kwok), cometbft (tools/cometbft), pprofd (test/pprofd) and leakgen (test/leakgen) into
+# etcd (tools/etcd), kwok (tools/kwok), cometbft (tools/cometbft), simd (tools/simd: the Cosmos SDK's own
+# simapp, for the slashing/staking/upgrade/governance scenarios), pprofd (test/pprofd) and leakgen (test/leakgen) into
 #   ${CHAINNODE_TOOLS_DIR:-$HOME/.cache/kubectl-chainnode/tools}/<key>/bin/
 # where <key> hashes every tools/*/go.{mod,sum} and the test/pprofd sources.
 # kwok's stage and CRD YAML are copied next to it, into <key>/kwok/.
@@ -113,6 +114,9 @@ build etcd tools/etcd go.etcd.io/etcd/server/v3 -ldflags "-s -w"
 build kwok tools/kwok sigs.k8s.io/kwok/cmd/kwok -ldflags "-s -w"
 # Real chain nodes for the chain-probe scenarios (`cometbft start --proxy_app=kvstore`).
 build cometbft tools/cometbft github.com/cometbft/cometbft/cmd/cometbft -ldflags "-s -w"
+# A real Cosmos SDK chain (cosmos-sdk v0.50.3's simapp; about 6 minutes cold on 2 cores). -mod=mod: simapp's own
+# requirements are not tidy (test-only imports at versions the proxy refuses), the build itself is complete.
+build simd tools/simd cosmossdk.io/simapp/simd -mod=mod -ldflags "-s -w"
 k8s_hash="$(tool_hash tools/kube-apiserver)"
 need_k8s=0
 for n in kube-apiserver kubectl; do
@@ -146,6 +150,7 @@ if [[ $built -gt 0 || ! -f "$dest/versions.txt" ]]; then
     echo "etcd: $("$bin/etcd" --version 2>&1 | head -1)"
     echo "kwok: $("$bin/kwok" --version 2>&1 | head -1)"
     echo "cometbft: $("$bin/cometbft" version 2>&1 | head -1)"
+    echo "simd: cosmossdk.io/simapp $(sed -n 's/^require cosmossdk.io\/simapp //p' "$repo/tools/simd/go.mod") (cosmos-sdk $(sed -n 's/^[[:space:]]*github.com\/cosmos\/cosmos-sdk \(v[^ ]*\).*/\1/p' "$repo/tools/simd/go.mod"))"
     echo "go: $(go env GOVERSION)"
   } >"$dest/versions.txt"
 fi

@@ -9,6 +9,10 @@
 #   ETCD_VERSION=v3.6.17 tools/regen.sh etcd
 #   KWOK_VERSION=v0.8.1 tools/regen.sh kwok
 #
+# tools/simd is not regenerated here: its go.mod is simapp's own (cosmossdk.io/simapp, the SDK's v0.50.3 line) with
+# the two edits that let it build outside the SDK's repository (no `cosmos-sdk => ../.` replace; client/v2 at
+# v2.0.0-beta.1, which the proxy serves) and a `tool` line; bump it by repeating those edits on a newer simapp.
+#
 # Check a candidate first: `go mod download -json k8s.io/kubernetes@VERSION`
 # (an "Error" field means the module proxy will not serve it). Keep kwok's
 # k8s library minor equal to the apiserver minor (kwok v0.8.0 -> k8s 1.36).

@@ -24,6 +24,7 @@ import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
+import { probeCosmos } from './cosmos-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
@@ -146,9 +147,14 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
         const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors)
         const found = await search
         const keySearch = found && keptHolders(found, nodes, records)
-        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round.
-        if (chain.signingWindow)
-          await probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow, sources: [...records, ...(keySearch?.probes ?? [])] })
+        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round,
+        // beside the Cosmos SDK modules' answers (slashing window, staking, upgrade plan, governance) read the same way.
+        await Promise.all([
+          chain.signingWindow
+            ? probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow, sources: [...records, ...(keySearch?.probes ?? [])] })
+            : undefined,
+          probeCosmos(records, nodes, { get: chain.get }),
+        ])
         return { records, keySearch }
       })
     : Promise.resolve({ records: [], keySearch: undefined })

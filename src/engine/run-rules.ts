@@ -2,7 +2,7 @@ import type { Finding, Rule, RuleSettings } from './define-rule.js'
 import { severityRank } from './define-rule.js'
 import type { RuleId } from '../rules/ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
-import type { CollectionError, ObjectRef, SigningReading } from '../snapshot/types.js'
+import type { CollectionError, CosmosReading, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 import { chainProbeOf, keySearchLimit } from '../snapshot/chain.js'
 import { rpcFailureOf, signingSummary, type RpcFailure } from '../snapshot/signing.js'
@@ -35,6 +35,8 @@ export interface NodeResult {
     >
     /** Validators: where other nodes presenting their key were looked for, when less than the cluster (snapshot/chain.ts keySearchLimit). */
     keySearch?: string
+    /** What the chain's Cosmos SDK modules say (slashing window, staking, upgrade plan, proposals), or why it cannot tell. */
+    cosmos?: CosmosReading
   }
 }
 
@@ -131,6 +133,7 @@ function* ruleSteps(index: SnapshotIndex, rules: readonly Rule[], now: number, s
       ...(probe.chain?.status ? {} : { reason: rpcFailureOf(probe.detail) }),
       ...(probe.chain?.signing ? { signing: signingSummary(probe.chain.signing) } : {}),
       ...(chainNode?.spec?.validator && keyLimit ? { keySearch: keyLimit } : {}),
+      ...(probe.chain?.cosmos ? { cosmos: probe.chain.cosmos } : {}),
     }
     const chainId = node.status?.chainID
     nodes.push({

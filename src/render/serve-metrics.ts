@@ -2,7 +2,7 @@ import { nodesOf } from '../engine/define-rule.js'
 import type { ClusterReport } from '../engine/doctor-result.js'
 import { blockAgeMs, chainProbeOf } from '../snapshot/chain.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import type { Snapshot } from '../snapshot/types.js'
+import type { CosmosReading, Snapshot } from '../snapshot/types.js'
 import type { Labels, MetricFamily, Sample } from './prometheus.js'
 import type { SourceHealth } from './serve-sources.js'
 
@@ -23,6 +23,14 @@ export interface NodeReading {
   /** Blocks of the signing window the validator did not sign, and how many were counted; undefined when none was. */
   missedBlocks?: number
   signingWindowCounted?: number
+  /** What the chain's Cosmos SDK modules say (cluster/cosmos-probe.ts); undefined where they were not read. */
+  cosmos?: {
+    windowMissed?: number
+    windowSize?: number
+    tombstoned?: boolean
+    upgrade?: { name: string; height: number; etaSeconds?: number }
+    unvotedProposals?: number
+  }
 }
 
 export interface ActiveFinding {
@@ -52,6 +60,7 @@ export function readingsOf(snapshot: Snapshot, cluster: ClusterReport, probed: b
       ...(facts?.peers ? { peers: facts.peers.total } : {}),
       ...(typeof jailed === 'boolean' ? { jailed } : {}),
       ...(facts?.signing && facts.signing.counted > 0 ? { missedBlocks: facts.signing.missed, signingWindowCounted: facts.signing.counted } : {}),
+      ...(facts?.cosmos?.prefix ? { cosmos: cosmosReading(facts.cosmos) } : {}),
     }
   })
   const findings = cluster.report.findings.flatMap((finding) =>
@@ -64,6 +73,29 @@ export function readingsOf(snapshot: Snapshot, cluster: ClusterReport, probed: b
     })),
   )
   return { nodes, findings }
+}
+
+/** The Cosmos SDK readings of one node as metric values; a part the chain did not answer stays absent (no series). */
+function cosmosReading(cosmos: CosmosReading): NonNullable<NodeReading['cosmos']> {
+  const info = cosmos.validator?.signingInfo
+  const plan = cosmos.upgradePlan
+  const votes = cosmos.validator?.votes
+  return {
+    ...(info && cosmos.slashing ? { windowMissed: info.missedBlocksCounter, windowSize: cosmos.slashing.signedBlocksWindow } : {}),
+    ...(info ? { tombstoned: info.tombstoned } : {}),
+    ...(plan
+      ? {
+          upgrade: {
+            name: plan.name,
+            height: plan.height,
+            ...(cosmos.blockTimeMs && cosmos.height !== undefined
+              ? { etaSeconds: (Math.max(0, plan.height - cosmos.height) * cosmos.blockTimeMs) / 1000 }
+              : {}),
+          },
+        }
+      : {}),
+    ...(votes && cosmos.proposals ? { unvotedProposals: cosmos.proposals.filter((p) => Object.hasOwn(votes, p.id) && votes[p.id] === null).length } : {}),
+  }
 }
 
 /** Where the process stands, across cycles. */
@@ -154,6 +186,40 @@ export function serveMetrics(status: ServeStatus): MetricFamily[] {
       'chainnode_validator_signing_window_blocks',
       'Commits counted for chainnode_validator_missed_blocks (fewer than the window on a young or pruned chain).',
       perNode(nodes, (n) => n.signingWindowCounted),
+    ),
+    gauge(
+      'chainnode_validator_window_missed_blocks',
+      "Blocks the validator missed in x/slashing's signed_blocks_window, as the chain counts them (signing info missed_blocks_counter).",
+      perNode(nodes, (n) => n.cosmos?.windowMissed),
+    ),
+    gauge(
+      'chainnode_validator_window_size_blocks',
+      "x/slashing's signed_blocks_window: the blocks chainnode_validator_window_missed_blocks is counted over.",
+      perNode(nodes, (n) => n.cosmos?.windowSize),
+    ),
+    gauge(
+      'chainnode_validator_tombstoned',
+      '1 when the chain tombstoned the validator for a double sign (it can never be unjailed).',
+      perNode(nodes, (n) => n.cosmos?.tombstoned),
+    ),
+    gauge(
+      'chainnode_upgrade_plan_height',
+      "Height of the chain's pending x/upgrade plan (label upgrade: its name); no series when none is planned.",
+      nodes.flatMap((n) => (n.cosmos?.upgrade ? [{ labels: { ...nodeLabels(n), upgrade: n.cosmos.upgrade.name }, value: n.cosmos.upgrade.height }] : [])),
+    ),
+    gauge(
+      'chainnode_upgrade_eta_seconds',
+      "Estimated time until the pending upgrade's height, at the chain's recent block time.",
+      nodes.flatMap((n) =>
+        n.cosmos?.upgrade?.etaSeconds !== undefined
+          ? [{ labels: { ...nodeLabels(n), upgrade: n.cosmos.upgrade.name }, value: n.cosmos.upgrade.etaSeconds }]
+          : [],
+      ),
+    ),
+    gauge(
+      'chainnode_governance_unvoted_proposals',
+      'Proposals in their voting period the validator has not voted on.',
+      perNode(nodes, (n) => n.cosmos?.unvotedProposals),
     ),
     gauge('chainnode_nodes', 'ChainNodes in scope at the last cycle that read the cluster.', [{ value: nodes.length }]),
     gauge('chainnode_run_duration_seconds', 'Duration of the last diagnosis cycle.', single(status.lastRunDurationSeconds)),

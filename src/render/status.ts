@@ -35,6 +35,8 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
   // The operator's CRD prints .status.jailed as JAILED already; ours is the same field, for CRDs without that column.
   const jailed = !server.some((h) => h.toLowerCase() === 'jailed')
   const signing = options.wide && index.chainNodes().some((n) => n.spec?.validator) ? signingColumns(index, jailed) : undefined
+  // The Cosmos SDK columns only where a chain answered as one (a kvstore chain has nothing to show there).
+  const cosmos = options.wide && index.snapshot.probes.some((p) => p.chain?.cosmos?.prefix) ? cosmosColumns(index) : undefined
   const labelKeys = labelColumns(options.labelColumns)
   const ours: Column[] = [
     ['pod', (r) => r.pod],
@@ -51,6 +53,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
       ...ours.map(([h]) => h),
       ...(chain ? CHAIN_HEADERS : []),
       ...(signing ? SIGNING_HEADERS.slice(0, jailed ? 4 : 3) : []),
+      ...(cosmos ? COSMOS_HEADERS : []),
       ...age,
       ...labelKeys.map((c) => c.header),
       ...(options.showLabels ? ['labels'] : []),
@@ -62,6 +65,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
         ...ours.map(([, value]) => value(r)),
         ...(chain ? chain(r) : []),
         ...(signing ? signing(r) : []),
+        ...(cosmos ? cosmos(r) : []),
         ...age.map((h) => serverCell(r, h)),
         ...labelKeys.map((c) => (Object.hasOwn(r.labels, c.key) ? r.labels[c.key] : '')),
         ...(options.showLabels ? [labelsCell(r.labels)] : []),
@@ -131,10 +135,27 @@ function signingColumns(index: SnapshotIndex, withJailed: boolean): (row: Status
   const cells = (row: StatusRow): string[] => {
     const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
     if (!node?.spec?.validator) return ['<none>', '<none>', '<none>', '<none>']
-    const signing = chainProbeOf(index.snapshot, index.podOf(node))?.chain?.signing
-    const jailed = typeof node.status?.jailed === 'boolean' ? String(node.status.jailed) : '<none>'
+    const facts = chainProbeOf(index.snapshot, index.podOf(node))?.chain
+    const signing = facts?.signing
+    // The chain's own staking record when it was read, else what the operator wrote.
+    const chainJailed = facts?.cosmos?.validator?.staking?.jailed
+    const jailed = chainJailed !== undefined ? String(chainJailed) : typeof node.status?.jailed === 'boolean' ? String(node.status.jailed) : '<none>'
     if (!signing?.counted) return ['<none>', '<none>', signing?.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
     return [`${signing.signed}/${signing.counted}`, String(signing.missed), signing.votingPower !== undefined ? String(signing.votingPower) : '<none>', jailed]
   }
   return (row) => cells(row).slice(0, withJailed ? 4 : 3)
+}
+
+const COSMOS_HEADERS = ['window', 'tombstoned', 'upgrade']
+
+/** -o wide on a Cosmos SDK chain: x/slashing's missed/window for validators, tombstoned, and the next upgrade (name@height). */
+function cosmosColumns(index: SnapshotIndex): (row: StatusRow) => string[] {
+  return (row) => {
+    const node = index.chainNodes().find((n) => n.metadata.namespace === row.namespace && n.metadata.name === row.name)
+    const cosmos = chainProbeOf(index.snapshot, index.podOf(node!))?.chain?.cosmos
+    const info = cosmos?.validator?.signingInfo
+    const window = info && cosmos?.slashing ? `${info.missedBlocksCounter}/${cosmos.slashing.signedBlocksWindow}` : '<none>'
+    const plan = cosmos?.upgradePlan
+    return [window, info ? String(info.tombstoned) : '<none>', plan ? `${plan.name}@${plan.height}` : '<none>']
+  }
 }

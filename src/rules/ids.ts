@@ -9,6 +9,7 @@ import { didYouMean } from '../util/suggest.js'
 export const RULE_IDS = [
   // Losing the stake outranks every other trouble: the first finding of a report.
   'double-sign-risk',
+  'validator-tombstoned',
   'webhook-certificates',
   'config-change-restart',
   'image-pull',
@@ -30,6 +31,7 @@ export const RULE_IDS = [
   'signer-unhealthy',
   'operator-missing',
   'validator-jailed',
+  'validator-jail-risk',
   'validator-setup-failing',
   'data-volume-full',
   'data-init-failing',
@@ -49,6 +51,8 @@ export const RULE_IDS = [
   'validator-missed-blocks',
   'consensus-failure',
   'upgrade-needed',
+  'upgrade-plan',
+  'governance-vote',
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]

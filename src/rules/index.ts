@@ -40,6 +40,10 @@ import signingKeyBlocked from './signing-key-blocked.js'
 import specInvalid from './spec-invalid.js'
 import ownershipConflict from './ownership-conflict.js'
 import setRolloutBlocked from './set-rollout-blocked.js'
+import validatorTombstoned from './validator-tombstoned.js'
+import validatorJailRisk from './validator-jail-risk.js'
+import upgradePlan from './upgrade-plan.js'
+import governanceVote from './governance-vote.js'
 import { RULE_IDS, type RuleId } from './ids.js'
 
 export { RULE_IDS, isRuleId, unknownRule, type RuleId } from './ids.js'
@@ -87,6 +91,10 @@ const REGISTRY: { readonly [Id in RuleId]: Rule<object> } = {
   'validator-missed-blocks': validatorMissedBlocks,
   'consensus-failure': consensusFailure,
   'upgrade-needed': upgradeNeeded,
+  'validator-tombstoned': validatorTombstoned,
+  'validator-jail-risk': validatorJailRisk,
+  'upgrade-plan': upgradePlan,
+  'governance-vote': governanceVote,
 }
 
 export const RULES: readonly Rule<object>[] = RULE_IDS.map((id) => REGISTRY[id])

@@ -1,6 +1,6 @@
 import type { KubeObject, Snapshot } from './types.js'
 import { KIND_SHAPES } from './kinds.js'
-import { anything, boolean, list, mapOf, number, object, oneOf, positiveInteger, string, time, type Shape } from './shape.js'
+import { anything, boolean, list, mapOf, nullable, number, object, oneOf, positiveInteger, string, time, type Shape } from './shape.js'
 
 /** What rules and renderers take for granted about every object; kinds.ts adds what they read of each kind. */
 export const kubeObject = object({
@@ -27,6 +27,49 @@ export function kindProblem(obj: KubeObject): string | undefined {
 const scope = object({ kind: oneOf('node', 'set', 'namespace', 'all'), 'namespace?': string, 'name?': string })
 const collectionError = object({ what: string, 'namespace?': string, reason: string, message: string })
 const chainSample = { at: string, height: number, 'blockTime?': string, catchingUp: boolean }
+/** What the Cosmos SDK modules answered (types.ts CosmosReading). */
+const cosmosReading = object({
+  at: string,
+  source: string,
+  'height?': number,
+  'blockTimeMs?': number,
+  'prefix?': string,
+  'slashing?': object({
+    signedBlocksWindow: number,
+    minSignedPerWindow: number,
+    downtimeJailSeconds: number,
+    'slashFractionDowntime?': number,
+    'slashFractionDoubleSign?': number,
+  }),
+  'upgradePlan?': object({ name: string, height: number, info: string }),
+  'proposals?': list(object({ id: string, title: string, 'votingStartTime?': string, 'votingEndTime?': string, expedited: boolean })),
+  'proposalsTotal?': number,
+  'validator?': object({
+    consensusAddress: string,
+    'valcons?': string,
+    'valoper?': string,
+    'valoperFrom?': oneOf('status', 'chain'),
+    'account?': string,
+    'signingInfo?': object({
+      address: string,
+      startHeight: number,
+      indexOffset: number,
+      missedBlocksCounter: number,
+      'jailedUntil?': string,
+      tombstoned: boolean,
+    }),
+    'staking?': object({
+      operatorAddress: string,
+      jailed: boolean,
+      status: oneOf('bonded', 'unbonding', 'unbonded', 'unspecified'),
+      tokens: string,
+      moniker: string,
+    }),
+    'votes?': mapOf(nullable(list(string))),
+  }),
+  unknown: mapOf(string),
+  requests: number,
+})
 /** What the chain probe measured (types.ts ChainFacts): rules read it as is, so its shape is checked. */
 const chainFacts = object({
   'status?': object({ ...chainSample, earliestHeight: number, network: string, nodeId: string }),
@@ -39,6 +82,7 @@ const chainFacts = object({
     servers: list(object({ url: string, at: string, 'latestHeight?': number, 'hashAtTrustHeight?': string, 'problem?': string })),
   }),
   'validator?': object({ address: string, votingPower: number }),
+  'cosmos?': cosmosReading,
   problems: list(string),
 })
 const probes = list(

@@ -106,8 +106,79 @@ export interface ChainFacts {
   validator?: { address: string; votingPower: number }
   /** The blocks a validator signed, read from the chain (validators only; see snapshot/signing.ts). */
   signing?: SigningReading
+  /** What the chain's Cosmos SDK modules say (slashing, staking, upgrade, gov), read over abci_query (cluster/cosmos-probe.ts). */
+  cosmos?: CosmosReading
   /** One line per read that gave no usable answer (what was read, what came back). */
   problems: string[]
+}
+
+/** x/slashing's parameters as the chain holds them. */
+export interface SlashingParams {
+  signedBlocksWindow: number
+  /** A fraction (0.5), read from the SDK's LegacyDec. */
+  minSignedPerWindow: number
+  downtimeJailSeconds: number
+  slashFractionDowntime?: number
+  slashFractionDoubleSign?: number
+}
+
+/** x/upgrade's pending plan. */
+export interface UpgradePlan {
+  name: string
+  height: number
+  info: string
+}
+
+/** A gov v1 proposal in its voting period. */
+export interface CosmosProposal {
+  id: string
+  title: string
+  votingStartTime?: string
+  votingEndTime?: string
+  expedited: boolean
+}
+
+/** What the chain says about one validator, its addresses converted from its consensus key (never guessed). */
+export interface CosmosValidatorReading {
+  /** Upper-case hex consensus address, and its bech32 form with the chain's prefix. */
+  consensusAddress: string
+  valcons?: string
+  /** The operator address: from .status.validatorAddress, or found on the chain by the consensus key. */
+  valoper?: string
+  valoperFrom?: 'status' | 'chain'
+  /** The validator's account (the valoper's bytes with the account prefix): the voter of its governance votes. */
+  account?: string
+  signingInfo?: { address: string; startHeight: number; indexOffset: number; missedBlocksCounter: number; jailedUntil?: string; tombstoned: boolean }
+  staking?: { operatorAddress: string; jailed: boolean; status: 'bonded' | 'unbonding' | 'unbonded' | 'unspecified'; tokens: string; moniker: string }
+  /** Per proposal id in voting period: the options it voted, or null when it has not voted. */
+  votes?: Record<string, string[] | null>
+}
+
+/**
+ * The Cosmos SDK layer of a node's chain: read once per chain (params, plan, proposals, block time) and per
+ * validator (signing info, staking, votes). A part that could not be read is absent and `unknown` says why:
+ * "cannot tell", never a default value taken for an answer.
+ */
+export interface CosmosReading {
+  at: string
+  /** The RPC the chain was read from (the node's own, or another node of the chain in scope). */
+  source: string
+  /** The height the answers are at, and the mean block interval over the recent blocks (the ETA's base). */
+  height?: number
+  blockTimeMs?: number
+  /** The chain's account prefix ("cosmos"). */
+  prefix?: string
+  slashing?: SlashingParams
+  /** The pending plan; null: the chain has none. */
+  upgradePlan?: UpgradePlan | null
+  /** Proposals in voting period (the first page), and how many there are. */
+  proposals?: CosmosProposal[]
+  proposalsTotal?: number
+  validator?: CosmosValidatorReading
+  /** Why a part is absent: not a Cosmos SDK chain, a module the chain does not have, a read without an answer. */
+  unknown: Partial<Record<'chain' | 'slashing' | 'upgrade' | 'governance' | 'validator' | 'signingInfo' | 'staking' | 'votes', string>>
+  /** Requests the reading cost (the chain's part is shared by every node of the chain read in the same pass). */
+  requests: number
 }
 
 /**

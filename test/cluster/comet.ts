@@ -96,6 +96,20 @@ export async function freeLocalPort(): Promise<number> {
 
 const CRI_STAMP = String.raw`use Time::HiRes qw(time); use POSIX qw(strftime); open(my $o, ">>", $ARGV[0]) or die $!; select($o); $| = 1; while (my $l = <STDIN>) { chomp $l; my $t = time; printf "%s.%09dZ stdout F %s\n", strftime("%Y-%m-%dT%H:%M:%S", gmtime($t)), ($t - int($t)) * 1e9, $l }`
 
+/**
+ * Run `bin args` in its own process group, its output stamped line by line in the CRI format into `logFile` (what
+ * kwok serves as the Pod's log); the group's pid is recorded as <dir>/pids/<name>.pid so the cluster's teardown ends it.
+ */
+export function spawnStamped(dir: string, name: string, bin: string, args: string[], logFile: string): number {
+  const script = `"$0" "$@" 2>&1 | perl -e '${CRI_STAMP}' '${logFile}'`
+  const child = spawn('/bin/sh', ['-c', script, bin, ...args], { cwd: dir, detached: true, stdio: 'ignore' })
+  if (child.pid === undefined) throw new Error(`could not start ${bin} (${name})`)
+  child.unref()
+  mkdirSync(join(dir, 'pids'), { recursive: true })
+  writeFileSync(join(dir, 'pids', `${name}.pid`), `${child.pid}\n/bin/sh\n`)
+  return child.pid
+}
+
 /** Start a node; `peers` are persistent peers, `seeds` seed addresses (id@host:port). */
 export async function startComet(dir: string, home: CometHome, options: { peers?: string[]; seeds?: string[]; p2pPort?: number } = {}): Promise<RunningComet> {
   const bin = cometBinary(dir)
@@ -112,13 +126,8 @@ export async function startComet(dir: string, home: CometHome, options: { peers?
     `--p2p.persistent_peers=${(options.peers ?? []).join(',')}`,
     `--p2p.seeds=${(options.seeds ?? []).join(',')}`,
   ]
-  const script = `"$0" "$@" 2>&1 | perl -e '${CRI_STAMP}' '${logFile}'`
-  const child = spawn('/bin/sh', ['-c', script, bin, ...args], { cwd: dir, detached: true, stdio: 'ignore' })
-  if (child.pid === undefined) throw new Error(`could not start cometbft for ${home.key}`)
-  child.unref()
-  mkdirSync(join(dir, 'pids'), { recursive: true })
-  writeFileSync(join(dir, 'pids', `comet-${safe(home.key)}.pid`), `${child.pid}\n/bin/sh\n`)
-  const running = { ...home, rpcPort, p2pPort, pid: child.pid, logFile }
+  const pid = spawnStamped(dir, `comet-${safe(home.key)}`, bin, args, logFile)
+  const running = { ...home, rpcPort, p2pPort, pid, logFile }
   await waitForRpc(running)
   return running
 }

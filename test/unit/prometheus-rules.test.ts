@@ -31,6 +31,11 @@ describe('deploy/prometheus/alerts.yaml', () => {
         'ChainNodeOperatorReconcileFailing',
         'ChainnodeExporterDown',
         'ChainnodeExporterStale',
+        // Issue 41: what the chain's Cosmos SDK modules say.
+        'ChainNodeValidatorJailRisk',
+        'ChainNodeValidatorTombstoned',
+        'ChainNodeUpgradeWithoutImage',
+        'ChainNodeGovernanceUnvoted',
       ]),
     )
   })

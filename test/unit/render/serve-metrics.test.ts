@@ -138,6 +138,63 @@ describe('serve metrics', () => {
     ])
   })
 
+  it('writes the Cosmos SDK readings (slashing window, tombstoned, upgrade plan and its ETA, unvoted proposals), none for a chain that is not one', async () => {
+    const at = '2026-11-20T10:00:10.000Z'
+    const { nodes } = await readingsFrom('healthy', (snapshot) => {
+      for (const [name, prefix] of [
+        ['fullnode-0', 'cosmos'],
+        ['hub-fullnodes-0', undefined],
+      ] as const) {
+        const pod = snapshot.objects.find((o) => o.kind === 'Pod' && o.metadata.name === name)!
+        snapshot.probes.push({
+          kind: 'chain',
+          namespace: pod.metadata.namespace!,
+          pod: name,
+          target: 'rpc :26657',
+          ok: true,
+          detail: 'moving',
+          at,
+          chain: {
+            problems: [],
+            cosmos: {
+              at,
+              source: 'pod/fullnode-0:26657',
+              height: 1000,
+              blockTimeMs: 2000,
+              prefix,
+              slashing: prefix ? { signedBlocksWindow: 50, minSignedPerWindow: 0.5, downtimeJailSeconds: 60 } : undefined,
+              upgradePlan: prefix ? { name: 'v2', height: 1100, info: '' } : undefined,
+              proposals: prefix
+                ? [
+                    { id: '1', title: 't', expedited: false },
+                    { id: '2', title: 'u', expedited: false },
+                  ]
+                : undefined,
+              validator: prefix
+                ? {
+                    consensusAddress: 'AB',
+                    signingInfo: { address: 'cosmosvalcons1x', startHeight: 0, indexOffset: 9, missedBlocksCounter: 7, tombstoned: false },
+                    votes: { '1': ['yes'], '2': null },
+                  }
+                : undefined,
+              unknown: prefix ? {} : { chain: 'not a Cosmos SDK chain' },
+              requests: 8,
+            },
+          },
+        })
+      }
+    })
+    const text = renderExposition(serveMetrics(status({ nodes })))
+    const labels = `namespace="${nodes.find((n) => n.chainnode === 'fullnode-0')!.namespace}",chainnode="fullnode-0"`
+    expect(seriesOf(text, 'chainnode_validator_window_missed_blocks')).toEqual([`chainnode_validator_window_missed_blocks{${labels}} 7`])
+    expect(seriesOf(text, 'chainnode_validator_window_size_blocks')).toEqual([`chainnode_validator_window_size_blocks{${labels}} 50`])
+    expect(seriesOf(text, 'chainnode_validator_tombstoned')).toEqual([`chainnode_validator_tombstoned{${labels}} 0`])
+    expect(seriesOf(text, 'chainnode_upgrade_plan_height')).toEqual([`chainnode_upgrade_plan_height{${labels},upgrade="v2"} 1100`])
+    // 100 blocks at 2 s.
+    expect(seriesOf(text, 'chainnode_upgrade_eta_seconds')).toEqual([`chainnode_upgrade_eta_seconds{${labels},upgrade="v2"} 200`])
+    expect(seriesOf(text, 'chainnode_governance_unvoted_proposals')).toEqual([`chainnode_governance_unvoted_proposals{${labels}} 1`])
+  })
+
   it('says when the last cycle failed, and keeps the time of the last one that read everything', () => {
     const text = renderExposition(serveMetrics(status({ lastRunSuccess: false, lastSuccessAtSeconds: 1_700_000_000, failedCycles: 2, cycles: 5 })))
     expect(seriesOf(text, 'chainnode_last_run_success')).toEqual(['chainnode_last_run_success 0'])

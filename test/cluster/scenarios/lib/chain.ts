@@ -3,7 +3,7 @@
  * 26657 forwards to the process's RPC and its `app` log is the process's own output.
  */
 import { type RunningComet } from '../../comet.js'
-import { GAIA } from './node.js'
+import { GAIA, type AppSpec } from './node.js'
 import { seedRunningNode, type RunningNode } from './running.js'
 import type { Seeder } from './seeder.js'
 
@@ -18,7 +18,11 @@ export interface ChainNodeOptions {
   rpcPort?: number
   podIP: string
   /** A validator ChainNode: .spec.validator set, and the consensus key the operator would have written into .status.pubKey. */
-  validator?: { pubKey?: { value: string }; jailed?: boolean; validatorStatus?: string }
+  validator?: { pubKey?: { value: string }; jailed?: boolean; validatorStatus?: string; validatorAddress?: string }
+  /** The app the ChainNode runs (gaiad unless said), and more of its spec and status (a Cosmos SDK chain's upgrades). */
+  app?: AppSpec
+  spec?: Record<string, unknown>
+  status?: Record<string, unknown>
 }
 
 /** The operator's .status.pubKey form of a CometBFT JSON key (cosmos-sdk's proto JSON of an ed25519 key). */
@@ -29,8 +33,8 @@ export async function seedCometNode(s: Seeder, o: ChainNodeOptions): Promise<voi
     opts: {
       name: o.name,
       chainID: o.chainID,
-      app: GAIA,
-      spec: { peers: o.peers ?? [], ...(o.validator ? { validator: { info: { moniker: o.name } } } : {}) },
+      app: o.app ?? GAIA,
+      spec: { peers: o.peers ?? [], ...(o.validator ? { validator: { info: { moniker: o.name } } } : {}), ...o.spec },
       validator: Boolean(o.validator),
     },
     age: 120,
@@ -47,8 +51,10 @@ export async function seedCometNode(s: Seeder, o: ChainNodeOptions): Promise<voi
               ...(o.validator.pubKey ? { pubKey: operatorPubKey(o.validator.pubKey) } : {}),
               jailed: o.validator.jailed ?? false,
               validatorStatus: o.validator.validatorStatus ?? 'bonded',
+              ...(o.validator.validatorAddress ? { validatorAddress: o.validator.validatorAddress } : {}),
             }
           : {}),
+        ...o.status,
       },
     },
   }
