@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Session } from '../app/session.js'
 import { readBundle, writeBundle } from '../snapshot/bundle.js'
 import { redactSnapshot } from '../snapshot/redact.js'
-import { usageError } from '../util/errors.js'
+import { ExitCode, usageError } from '../util/errors.js'
 import { writeStderr } from '../util/output.js'
 import { defineCommand, GLOBAL_FLAGS, type InputOf } from './flag-spec.js'
 
@@ -19,7 +19,7 @@ export const REDACT_COMMAND = defineCommand({
   },
 })
 
-export async function runRedact(input: InputOf<typeof REDACT_COMMAND>, session: Session): Promise<void> {
+export async function runRedact(input: InputOf<typeof REDACT_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   if (samePath(input.bundle, input.out))
     throw usageError(`--out ${input.out} is the bundle being redacted`, 'give --out a new name; the input is kept as it is')
@@ -32,6 +32,7 @@ export async function runRedact(input: InputOf<typeof REDACT_COMMAND>, session: 
   writeStderr(
     `wrote ${input.out}: ${now} value(s) redacted by this run (${redacted.redactions} in all, in ${files} file(s); counted in manifest.json redactionsByFile)\n`,
   )
+  return ExitCode.Clean
 }
 
 /** Whether two paths name one file or folder (through links too), as far as what exists can tell. */

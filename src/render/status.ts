@@ -46,7 +46,7 @@ export function renderStatusText(index: SnapshotIndex, rows: StatusRow[], option
     ['config', (r) => r.config],
   ]
   const serverCell = (r: StatusRow, h: string) => (Object.hasOwn(r.server, h) ? r.server[h] : h === 'Name' ? r.name : '')
-  const table = columns(
+  return columns(
     [
       ...(options.withNamespace ? ['namespace'] : []),
       ...server,
