@@ -156,7 +156,10 @@ function explainers(findings: Finding[], links: ExplainLinks): Map<Finding, Find
   for (const f of findings) for (const node of nodesOf(f)) onNode.set(nodeKey(node), [...(onNode.get(nodeKey(node)) ?? []), f])
   const out = new Map<Finding, Finding>()
   for (const f of findings) {
-    const candidates = nodesOf(f).map((node) => (onNode.get(nodeKey(node)) ?? []).find((c) => c !== f && links.get(c.ruleId)?.has(f.ruleId)))
+    // The most specific explainer first: one about this node (a refused reconcile) before one shared by the fleet.
+    const explaining = (node: ObjectRef) =>
+      (onNode.get(nodeKey(node)) ?? []).filter((c) => c !== f && links.get(c.ruleId)?.has(f.ruleId)).sort((a, b) => nodesOf(a).length - nodesOf(b).length)[0]
+    const candidates = nodesOf(f).map(explaining)
     if (candidates.every((c) => c !== undefined)) out.set(f, candidates[0]!)
   }
   return out
@@ -221,4 +224,35 @@ function probeFolded(results: NodeResult[]): Diagnosis['probe'] {
     .map(([problem, nodes]) => ({ problem, nodes }))
     .sort((a, b) => b.nodes.length - a.nodes.length || compareText(a.problem, b.problem))
   return { answered, failures }
+}
+
+/** One line of the first screen: an incident, or where the screen is short, several incidents of one rule and severity. */
+export interface ScreenRow {
+  incidents: Incident[]
+  nodes: number
+  began?: string
+}
+
+/**
+ * The incidents as at most `room` rows, in incident order: one row per incident while they fit; beyond that the
+ * incidents of one rule and severity share a row, the least severe first, so the screen still names every cause.
+ */
+export function screenRows(incidents: Incident[], room: number): ScreenRow[] {
+  let rows = incidents.map((incident) => [incident])
+  const keyOf = (row: Incident[]) => `${row[0].severity}|${row[0].cause.ruleId}`
+  while (rows.length > room) {
+    const last = [...rows].reverse().find((row) => rows.filter((other) => keyOf(other) === keyOf(row)).length > 1)
+    if (!last) break
+    const key = keyOf(last)
+    const first = rows.findIndex((row) => keyOf(row) === key)
+    const merged = rows.filter((row) => keyOf(row) === key).flat()
+    rows = rows.flatMap((row, i) => (i === first ? [merged] : keyOf(row) === key ? [] : [row]))
+  }
+  return rows.map((row) => {
+    const began = row
+      .map((i) => i.began)
+      .filter((at): at is string => at !== undefined)
+      .sort((a, b) => Date.parse(a) - Date.parse(b))[0]
+    return { incidents: row, nodes: new Set(row.flatMap((i) => i.nodes.map(nodeKey))).size, ...(began ? { began } : {}) }
+  })
 }

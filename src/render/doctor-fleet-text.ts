@@ -1,5 +1,5 @@
 import type { ClusterReport } from '../engine/doctor-result.js'
-import type { Incident, NodeDiagnosis } from '../engine/diagnosis.js'
+import { screenRows, type Incident, type NodeDiagnosis, type ScreenRow } from '../engine/diagnosis.js'
 import type { FindingGroup } from '../engine/group-findings.js'
 import type { Finding } from '../engine/define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
@@ -41,17 +41,7 @@ function where(nodes: ObjectRef[]): string {
 export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look): string[] {
   const { incidents, nodes } = cluster.diagnosis
   const width = proseWidth(look.width)
-  const causeWidth = Math.max(0, ...incidents.map((i) => i.cause.ruleId.length))
-  const countWidth = Math.max(0, ...incidents.map((i) => plural(i.nodes.length, 'node').length))
-  const out = incidents.map((incident) => {
-    const label = incident.severity.toUpperCase().padEnd(9)
-    const since = incident.began ? `  since ${absoluteTime(incident.began, look.utc)}` : ''
-    const head = `${incident.cause.ruleId.padEnd(causeWidth)}  ${plural(incident.nodes.length, 'node').padEnd(countWidth)}${since}`
-    const lone = incident.nodes.length === 1 ? `  ${where(incident.nodes)}` : ''
-    const text = label.length + head.length + lone.length <= width ? head + lone : head
-    return `${palette.paint(incident.severity, label)}${text.trimEnd()}`
-  })
-  out.push(
+  const states = [
     ...stateLine(
       'NOT MEASURED:',
       nodes.filter((n) => n.state === 'not-measured'),
@@ -60,8 +50,6 @@ export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look
       'warning',
       true,
     ),
-  )
-  out.push(
     ...stateLine(
       'HEALTHY:',
       nodes.filter((n) => n.state === 'ok'),
@@ -70,9 +58,25 @@ export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look
       'ok',
       false,
     ),
-  )
-  return out
+  ]
+  const rows = screenRows(incidents, FIRST_SCREEN_LINES - states.length)
+  const causeOf = (row: ScreenRow) => `${row.incidents[0].cause.ruleId}${row.incidents.length > 1 ? ` (${row.incidents.length} incidents)` : ''}`
+  const causeWidth = Math.max(0, ...rows.map((row) => causeOf(row).length))
+  const countWidth = Math.max(0, ...rows.map((row) => plural(row.nodes, 'node').length))
+  const out = rows.map((row) => {
+    const { severity } = row.incidents[0]
+    const label = severity.toUpperCase().padEnd(9)
+    const since = row.began ? `  since ${absoluteTime(row.began, look.utc)}` : ''
+    const head = `${causeOf(row).padEnd(causeWidth)}  ${plural(row.nodes, 'node').padEnd(countWidth)}${since}`
+    const lone = row.incidents.length === 1 && row.nodes === 1 ? `  ${where(row.incidents[0].nodes)}` : ''
+    const text = label.length + head.length + lone.length <= width ? head + lone : head
+    return `${palette.paint(severity, label)}${text.trimEnd()}`
+  })
+  return [...out, ...states]
 }
+
+/** How many lines the first screen may take: an on-call engineer's terminal before anything scrolls away. */
+export const FIRST_SCREEN_LINES = 25
 
 /**
  * One line of nodes in a state: how many, and as many names as fit the width ("and N more"); why they were not
@@ -149,6 +153,8 @@ function renderSymptom(group: FindingGroup, incident: Incident, palette: Palette
     ...(group.nodes.length > 1 ? wrap(nodeList(group.nodes), prose, '    Nodes:    ', ' '.repeat(14)) : []),
     ...wrap(by, prose, '    Explained by: ', ' '.repeat(18)),
     `    Docs:     chainnode rules explain ${f.ruleId}`,
+    ...(f.evidence.length ? [group.nodes.length > 1 ? `    Evidence (from ${visible(nameOf(f.node))}):` : '    Evidence:'] : []),
+    ...presentEvidence(f.evidence).map((line) => evidenceText(line, '      ', look.width, { paintSource: (s) => palette.paint('muted', s), utc: look.utc })),
   ]
 }
 

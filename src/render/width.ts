@@ -36,11 +36,16 @@ export function wrap(text: string, width: number, first: string, rest = ' '.repe
       line = rest + word
     } else line += (empty ? '' : ' ') + word
     empty = false
-    // A word longer than a whole line (a key, a hash, a JSON value) is folded as a terminal would, never cut.
+    // A word longer than a whole line (a key, a hash, a JSON value) is folded as a terminal would, never cut:
+    // piece by piece from offsets, so a megabyte of one word costs its length, not its length squared.
     const room = width - rest.length
-    while (line.length > width && room >= 20 && line.length - rest.length > room) {
-      lines.push(line.slice(0, width))
-      line = rest + line.slice(width)
+    if (line.length > width && room >= 20) {
+      const head = line.slice(0, width)
+      const tail = line.slice(width)
+      lines.push(head)
+      let at = 0
+      for (; tail.length - at > room; at += room) lines.push(rest + tail.slice(at, at + room))
+      line = rest + tail.slice(at)
     }
   }
   lines.push(line)

@@ -16,8 +16,9 @@ export default defineRule<{ operator: string; lease: string; problem: Problem; h
   title: 'No operator replica holds the leader lease',
   severity: 'error',
   specRow: 'Reconciles stop with several replicas',
-  // Without a leader nothing is reconciled: the nodes keep whatever phase they had.
-  explains: ['phase-stuck', 'reconcile-failing'],
+  // Without a leader nothing is reconciled: the nodes keep whatever phase they had. A reconcile that ran and
+  // failed (reconcile-failing) names its own cause and stays an incident of its own.
+  explains: ['phase-stuck'],
   logs: ['operator'],
   // A manager that cannot start (no webhook certificates) never takes the lease.
   suppressedBy: ['webhook-certificates'],

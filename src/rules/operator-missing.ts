@@ -7,7 +7,7 @@ export default defineRule<{ worker: string }>({
   title: 'No operator release reconciles this node',
   severity: 'error',
   specRow: '§1.1 and reference §7.5: a node is reconciled by the operator release whose WORKER_NAME equals its worker-name label',
-  explains: ['phase-stuck', 'reconcile-failing'],
+  explains: ['phase-stuck'],
   check({ index, node }) {
     // Without permission to list Deployments we cannot tell; that is reported as an incomplete read instead.
     if (index.snapshot.collectionErrors.some((e) => /deployments/.test(e.what))) return []

@@ -68,7 +68,7 @@ export default defineRule<{ operator: string; webhook?: string; emptyCaBundle: b
   title: 'Admission webhooks have no valid serving certificates',
   severity: 'error',
   specRow: 'Creating ChainNode/ChainNodeSet fails with a webhook error, or nothing happens and manager logs mention certificates',
-  explains: ['phase-stuck', 'reconcile-failing', 'leader-election'],
+  explains: ['phase-stuck', 'leader-election'],
   logs: ['operator'],
   check({ index, node, now }) {
     const operator = index.operatorFor(node)

@@ -246,3 +246,20 @@ describe('one answer whatever the scope: suppression of a shared finding', () =>
     expect(report.suppressed).toEqual([{ ruleId: 'leader-election', node: expect.objectContaining({ name: 'fullnode-0' }), by: 'webhook-certificates' }])
   })
 })
+
+describe('the most specific cause explains', () => {
+  it('a refused reconcile on the node, not the fleet-wide operator trouble, explains its stuck phase; the refusal stays an incident', () => {
+    const others = ['b-0', 'c-0']
+    const report = reportOf(
+      [
+        finding('leader-election', 'a-0', { subject: ref('cosmopilot', 'Deployment'), alsoFor: others.map((n) => ref(n)) }),
+        finding('phase-stuck', 'a-0'),
+        finding('reconcile-failing', 'a-0'),
+      ],
+      ['a-0', ...others],
+    )
+    const { incidents } = diagnosisOf(report, explainLinksOf(rules))
+    const causes = Object.fromEntries(incidents.map((i) => [i.cause.ruleId, i.symptoms.map((s) => s.ruleId)]))
+    expect(causes).toEqual({ 'leader-election': [], 'reconcile-failing': ['phase-stuck'] })
+  })
+})
