@@ -14,9 +14,9 @@ export const DIFF_COMMAND = defineCommand({
   description:
     'Runs doctor over both and compares its incidents by id (the same cause on the same nodes is the same incident), then per node the phase, restarts (Pod replaced, containers restarted) and the keys of the rendered configuration that changed between the two collection times. With "live" as NEW the cluster is read with the scope OLD was collected for.\n\nExit codes: 0 nothing new at or above --fail-on, 1 something new at or above it, 2 usage or input error.',
   examples: [
-    '<%= config.bin %> diff yesterday.tgz today.tgz',
-    '<%= config.bin %> diff yesterday.tgz live -o markdown',
-    '<%= config.bin %> diff a.tgz b.tgz --fail-on warning -o json',
+    '<%= config.bin %> diff examples/bundles/healthy.tgz examples/bundles/config-change-restart.tgz',
+    '<%= config.bin %> diff examples/bundles/profiling-unavailable.tgz live -o markdown',
+    '<%= config.bin %> diff examples/bundles/not-syncing.tgz examples/bundles/not-syncing.tgz --fail-on warning -o json',
   ],
   args: {
     old: { description: 'the earlier bundle (file or directory)', required: true },

@@ -11,7 +11,10 @@ export const REDACT_COMMAND = defineCommand({
   summary: "Mask secrets in an existing bundle with this version's patterns, into a new bundle",
   description:
     "Reads the bundle as a stranger's file, masks tokens, keys, mnemonics and passwords in every object, log and probe answer, and writes the result to --out (a temporary name, then renamed); the input is never overwritten. manifest.json counts the redactions by file and pattern, never their values.",
-  examples: ['<%= config.bin %> redact incident.tgz --out incident-redacted.tgz', '<%= config.bin %> redact ./bundle-dir --out ./bundle-redacted'],
+  examples: [
+    '<%= config.bin %> redact examples/bundles/healthy.tgz --out healthy-redacted.tgz',
+    '<%= config.bin %> redact examples/bundles/image-pull.tgz --out ./image-pull-redacted',
+  ],
   args: { bundle: { description: 'bundle to redact (FILE.tgz or directory written by collect)', required: true } },
   flags: {
     ...GLOBAL_FLAGS,
