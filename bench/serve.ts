@@ -3,11 +3,11 @@
  * --fleet-cycles cycles each (default 20), and memory over --cycles back-to-back cycles (default 1000) on a fleet of
  * --long-fleet nodes (default 50), to show it does not grow.
  *   npm run build && node --expose-gc --import tsx bench/serve.ts [--fleet 500,5000] [--fleet-cycles 20] [--cycles 1000]
- *     [--long-fleet 50] [--serve-node-options '--max-semi-space-size=4'] [--dir .cluster] [--reuse]
+ *     [--long-fleet 50] [--malloc-arena-max 2] [--serve-node-options=--max-semi-space-size=4] [--dir .cluster] [--reuse]
  * Against the cluster in --dir (npm run cluster:up) or a throw-away one; fleets are seeded by bench/fleet.ts, 1 in 20
  * nodes broken, without live chains, so the cycles run with --no-probe (a probe is one port-forward per node).
  * The fleets are read by the built CLI as its own process (`chainnode serve --interval 1s`, NODE_OPTIONS from
- * --serve-node-options), as a container runs it: its peak RSS is the kernel's high-water mark (VmHWM), what a memory
+ * --serve-node-options, MALLOC_ARENA_MAX as deploy/serve/deployment.yaml sets it), as a container runs it: its peak RSS is the kernel's high-water mark (VmHWM), what a memory
  * limit must hold. The long run drives the ServeLoop in this process, so a thousand cycles need no thousand-second
  * wait (interval 0): the RSS floor (lowest sample, every 20 ms) of each 100 cycles, and RSS and V8 heap after a forced
  * collection. A floor that rises is a leak; a sawtooth above a flat floor is the collector at work. The machine's
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     reuse: { type: 'boolean' },
     'serve-node-options': { type: 'string', default: '' },
+    'malloc-arena-max': { type: 'string', default: '2' },
   },
 })
 const { ctx, env, stop } = await benchCluster(values.dir)
@@ -146,9 +147,12 @@ for (const [n, size] of sizes.entries()) {
   if (!values.reuse) await seedFleet(ctx, ns, size, 'broken')
   await refreshLiveness(ctx)
   const nodeOptions = values['serve-node-options']
+  const arenas = values['malloc-arena-max']
   const serve = await startServe(['--all', '-n', ns, '--no-probe', '--interval', '1s', '--request-timeout', '30s'], {
     ...env,
     ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+    // As deploy/serve/deployment.yaml runs it ('0': glibc's default, 8 arenas a core).
+    ...(arenas !== '0' ? { MALLOC_ARENA_MAX: arenas } : {}),
   })
   const { metric, untilCycles } = scraper(serve.url)
   const started = processMemory(serve.child.pid!)
@@ -164,7 +168,7 @@ for (const [n, size] of sizes.entries()) {
   console.log(
     `${size} nodes: cycle ${median(durations).toFixed(2)} s (median of ${fleetCycles}; first ${durations[0].toFixed(2)} s), ` +
       `${median(requests)} API requests per cycle (first ${requests[0]}), peak RSS ${mb(after.peak)} over the ${fleetCycles} cycles ` +
-      `(RSS ${mb(after.rss)} after them, ${mb(started.rss)} when it started listening${nodeOptions ? `; NODE_OPTIONS ${nodeOptions}` : ''}); load average ${load()}`,
+      `(RSS ${mb(after.rss)} after them, ${mb(started.rss)} when it started listening; MALLOC_ARENA_MAX ${arenas === '0' ? 'unset' : arenas}${nodeOptions ? `; NODE_OPTIONS ${nodeOptions}` : ''}); load average ${load()}`,
   )
   await serve.stop()
   if (n === 0 && cycles > 0) await longRun()
