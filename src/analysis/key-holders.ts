@@ -21,6 +21,8 @@ export interface KeyHolder {
   node: string
   target: string
   height: number
+  /** When its /status was read. */
+  at: string
   /** When its ChainNode was created (absent when the ChainNode was not read). */
   created?: string
   /** Its ChainNode is a validator whose .status.pubKey is this key. */
@@ -95,6 +97,7 @@ export function keyHoldersOf(index: SnapshotIndex, own: ProbeRecord): KeyHolders
         node: `${record.namespace}/${record.pod}`,
         target: record.target,
         height: record.chain!.status!.height,
+        at: record.chain!.status!.at,
         created: node?.metadata.creationTimestamp,
         managed: Boolean(node?.spec?.validator) && consensusAddressOf(node?.status?.pubKey) === address,
         known: node !== undefined,

@@ -31,6 +31,7 @@ export default defineRule<KeyHolders>({
         (h.known
           ? `ChainNode created ${h.created ?? '(unknown)'}, ${h.managed ? 'the key is its .status.pubKey' : 'not managed as that validator'}`
           : 'its ChainNode was not read'),
+      at: h.at,
     }))
     if (found.lastSigned !== undefined)
       evidence.push({

@@ -180,6 +180,7 @@ describe('double-sign-risk', () => {
       node: `ns/${node}`,
       target: `pod/${node}:26657`,
       height,
+      at,
       created: '2026-11-22T13:00:00Z',
       managed: true,
       known: true,
