@@ -40,6 +40,13 @@ export interface NodeDiagnosis {
   notMeasured?: string
 }
 
+/** One kind of failed read (a reason and its message) with what could not be read. */
+export interface UnreadKind {
+  reason: string
+  message: string
+  what: string[]
+}
+
 /** One kind of failure of the chain probe, with the nodes it happened on: "Measured on the nodes" reads one line per kind. */
 export interface ProbeFailureKind {
   /** The failure folded to its reason, whole: "/status on 26657: forward not found". */
@@ -62,6 +69,8 @@ export interface Diagnosis {
   worst: NodeState
   /** The chain probe: nodes that answered, and those that did not by kind of failure (most nodes first). */
   probe: { answered: ObjectRef[]; failures: ProbeFailureKind[] }
+  /** Reads that failed, folded by reason and message (46 logs a bundle lacks read as one line), most reads first. */
+  unread: UnreadKind[]
   /** For each finding: its incident and whether it is the cause or a symptom there. */
   roleOf: Map<Finding, { incident: Incident; role: 'cause' | 'symptom' }>
 }
@@ -186,7 +195,18 @@ function nodeStates(report: Report, incidents: Incident[]): Omit<Diagnosis, 'inc
   for (const f of report.findings) findings[f.severity]++
   const incidentCounts: Record<Severity, number> = { error: 0, warning: 0, info: 0 }
   for (const incident of incidents) incidentCounts[incident.severity]++
-  return { nodes, findings, incidentCounts, states, worst, probe: probeFolded(report.nodes) }
+  return { nodes, findings, incidentCounts, states, worst, probe: probeFolded(report.nodes), unread: unreadFolded(report) }
+}
+
+function unreadFolded(report: Report): UnreadKind[] {
+  const byKind = new Map<string, UnreadKind>()
+  for (const e of report.collectionErrors) {
+    const key = `${e.reason}\u0000${e.message}`
+    const kind = byKind.get(key) ?? { reason: e.reason, message: e.message, what: [] }
+    kind.what.push(e.what)
+    byKind.set(key, kind)
+  }
+  return [...byKind.values()].sort((a, b) => b.what.length - a.what.length || compareText(a.reason, b.reason) || compareText(a.message, b.message))
 }
 
 /** What doctor needed and could not read on the node: the chain's RPC, a rule that failed. */

@@ -130,7 +130,8 @@ export function headlineOf(f: Finding, place: string, summary: string, palette: 
   const plainPrefix = `  ${severity} ${f.ruleId}  ${place}: `
   const long = plainPrefix.length > width - 20
   const lines = long
-    ? [...wrap(`${severity} ${f.ruleId}  ${place}:`, width, '  ', '    '), ...wrap(summary, width, '    ')]
+    ? // The prefix is kept as it is (wrap would fold its padding), so the painting below finds the severity and rule where it cuts.
+      [...wrap(`${f.ruleId}  ${place}:`, width, `  ${severity} `, '    '), ...wrap(summary, width, '    ')]
     : wrap(summary, width, plainPrefix, '    ')
   // Painted after wrapping, so escape codes do not count towards the width.
   const plainHead = `  ${severity} ${f.ruleId}`

@@ -121,7 +121,7 @@ function signingText(signing: NonNullable<NodeResult['chain']>['signing']): stri
 }
 
 /** Rule failures and reads that failed: what makes a report incomplete. */
-function readProblems(cluster: ClusterReport, palette: Palette): string[] {
+function readProblems(cluster: ClusterReport, palette: Palette, width?: number): string[] {
   const out: string[] = []
   for (const error of cluster.report.ruleErrors) {
     out.push(
@@ -130,7 +130,12 @@ function readProblems(cluster: ClusterReport, palette: Palette): string[] {
   }
   if (cluster.report.collectionErrors.length > 0) {
     out.push(palette.paint('warning', 'Incomplete: could not read'))
-    for (const e of cluster.report.collectionErrors) out.push(`  - ${visible(e.what)} (${visible(e.reason)}): ${visible(e.message)}`)
+    const prose = proseWidth(width)
+    for (const { what, reason, message } of cluster.diagnosis.unread) {
+      const head = what.length === 1 ? visible(what[0]) : `${what.length.toLocaleString('en-US')} reads`
+      out.push(...wrap(`${head} (${visible(reason)}): ${visible(message)}`, prose, '  - ', '    '))
+      if (what.length > 1) out.push(...wrap(what.map(visible).join(', '), prose, '      '))
+    }
     out.push('')
   }
   return out
