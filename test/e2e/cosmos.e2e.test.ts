@@ -10,10 +10,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { clusterKube, sleep, useCluster } from '../cluster/kube.js'
-import { seedScenarios } from '../cluster/scenarios/index.js'
+import { keepLeaderRenewing, seedScenarios } from '../cluster/scenarios/index.js'
 import { COSMOS_CHAIN, COSMOS_NS, cosmosStateFile, type CosmosScenarioState } from '../cluster/scenarios/sc-cosmos.js'
 import { govAuthority, proposalFile, simdPeer, simdQuery, simdTx, startSimd, stopSimd, twinOf } from '../cluster/simd.js'
 import { cometStatus } from '../cluster/comet.js'
@@ -22,6 +22,7 @@ import { scenarioCtx } from './scenario-setup.js'
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 let state: CosmosScenarioState
+let stopRenewing = () => {}
 const dir = () => inject('clusterDir')
 
 /** doctor -n sc-cosmos as JSON, live; and the same from a bundle collected right after (the readings it keeps). */
@@ -59,7 +60,10 @@ describe('the Cosmos SDK layer on a real simd chain', () => {
     useCluster(dir())
     await seedScenarios(scenarioCtx(), [COSMOS_NS])
     state = JSON.parse(readFileSync(cosmosStateFile(dir()), 'utf8')) as CosmosScenarioState
+    // The shared operator's Lease renewed as its manager would (the fleet's global setup does it when it seeds).
+    stopRenewing = keepLeaderRenewing(scenarioCtx())
   }, 300_000)
+  afterAll(() => stopRenewing())
 
   it('the healthy validator stays clean; the chain read over abci_query: window, prefix, addresses converted', async () => {
     const { live, offline } = await doctorBoth()
