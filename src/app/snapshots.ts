@@ -11,7 +11,7 @@ import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
 import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
-import type { LogRole } from '../snapshot/node-layout.js'
+import { ownerSetName, type LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
 import { isKind, type Workload } from '../snapshot/kinds.js'
@@ -112,10 +112,23 @@ export function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
     obj.kind === 'ChainNode' && !keep(obj.metadata.namespace, obj.metadata.name, obj.metadata.labels)
   // The kept nodes in a set, once: a scan of every object for every table row is quadratic (10,000 nodes, 200,000 Events).
   const kept = new Set<string>()
-  for (const obj of snapshot.objects) if (obj.kind === 'ChainNode' && !dropNode(obj)) kept.add(`${obj.metadata.namespace}\u0000${obj.metadata.name}`)
+  const owners = new Set<string>()
+  for (const obj of snapshot.objects) {
+    if (!isKind(obj, 'ChainNode') || dropNode(obj)) continue
+    kept.add(`${obj.metadata.namespace}\u0000${obj.metadata.name}`)
+    const set = ownerSetName(obj)
+    if (set) owners.add(`${obj.metadata.namespace}\u0000${set}`)
+  }
+  // A ChainNodeSet stays where the live run would read it (the namespace asked for, the set named, the owner of a
+  // node kept): another namespace's set left in a narrowed bundle would be diagnosed as one of its subjects.
+  const keepSet = (obj: KubeObject) =>
+    (!scope.namespace || obj.metadata.namespace === scope.namespace) &&
+    (scope.kind === 'namespace' ||
+      (scope.kind === 'set' ? obj.metadata.name === scope.name : owners.has(`${obj.metadata.namespace}\u0000${obj.metadata.name}`)))
+  const drop = (obj: KubeObject) => dropNode(obj) || (obj.kind === 'ChainNodeSet' && !keepSet(obj))
   return {
     ...snapshot,
-    objects: snapshot.objects.filter((obj) => !dropNode(obj)),
+    objects: snapshot.objects.filter((obj) => !drop(obj)),
     chainNodeRows: snapshot.chainNodeRows.filter((row) => kept.has(`${row.namespace}\u0000${row.name}`)),
     ...withContext(snapshot, snapshot.objects.filter(dropNode)),
   }

@@ -92,3 +92,23 @@ describe('one answer whatever the scope, on the fleet bundle', () => {
     }
   }, 120_000)
 })
+
+describe('a bundle of the fleet narrowed to one namespace', () => {
+  // A ChainNodeSet of another namespace once stayed in a narrowed bundle and was diagnosed there: `--all -n
+  // sc-chain-halt` reported sc-operator-vocabulary/no-genesis and called sc-healthy/hub healthy.
+  const setsOf = async (scope: Scope) =>
+    (await read(scope)).objects.filter((o) => o.kind === 'ChainNodeSet').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+
+  it('keeps only the ChainNodeSets the live run would read there', async () => {
+    expect(await setsOf({ kind: 'namespace', namespace: 'sc-chain-halt' })).toEqual([])
+    expect(await setsOf({ kind: 'namespace', namespace: 'sc-operator-vocabulary' })).toEqual(['sc-operator-vocabulary/no-genesis'])
+    expect(await setsOf({ kind: 'set', namespace: 'sc-operator-vocabulary', name: 'no-genesis' })).toEqual(['sc-operator-vocabulary/no-genesis'])
+    expect(await setsOf({ kind: 'node', namespace: 'sc-chain-halt', name: 'full-0' })).toEqual([])
+  })
+
+  it('diagnoses no subject of another namespace', async () => {
+    const snapshot = await read({ kind: 'namespace', namespace: 'sc-chain-halt' })
+    const narrowed = diagnose([snapshot], rules, FLEET_BUNDLE, {}, [new SnapshotIndex(snapshot)])
+    expect(new Set(narrowed.clusters[0].report.nodes.map((r) => r.node.namespace))).toEqual(new Set(['sc-chain-halt']))
+  })
+})
