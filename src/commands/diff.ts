@@ -1,4 +1,4 @@
-import { compareBundles } from '../app/bundle-diff.js'
+import { compareBundles } from '../analysis/bundle-diff.js'
 import { diagnose, selectRules } from '../app/doctor.js'
 import type { Session } from '../app/session.js'
 import { FAIL_ON } from '../engine/exit-code.js'

@@ -1,4 +1,4 @@
-import type { BundleComparison, ComparedIncident, NodeChange } from '../app/bundle-diff.js'
+import type { BundleComparison, ComparedIncident, NodeChange } from '../analysis/bundle-diff.js'
 import { mdCell, mdText } from './markdown.js'
 import { visible } from './visible.js'
 import type { ObjectRef } from '../snapshot/types.js'

@@ -177,7 +177,11 @@ export function smallSnapshot(): Snapshot {
       },
     ],
     chainNodeRows: [],
-    logs: [{ namespace: ns, pod: 'node-0', container: 'node-utils', previous: false, truncated: false, text: 'line one\nline two\n' }],
+    // Every container's log, as collect keeps them: a bundle without one is incomplete (snapshot/left-out.ts).
+    logs: [
+      { namespace: ns, pod: 'node-0', container: 'node-utils', previous: false, truncated: false, text: 'line one\nline two\n' },
+      { namespace: ns, pod: 'node-0', container: 'app', previous: false, truncated: false, text: 'started\n' },
+    ],
     probes: [],
     collectionErrors: [],
     stats: { requests: 0, durationMs: 0 },

@@ -1,4 +1,4 @@
-import { diffConfigs } from '../analysis/config-diff.js'
+import { diffConfigs } from './config-diff.js'
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { Incident } from '../engine/diagnosis.js'
 import type { Severity } from '../engine/define-rule.js'
