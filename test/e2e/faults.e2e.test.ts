@@ -172,7 +172,8 @@ describe('faults: the tool never makes a bad night worse', () => {
     expect((await viaProxy(['collect', '--all', '-n', 'sc-healthy', '--out', bundle])).code).toBe(0)
     const result = await interrupt(['doctor', '--bundle', bundle], 150)
     // Reading a bundle needs nothing undone: a SIGINT ends the process by the kernel's default action (code -1 here).
-    expect([0, -1]).toContain(result.code)
+    // A run that finished first ends 3: sc-healthy's nodes have no chain process to probe, so they are not measured.
+    expect([3, -1]).toContain(result.code)
     expect(leftovers(work)).toEqual([])
   })
 })
