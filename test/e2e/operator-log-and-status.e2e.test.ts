@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { schemaErrors } from '../helpers/schema.js'
 import { QUOTA_ERROR } from '../cluster/scenarios/sc-reconcile-failing.js'
-import { refreshScenarios } from './scenario-setup.js'
+import { seedScenarios } from '../cluster/scenarios/index.js'
+import { refreshScenarios, scenarioCtx } from './scenario-setup.js'
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -20,6 +21,9 @@ const doctorJson = async (args: string[]): Promise<{ code: number; findings: any
 
 describe("the operator's own word on a node", () => {
   beforeAll(async () => {
+    // Seeded afresh: a refusal counts as an error only while it repeats (within 20 minutes), and a full suite reaches
+    // this file later than that after the global seeding.
+    await seedScenarios(scenarioCtx(), ['sc-reconcile-failing'])
     await refreshScenarios()
   })
 

@@ -90,7 +90,6 @@ describe('a ChainNodeSet asked for by NAME', () => {
   it('says it is a ChainNodeSet and how to diagnose it with --set', async () => {
     const result = await runCli(['doctor', 'no-genesis', '-n', 'sc-operator-vocabulary', '--no-probe'], { env: env() })
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/"no-genesis" is a ChainNodeSet, not a ChainNode/)
-    expect(result.stderr).toMatch(/doctor --set no-genesis -n sc-operator-vocabulary/)
+    expect(result.stderr).toMatch(/"no-genesis" is a ChainNodeSet in namespace sc-operator-vocabulary: use --set no-genesis/)
   })
 })
