@@ -118,7 +118,9 @@ const names = (holders: readonly KeyHolder[]) => holders.map((h) => h.node).join
 export function decide(holders: readonly KeyHolder[], lastSigned: number | undefined): Pick<KeyHolders, 'keep' | 'stop' | 'why'> {
   const tip = lastSigned ?? Math.max(...holders.map((h) => h.height))
   const tipText = lastSigned !== undefined ? `the key last signed height ${lastSigned}` : `the highest holder is at height ${tip}`
-  const atTip = (h: KeyHolder) => h.height >= tip - SIGNING_LAG_BLOCKS
+  // A node at height 0 has applied no block, so it signed none, however young the chain (at height 8 every height
+  // is within the lag).
+  const atTip = (h: KeyHolder) => h.height > 0 && h.height >= tip - SIGNING_LAG_BLOCKS
   const managed = holders.filter((h) => h.managed)
   const unknown = holders.filter((h) => !h.known)
   const candidates = managed.length > 0 ? managed : holders
