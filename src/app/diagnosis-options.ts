@@ -5,9 +5,9 @@ import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import { logRolesOf, selectRules } from './doctor.js'
-import type { Probe } from './session.js'
+import type { Probe } from './snapshot-source.js'
 import { probeSigners } from './signer-probes.js'
-import { chainProbeFor, type SnapshotRequest } from './snapshots.js'
+import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW, type SnapshotRequest } from './snapshots.js'
 
 /**
  * The diagnosis flags as a command hands them over (doctor and serve take all of them, from one definition in
@@ -78,6 +78,13 @@ export function activeProbes(flags: Pick<DiagnosisFlags, 'no-probe' | 'probe-win
   const chainProbe = chainProbeFor(flags)
   if (flags['no-probe']) return { gateTimeoutMs }
   return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe, gateTimeoutMs }
+}
+
+/** The chain probe a run asks for (none with --no-probe); --probe-window is checked either way. */
+export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string; 'signing-window'?: number }): SnapshotRequest['chainProbe'] {
+  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+  const signingWindow = input['signing-window'] ?? DEFAULT_SIGNING_WINDOW
+  return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow }
 }
 
 /** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */

@@ -1,4 +1,6 @@
-import type { Connection, KubeFlags, Session } from './session.js'
+import type { Connection } from '../cluster/connection.js'
+import type { Session } from './session.js'
+import type { KubeFlags } from './snapshot-source.js'
 import { usageError } from '../util/errors.js'
 import { readFile } from 'node:fs/promises'
 import { CaptureError, defaultProfileName, PROFILE_KINDS, type ProfileKindName, type ProfileTarget } from '../pprof/capture.js'

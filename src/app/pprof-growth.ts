@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { readFile } from 'node:fs/promises'
-import type { Connection } from './session.js'
+import type { Connection } from '../cluster/connection.js'
 import { captureProfile } from '../cluster/profile-capture.js'
 import { defaultProfileName, type ProfileKindName } from '../pprof/capture.js'
 import { goroutineChanges, goroutineGroups, parseGoroutineText, type GoroutineDump } from '../pprof/goroutines.js'

@@ -6,7 +6,10 @@ import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metr
 import { blindSources, mergeSources, sourcesOf } from '../render/serve-sources.js'
 import { WatchedLists } from '../cluster/watched-lists.js'
 import { diagnoseYielding } from './doctor.js'
-import { contextNames, type Connection, type Session, type SnapshotFlags, type SnapshotReads } from './session.js'
+import type { Connection } from '../cluster/connection.js'
+import { contextNames } from './live-source.js'
+import type { Session } from './session.js'
+import type { SnapshotFlags, SnapshotReads } from './snapshot-source.js'
 import { narrowBySelector } from './snapshots.js'
 
 export interface ServeOptions {
@@ -142,7 +145,7 @@ export class ServeLoop {
     const requestsBefore = this.requestCount()
     const status = this.status
     try {
-      const read = await Promise.all(this.connections.map((connection) => this.session.readLive(connection, flags, reads)))
+      const read = await Promise.all(this.connections.map((connection) => this.session.live.readLive(connection, flags, reads)))
       if (this.stopping) return
       const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
       const result = await diagnoseYielding(snapshots, rules, settings)

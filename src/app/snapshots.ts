@@ -1,5 +1,4 @@
 import type { Connection } from '../cluster/connection.js'
-import { parseDuration } from '../util/duration.js'
 import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
 import { podHttpGet } from '../cluster/pod-http.js'
 import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
@@ -18,13 +17,6 @@ import { isKind, type Workload } from '../snapshot/kinds.js'
 
 /** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
 export const CHAIN_PROBE_TIMEOUT_MS = 5000
-
-/** The chain probe a run asks for (none with --no-probe); --probe-window is checked either way. */
-export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string; 'signing-window'?: number }): SnapshotRequest['chainProbe'] {
-  const windowMs = parseDuration(input['probe-window'], '--probe-window')
-  const signingWindow = input['signing-window'] ?? DEFAULT_SIGNING_WINDOW
-  return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow }
-}
 
 export interface SnapshotRequest {
   scope: Scope

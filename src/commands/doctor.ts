@@ -1,10 +1,7 @@
 import { tableWidth } from '../render/width.js'
 import { exitCodeFor, FAIL_ON } from '../engine/exit-code.js'
 import { usageError, type ExitCode } from '../util/errors.js'
-import { doctorJson } from '../render/doctor-json.js'
-import { renderDoctorJunit } from '../render/doctor-junit.js'
-import { renderDoctorMarkdown } from '../render/doctor-markdown.js'
-import { renderDoctorText } from '../render/doctor-text.js'
+import { DOCTOR_FORMATS } from '../render/doctor-formats.js'
 import { diagnose } from '../app/doctor.js'
 import { diagnosisOptions } from '../app/diagnosis-options.js'
 import { leadUps } from '../app/timeline.js'
@@ -68,19 +65,16 @@ export async function runDoctor(input: DoctorInput, session: Session): Promise<E
   const result = diagnose(snapshots, rules, input.bundle, settings, indexes)
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots)
   const failOn = input['fail-on']
-  const rendered = {
-    text: () =>
-      renderDoctorText(result, session.palette, {
-        debug: session.debugEnabled,
-        leadUps: leadUps(indexes, result),
-        width: tableWidth(),
-        utc: Boolean(input.utc),
-      }),
-    json: () => JSON.stringify(doctorJson(result, session.version), null, 2),
-    markdown: () => renderDoctorMarkdown(result),
-    junit: () => renderDoctorJunit(result, failOn),
-  }[input.output]()
-  session.print(rendered, outputFormatOf(input.output))
+  const view = {
+    palette: session.palette,
+    failOn,
+    version: session.version,
+    debug: session.debugEnabled,
+    width: tableWidth(),
+    utc: Boolean(input.utc),
+    ...(input.output === 'text' ? { leadUps: leadUps(indexes, result) } : {}),
+  }
+  session.print(DOCTOR_FORMATS[input.output](result, view), outputFormatOf(input.output))
   return exitCodeFor(result, failOn)
 }
 

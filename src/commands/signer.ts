@@ -5,7 +5,8 @@ import { signerReport } from '../analysis/signer-report.js'
 import { probeSigners } from '../app/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, PROBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Probe, Session } from '../app/session.js'
+import type { Session } from '../app/session.js'
+import type { Probe } from '../app/snapshot-source.js'
 import { outputFormatOf } from '../util/output.js'
 
 export const SIGNER_COMMAND = defineCommand({

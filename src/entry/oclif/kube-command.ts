@@ -1,9 +1,6 @@
 import { KUBE_FLAGS } from '../../commands/flag-spec.js'
-import type { Connection, KubeFlags } from '../../app/session.js'
 import { BaseCommand } from './command.js'
 import { oclifFlags } from './oclif-flags.js'
-
-export type { Connection, KubeFlags }
 
 /** Flags kubectl would own; kubectl passes none to a plugin, so they come after the command name. */
 export abstract class KubeCommand extends BaseCommand {

@@ -1,0 +1,147 @@
+import { credentialsFor } from '../cluster/auth.js'
+import type { Connection } from '../cluster/connection.js'
+import { ApiError, KubeClient } from '../cluster/kube-client.js'
+import { resolveContext } from '../cluster/kubeconfig.js'
+import { progress } from '../render/progress.js'
+import { resolveScope } from '../snapshot/scope.js'
+import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
+import { parseDuration } from '../util/duration.js'
+import { ExitCode, UserError } from '../util/errors.js'
+import { recordHistory } from './history-store.js'
+import { lastOperatorPods, rememberOperatorPods } from './operator-pods.js'
+import type { KubeFlags, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
+import { liveSnapshot } from './snapshots.js'
+
+/** The contexts a run reads: --context a,b names several clusters; none is the kubeconfig's current context. */
+export function contextNames(flags: Pick<KubeFlags, 'context'>): (string | undefined)[] {
+  const named = (flags.context ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+  return named.length ? named : [undefined]
+}
+
+/** The clusters of the kubeconfig's contexts, read through one client each; the clients close with the run. */
+export class LiveSource implements SnapshotSource {
+  private readonly clients: KubeClient[] = []
+
+  constructor(
+    private readonly cliVersion: string,
+    private readonly debugLine: (text: string) => void,
+  ) {}
+
+  async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
+    const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
+    const runMs = flags.timeout ? parseDuration(flags.timeout, '--timeout') : 0
+    // From the start of the process: the deadline is the user's, and it covers start-up and the kubeconfig too.
+    const deadlineAt = runMs > 0 ? Date.now() - process.uptime() * 1000 + runMs : undefined
+    const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace, deadlineAt })
+    const credentials = await credentialsFor(context)
+    const client = new KubeClient({
+      server: context.cluster.server,
+      credentials,
+      timeoutMs,
+      ...(deadlineAt !== undefined ? { deadlineAt } : {}),
+      concurrency: 32,
+      onRequest: (method, path) => this.debugLine(`${method} ${path}`),
+      // kubectl -v=6 style, plus when the answer came in after the process started: where a run waits.
+      onResponse: (path, status, ms, bytes) =>
+        this.debugLine(`${status} in ${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(1)} kB, at ${(process.uptime() * 1000).toFixed(0)} ms: ${path}`),
+    })
+    this.clients.push(client)
+    return { client, context, credentials }
+  }
+
+  /** One snapshot per context (--context a,b reads several clusters, in parallel). */
+  async read(flags: SnapshotFlags, reads: SnapshotReads): Promise<Snapshot[]> {
+    const contexts = contextNames(flags)
+    const spinner = await progress('reading the cluster')
+    try {
+      const servers = new Map<string | undefined, string>()
+      const read = await Promise.allSettled(
+        contexts.map(async (contextName) => {
+          const connection = await this.connect(flags, contextName)
+          servers.set(contextName, connection.client.server)
+          return this.readLive(connection, flags, reads)
+        }),
+      )
+      // Several clusters: one that cannot be read (unreachable, forbidden) is a line of the report, not the end of it.
+      // An input error (a context the kubeconfig lacks) still stops the run, and so does every cluster failing.
+      const failures = read.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+      const inputError = failures.find((e) => e instanceof UserError && e.exitCode === ExitCode.Usage)
+      if (inputError || failures.length === read.length) throw inputError ?? failures[0]
+      return read.map((r, i) =>
+        r.status === 'fulfilled' ? r.value : unreadCluster(contexts[i] ?? '', servers.get(contexts[i]) ?? '', r.reason, this.cliVersion),
+      )
+    } finally {
+      spinner.stop()
+    }
+  }
+
+  /** One snapshot through a connection made earlier (serve reads through the same connection every cycle). */
+  async readLive(
+    connection: Connection,
+    flags: SnapshotFlags,
+    { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
+  ): Promise<Snapshot> {
+    const scope = resolveScope(flags, connection.context.namespace, { nameRequired, namespaceByDefault })
+    const request = {
+      scope,
+      cliVersion: this.cliVersion,
+      redact: !flags['no-redact'],
+      tailLines: flags.tail ?? 500,
+      maxLogBytes: 2 * 1024 * 1024,
+      logs,
+      logSample: flags['log-sample'],
+      logRoles,
+      chainProbe,
+      objects,
+      operatorPods: lastOperatorPods(connection.client.server, scope),
+    }
+    const snapshot = await liveSnapshot(connection, request)
+    await rememberOperatorPods(snapshot, request.operatorPods)
+    this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
+    if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
+    return recordHistory(snapshot)
+  }
+
+  close(): void {
+    for (const client of this.clients) {
+      this.debugLine(`${client.requestCount} API requests to ${client.server}`)
+      client.close()
+    }
+    this.clients.length = 0
+  }
+}
+
+/** A cluster that could not be read at all: no objects, and the one error that says why (exit code 3). */
+function unreadCluster(context: string, server: string, error: unknown, cliVersion: string): Snapshot {
+  const message = error instanceof Error ? error.message : String(error)
+  // The reads word their failures for the user (a UserError): the reason is read back from those words.
+  const reason: FailureReason =
+    error instanceof ApiError
+      ? error.reason
+      : /cannot reach/i.test(message)
+        ? 'unreachable'
+        : /forbidden|not allowed/i.test(message)
+          ? 'forbidden'
+          : /unauthori[sz]ed/i.test(message)
+            ? 'unauthorized'
+            : /timed out|deadline/i.test(message)
+              ? 'timeout'
+              : 'error'
+  return {
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    collectedAt: new Date().toISOString(),
+    cliVersion,
+    source: { context, server },
+    scope: { kind: 'all' },
+    objects: [],
+    chainNodeRows: [],
+    logs: [],
+    probes: [],
+    collectionErrors: [{ what: `the cluster of context ${context}`, reason, message }],
+    stats: { requests: 0, durationMs: 0 },
+    redactions: 0,
+  }
+}

@@ -1,0 +1,50 @@
+import type { LogMode } from '../cluster/collect.js'
+import type { Connection } from '../cluster/connection.js'
+import type { LogRole } from '../snapshot/node-layout.js'
+import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import type { ScopeInput } from '../snapshot/scope.js'
+import type { SnapshotRequest } from './snapshots.js'
+
+export interface KubeFlags {
+  kubeconfig?: string
+  context?: string
+  namespace?: string
+  'request-timeout': string
+  /** Deadline of the whole run (doctor --timeout). */
+  timeout?: string
+}
+
+export interface SnapshotFlags extends KubeFlags, ScopeInput {
+  bundle?: string
+  'no-redact'?: boolean
+  tail?: number
+  /** Look-alike nodes whose logs are read per group (doctor --log-sample). */
+  'log-sample'?: number
+}
+
+export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>
+
+/** What a command reads besides the objects in scope, and whether its scope must name one node. */
+export interface SnapshotReads {
+  nameRequired?: boolean
+  /** With no NAME, --set, --all or -A, read the namespace's nodes (a listing, like kubectl get). */
+  namespaceByDefault?: boolean
+  logs?: LogMode
+  /** Only the logs of these roles (what the rules of a doctor run read). */
+  logRoles?: ReadonlySet<LogRole>
+  /** Probes run after collection (the signer's). */
+  probe?: Probe
+  /** The nodes' own RPC and node-utils, started with the Pod list. */
+  chainProbe?: SnapshotRequest['chainProbe']
+  /** Only what the command shows (see ObjectReads); undefined reads what every rule needs. */
+  objects?: SnapshotRequest['objects']
+}
+
+/**
+ * Where a run's snapshots come from: the clusters of the kubeconfig's contexts (app/live-source.ts) or a bundle
+ * (app/bundle-source.ts). A command asks the Session; it never knows which of them answered.
+ */
+export interface SnapshotSource {
+  /** One snapshot per cluster read, or the bundle's, narrowed to the scope the flags name. */
+  read(flags: SnapshotFlags, reads: SnapshotReads): Promise<Snapshot[]>
+}
