@@ -51,7 +51,7 @@ export const COMMANDS = {
   collect: { module: 'collect', spec: 'COLLECT_COMMAND', run: 'runCollect' },
   redact: { module: 'redact', spec: 'REDACT_COMMAND', run: 'runRedact' },
   diff: { module: 'diff', spec: 'DIFF_COMMAND', run: 'runDiff' },
-  rules: { module: 'rules', spec: 'RULES_COMMAND', run: 'runRules' },
+  rules: { module: 'rules', spec: 'RULES_COMMAND', run: 'runRulesList' },
   'rules explain': { module: 'rules', spec: 'RULES_EXPLAIN_COMMAND', run: 'runRulesExplain' },
   'config-hash': { module: 'config-hash', spec: 'CONFIG_HASH_COMMAND', run: 'runConfigHash' },
   'config-hash diff': { module: 'config-hash', spec: 'CONFIG_HASH_DIFF_COMMAND', run: 'runConfigHashDiff' },

@@ -15,7 +15,7 @@ export const RULES_COMMAND = defineCommand({
   subcommands: ['explain'],
 })
 
-export async function runRules(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<ExitCode> {
+export async function runRulesList(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<ExitCode> {
   await session.setupOutput(input)
   const catalogue = RULES.map((rule) => ({
     id: rule.id,

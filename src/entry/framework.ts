@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { ExitCode } from '../util/errors.js'
 import { flush, handle, run } from '@oclif/core'
 import { flagsAfterCommand, notFoundCommand, unknownCommandLine, type ManifestCommands } from './unknown-command.js'
 import { writeStderr } from '../util/output.js'
@@ -23,6 +24,6 @@ export async function runOclif(argv: string[], root: string): Promise<void> {
     const manifest = JSON.parse(readFileSync(path.join(root, 'oclif.manifest.json'), 'utf8')) as { commands: ManifestCommands }
     const reordered = typed.startsWith('-') ? flagsAfterCommand(argv, manifest.commands) : undefined
     writeStderr(reordered ? `error: flags go after the command: ${reordered}\n` : unknownCommandLine(typed, Object.keys(manifest.commands)))
-    process.exitCode = 2
+    process.exitCode = ExitCode.Usage
   }
 }

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url'
 import { loadWithCodeCache } from './code-cache.js'
 import { stateDir } from '../util/state-dir.js'
 import { reportFailure } from './failure.js'
+import { ExitCode } from '../util/errors.js'
 import type { QuickStart } from './quick.js'
 import { quickBundleName, quickCommandOf } from './quick-commands.js'
 import { storedHelp } from './quick-help.js'
@@ -86,7 +87,7 @@ async function complete(words: string[], layout: Layout, framework: () => Promis
     writeStdout(':4\n')
   }
   // A hung API server may still hold a half-open socket: a <TAB> must not wait for it.
-  process.exitCode = 0
+  process.exitCode = ExitCode.Clean
 }
 
 // The single executable runs this bundle as its main script; the npm bins call main() themselves.

@@ -1,3 +1,4 @@
+import { ExitCode } from '../util/errors.js'
 import { writeStderr } from '../util/output.js'
 
 /**
@@ -9,7 +10,7 @@ export function reportIfAbandoned<T>(run: Promise<T>): Promise<T> {
   process.once('beforeExit', () => {
     if (settled) return
     writeStderr('error: the run ended before it finished: a read never completed\nhint: rerun with --debug to see which\n')
-    process.exitCode = 3
+    process.exitCode = ExitCode.Incomplete
   })
   return run.finally(() => (settled = true))
 }

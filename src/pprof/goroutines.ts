@@ -25,11 +25,6 @@ export interface GoroutineDump {
   groups: GoroutineGroup[]
 }
 
-/** True when the text starts like Go's goroutine dump in either text form. */
-export function isGoroutineText(head: string): boolean {
-  return /^(goroutine profile: total \d+|goroutine \d+ .*\[)/.test(head.replace(/^\uFEFF/, '').trimStart())
-}
-
 export function parseGoroutineText(text: string): GoroutineDump {
   const body = text.replace(/^\uFEFF/, '').trimStart()
   if (body.startsWith('goroutine profile:')) return parseDebug1(body)

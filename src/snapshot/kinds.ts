@@ -273,7 +273,6 @@ export type Container = ShapeOf<typeof container>
 export type ContainerStatus = ShapeOf<typeof containerStatus>
 export type ContainerState = ShapeOf<typeof containerState>
 export type Terminated = NonNullable<ContainerState['terminated']>
-export type Condition = ShapeOf<typeof condition>
 
 /** An object of a kind kinds.ts declares, as its view: `isKind(obj, 'Deployment')` narrows to a Workload. */
 export const isKind = <K extends keyof KindViews>(obj: KubeObject, kind: K): obj is KindViews[K] => obj.kind === kind
