@@ -108,6 +108,29 @@ describe('source layout', () => {
     expect(cycles).toEqual([])
   })
 
+  // A flag's path through a command (docs/architecture.md "One doctor run"): each command is read on its own, and
+  // the run's exit code is a value the runner returns, never a number written somewhere on the way.
+  it('keeps commands apart: no command module imports another, and every runner returns an ExitCode', () => {
+    const shared = ['flag-spec.ts', 'diagnosis-flags.ts', 'index.ts'].map((name) => path.join(SRC, 'commands', name))
+    const commands = sourceFiles().filter((file) => folderOf(file) === 'commands' && !shared.includes(file))
+    const crossing = commands.flatMap(importsOf).filter((edge) => folderOf(edge.to) === 'commands' && !shared.includes(edge.to))
+    expect(crossing.map((edge) => `${show(edge.from)} -> ${show(edge.to)}`)).toEqual([])
+    const runners = commands.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/export (?:async )?function (run\w*)\([^)]*\)(:[^{]*)\{/g)].map((m) => ({ file, name: m[1], returns: m[2] })),
+    )
+    expect(runners.length).toBeGreaterThanOrEqual(commands.length)
+    expect(runners.filter((r) => !/Promise<ExitCode>/.test(r.returns)).map((r) => `${show(r.file)} ${r.name}`)).toEqual([])
+  })
+
+  // The Session shares output and picks a snapshot source; what a source reads, and how, is the source's own.
+  it('reads clusters and bundles only through the snapshot sources', () => {
+    const session = path.join(SRC, 'app', 'session.ts')
+    const reads = importsOf(session).filter(
+      (edge) => !edge.typeOnly && ['cluster', 'snapshot'].includes(folderOf(edge.to)) && !edge.to.endsWith('label-selector.ts'),
+    )
+    expect(reads.map((edge) => show(edge.to))).toEqual([])
+  })
+
   it('holds only rules, their registry and the symptom rows they cover in rules/', () => {
     const files = readdirSync(path.join(SRC, 'rules')).map((name) => name.replace(/\.ts$/, ''))
     const registry = ['index', 'ids', 'spec-symptoms']
