@@ -64,6 +64,15 @@ function fleetCases(): GoldenCase[] {
   }))
 }
 
+/** The file that holds each case's command line and exit code, one line each, in the order of goldenCases(). */
+export const GOLDEN_COMMANDS = 'COMMANDS.txt'
+
+/** A case as a reader would type it: the terminal width as the environment variable the CLI reads, then the command line. */
+export function commandLineOf(c: Pick<GoldenCase, 'args' | 'columns'>): string {
+  const width = c.columns === undefined ? '' : `KUBECTL_CHAINNODE_COLUMNS=${c.columns} `
+  return `${width}chainnode ${c.args.join(' ')}`
+}
+
 /** The environment a case runs in: a terminal width, or none (piped); local times in one fixed zone, so a report without --utc reads the same on every machine. */
 export const goldenEnv = (c: Pick<GoldenCase, 'columns'>) => ({ KUBECTL_CHAINNODE_COLUMNS: c.columns === undefined ? '' : String(c.columns), TZ: 'UTC' })
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TimelineFormat } from '../../src/render/timeline.js'
-import { GOLDEN_DIR, goldenCases } from '../helpers/golden.js'
+import { GOLDEN_COMMANDS, GOLDEN_DIR, goldenCases } from '../helpers/golden.js'
 import { FORMATS, goldenBundles, goldenFile } from '../helpers/golden-timeline.js'
 import { FIXTURES, manifest } from './pprof/helpers.js'
 
@@ -29,6 +29,7 @@ function orphansUnder(dir: string, written: Iterable<string>): string[] {
 function goldenFilesWritten(): string[] {
   const timeline = goldenBundles().flatMap((bundle) => (Object.keys(FORMATS) as TimelineFormat[]).map((format) => goldenFile(bundle, format)))
   return [
+    GOLDEN_COMMANDS,
     ...goldenCases().flatMap((c) => [c.file, ...(c.stderrFile ? [c.stderrFile] : [])]),
     ...timeline.map((file) => path.relative(GOLDEN_DIR, file).split(path.sep).join('/')),
   ]
