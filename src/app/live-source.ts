@@ -117,19 +117,8 @@ export class LiveSource implements SnapshotSource {
 /** A cluster that could not be read at all: no objects, and the one error that says why (exit code 3). */
 function unreadCluster(context: string, server: string, error: unknown, cliVersion: string): Snapshot {
   const message = error instanceof Error ? error.message : String(error)
-  // The reads word their failures for the user (a UserError): the reason is read back from those words.
-  const reason: FailureReason =
-    error instanceof ApiError
-      ? error.reason
-      : /cannot reach/i.test(message)
-        ? 'unreachable'
-        : /forbidden|not allowed/i.test(message)
-          ? 'forbidden'
-          : /unauthori[sz]ed/i.test(message)
-            ? 'unauthorized'
-            : /timed out|deadline/i.test(message)
-              ? 'timeout'
-              : 'error'
+  // The reason comes with the error from where the read failed (cluster/), never from its wording.
+  const reason: FailureReason = error instanceof ApiError || error instanceof UserError ? (error.reason ?? 'error') : 'error'
   return {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     collectedAt: new Date().toISOString(),

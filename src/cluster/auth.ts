@@ -67,6 +67,7 @@ async function runExecPlugin(exec: ExecConfig, creds: Credentials): Promise<Part
           incompleteError(
             `credential plugin ${exec.command} failed: ${(err || error.message).trim().split('\n')[0]}`,
             'check the exec plugin of the kubeconfig user',
+            'unauthorized',
           ),
         )
       else resolve(out)
@@ -76,12 +77,12 @@ async function runExecPlugin(exec: ExecConfig, creds: Credentials): Promise<Part
   try {
     credential = JSON.parse(stdout)
   } catch {
-    throw incompleteError(`credential plugin ${exec.command} printed no ExecCredential JSON`, 'run the plugin by hand to see what it prints')
+    throw incompleteError(`credential plugin ${exec.command} printed no ExecCredential JSON`, 'run the plugin by hand to see what it prints', 'unauthorized')
   }
   const [token, cert, key] = ['token', 'clientCertificateData', 'clientKeyData'].map((name) => textAt(credential, 'status', name))
   if (token) return { headers: { ...creds.headers, Authorization: `Bearer ${token}` } }
   if (cert && key) return { cert, key }
-  throw incompleteError(`credential plugin ${exec.command} returned neither a token nor a client certificate`)
+  throw incompleteError(`credential plugin ${exec.command} returned neither a token nor a client certificate`, undefined, 'unauthorized')
 }
 
 /**

@@ -46,7 +46,7 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
   } catch (error) {
     const explained = explainLookupFailure(error, scope, ns)
     const named = (scope.kind === 'node' || scope.kind === 'set') && scope.name ? { kind: scope.kind, name: scope.name } : undefined
-    const missing = error instanceof ApiError && error.reason === 'not-found' && /"[^"]*" not found/.test(error.message) && explained instanceof UserError
+    const missing = error instanceof ApiError && error.missing === 'object' && explained instanceof UserError
     throw missing && named ? await notFoundHere(client, named, ns, explained) : explained
   }
 }
@@ -150,8 +150,7 @@ function fromTable(table: {
 function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
   if (!(error instanceof ApiError)) return error as Error
   if (error.reason === 'not-found') {
-    // A missing object says `chainnodes.cosmopilot.voluzi.com "x" not found`; a missing API says anything else.
-    if (!/"[^"]*" not found/.test(error.message)) {
+    if (error.missing !== 'object') {
       return usageError(
         'the ChainNode CRD (chainnodes.cosmopilot.voluzi.com/v1) is not installed in this cluster',
         'is this the cluster that runs the cosmopilot operator? check --context',
@@ -159,11 +158,13 @@ function explainLookupFailure(error: unknown, scope: Scope, ns: string): Error {
     }
     if (scope.kind === 'node' || scope.kind === 'set') return notFound(scope, { namespace: ns })
   }
-  if (error.reason === 'forbidden') return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml')
+  if (error.reason === 'forbidden')
+    return incompleteError(`not allowed to read ChainNodes: ${error.message}`, 'grant the read-only role in deploy/rbac.yaml', 'forbidden')
   if (error.reason === 'unauthorized')
-    return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context')
+    return incompleteError('the API server rejected the credentials (401 Unauthorized)', 'refresh the token or credentials of this context', 'unauthorized')
   return incompleteError(
     error.message,
     error.reason === 'tls' ? 'check the cluster CA in the kubeconfig' : 'check that the cluster is reachable (kubectl cluster-info)',
+    error.reason,
   )
 }

@@ -1,16 +1,18 @@
 import { finished, type Readable } from 'node:stream'
 import type { Credentials } from './auth.js'
-import type { FailureReason } from '../snapshot/types.js'
+import type { ReadFailure } from '../util/errors.js'
 import { Transport, type Exchange } from './transport.js'
 import { parseJsonPruned } from '../util/json-depth.js'
 import { textAt } from '../util/json-path.js'
 
 export class ApiError extends Error {
   constructor(
-    readonly reason: FailureReason,
+    readonly reason: ReadFailure,
     message: string,
     readonly status?: number,
     readonly path?: string,
+    /** A 404's subject: the object asked for (a Status naming it) or the API itself (no such resource: a CRD not installed). */
+    readonly missing?: 'object' | 'api',
   ) {
     super(message)
     this.name = 'ApiError'
@@ -225,13 +227,16 @@ function connectionError(error: NodeJS.ErrnoException): Error {
 
 function statusError(status: number, body: string, path: string): ApiError {
   let message = body.trim().split('\n')[0]
+  let named = false
   try {
-    message = textAt(JSON.parse(body) as unknown, 'message') ?? message
+    const answer = JSON.parse(body) as unknown
+    message = textAt(answer, 'message') ?? message
+    named = textAt(answer, 'details', 'name') !== undefined
   } catch {
     // not a Status object: keep the first line of the body
   }
-  const reason: FailureReason = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not-found' : 'error'
-  return new ApiError(reason, message || `HTTP ${status}`, status, path)
+  const reason: ReadFailure = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not-found' : 'error'
+  return new ApiError(reason, message || `HTTP ${status}`, status, path, status === 404 ? (named ? 'object' : 'api') : undefined)
 }
 
 function toApiError(error: unknown, path: string): ApiError {

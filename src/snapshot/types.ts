@@ -1,3 +1,4 @@
+import type { ReadFailure } from '../util/errors.js'
 /** Bumped when a bundle written by this version could not be read by an older one. */
 export const SNAPSHOT_FORMAT_VERSION = 1
 
@@ -52,7 +53,7 @@ export interface LogRecord {
 
 /** Why a read failed, in the words the report uses. */
 /** 'left-out': read, or readable, but not kept (a bundle's size limit), or missing from the bundle a run replays. */
-export type FailureReason = 'forbidden' | 'unauthorized' | 'not-found' | 'timeout' | 'unreachable' | 'tls' | 'error' | 'left-out'
+export type FailureReason = ReadFailure | 'left-out'
 
 export interface CollectionError {
   /** What could not be read, e.g. "list events in sc-healthy". */
