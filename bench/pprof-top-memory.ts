@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { profileCensus } from '../src/pprof/proto-reader.js'
+import { profileCensus } from '../src/pprof/proto-census.js'
 import { LIMIT_SPECS } from '../src/util/limits.js'
 import { writeLargeProfile } from '../test/helpers/hostile.js'
 

@@ -1,4 +1,6 @@
 import { ProfileFormatError } from './errors.js'
+import { censusText, profileCensus, type ProfileCensus } from './proto-census.js'
+import { WIRE_LEN, WIRE_VARINT, WireReader } from './proto-wire.js'
 import type { Profile, ProfileFunction, ProfileLine, ProfileLocation, ProfileMapping, SampleTable, ValueType } from './types.js'
 
 /*
@@ -10,12 +12,6 @@ import type { Profile, ProfileFunction, ProfileLine, ProfileLocation, ProfileMap
  * string, mapping, function and location ids are resolved once at the end,
  * with the same validity rules as google/pprof's postDecode + CheckValid.
  */
-
-const WIRE_VARINT = 0
-const WIRE_I64 = 1
-const WIRE_LEN = 2
-const WIRE_I32 = 5
-const TWO_32 = 4294967296
 
 interface RawLine {
   functionId: number
@@ -49,8 +45,8 @@ interface RawMapping {
   flags: number
 }
 
-class Reader {
-  pos = 0
+/** The profile message: samples straight into typed arrays, the other messages as raw records resolved at the end. */
+class Reader extends WireReader {
   /** Location ids of all samples, later rewritten as location indexes. */
   ids: Uint32Array
   idCount = 0
@@ -79,120 +75,12 @@ class Reader {
   }
   private readonly text: TextDecoder = new TextDecoder('utf-8')
 
-  constructor(
-    readonly buf: Uint8Array,
-    sizes: ProfileCensus,
-  ) {
+  constructor(buf: Uint8Array, sizes: ProfileCensus) {
+    super(buf)
     // Exact sizes from the census: growing by doubling would hold twice the frames, and the copy a third time.
     this.ids = new Uint32Array(Math.max(16, sizes.frames))
     this.values = new Float64Array(Math.max(16, sizes.values))
     this.sampleStart = new Uint32Array(Math.max(16, sizes.samples + 1))
-  }
-
-  truncated(): never {
-    throw new ProfileFormatError(
-      'truncated-protobuf',
-      `truncated profile: the protobuf data ends in the middle of a field (at byte ${this.pos} of ${this.buf.length}); the download was probably cut short`,
-    )
-  }
-
-  invalid(why: string): never {
-    throw new ProfileFormatError('invalid-protobuf', `not a valid pprof profile: ${why} at byte ${this.pos}`)
-  }
-
-  /** Reads a varint as an unsigned 64-bit integer (exact up to 2^53). */
-  uvarint(end: number): number {
-    return this.varint64(end, false)
-  }
-
-  /** Reads a varint as a two's-complement signed 64-bit integer (int64 fields). */
-  varint(end: number): number {
-    return this.varint64(end, true)
-  }
-
-  varint64(end: number, signed: boolean): number {
-    const buf = this.buf
-    let pos = this.pos
-    if (pos >= end) this.truncated()
-    let b = buf[pos++]!
-    if (b < 0x80) {
-      this.pos = pos
-      return b
-    }
-    let lo = b & 0x7f
-    for (let shift = 7; shift < 28; shift += 7) {
-      if (pos >= end) this.truncated()
-      b = buf[pos++]!
-      lo |= (b & 0x7f) << shift
-      if (b < 0x80) {
-        this.pos = pos
-        return lo
-      }
-    }
-    if (pos >= end) this.truncated()
-    b = buf[pos++]!
-    lo = (lo | ((b & 0x0f) << 28)) >>> 0
-    let hi = (b & 0x7f) >> 4
-    if (b >= 0x80) {
-      for (let shift = 3; ; shift += 7) {
-        if (shift > 31) {
-          this.pos = pos
-          this.invalid('varint longer than 10 bytes')
-        }
-        if (pos >= end) this.truncated()
-        b = buf[pos++]!
-        hi |= (b & 0x7f) << shift
-        if (b < 0x80) break
-      }
-    }
-    this.pos = pos
-    return (signed ? hi | 0 : hi >>> 0) * TWO_32 + lo
-  }
-
-  skip(wire: number, end: number): void {
-    switch (wire) {
-      case WIRE_VARINT:
-        this.uvarint(end)
-        return
-      case WIRE_I64:
-        this.pos += 8
-        break
-      case WIRE_LEN: {
-        const n = this.uvarint(end)
-        this.pos += n
-        break
-      }
-      case WIRE_I32:
-        this.pos += 4
-        break
-      default:
-        this.invalid(`unsupported wire type ${wire}`)
-    }
-    if (this.pos > end) this.truncated()
-  }
-
-  /** Returns the end offset of a length-delimited field starting at pos. */
-  len(end: number): number {
-    const n = this.uvarint(end)
-    const stop = this.pos + n
-    if (stop > end) this.truncated()
-    return stop
-  }
-
-  expect(wire: number, want: number, field: string): void {
-    if (wire !== want) this.invalid(`field ${field} has wire type ${wire}, expected ${want}`)
-  }
-
-  /** Repeated varint field, packed or not; calls push for each element. */
-  repeated(wire: number, end: number, push: (v: number) => void, signed: boolean): void {
-    if (wire === WIRE_LEN) {
-      const stop = this.len(end)
-      while (this.pos < stop) push(signed ? this.varint(stop) : this.uvarint(stop))
-    } else if (wire === WIRE_VARINT) {
-      push(signed ? this.varint(end) : this.uvarint(end))
-    } else {
-      this.invalid(`repeated field has wire type ${wire}`)
-    }
   }
 
   pushId(id: number): void {
@@ -615,130 +503,4 @@ export function readProfileProto(buf: Uint8Array, maxDecodedBytes = Infinity): P
     comments: sc.comments.map(str),
     docUrl: str(sc.docUrl),
   }
-}
-
-/** How many of each thing a profile holds, counted without decoding it, and what they take in memory once decoded. */
-export interface ProfileCensus {
-  samples: number
-  /** Location ids in all samples' stacks. */
-  frames: number
-  values: number
-  locations: number
-  lines: number
-  functions: number
-  mappings: number
-  strings: number
-  stringBytes: number
-  decodedBytes: number
-}
-
-/**
- * Bytes per decoded item, measured on Node 20 (64-bit) through `pprof top` (its per-location tables included): a
- * frame is a Uint32 and a value a Float64; locations,
- * their lines, functions and mappings are objects held twice while they are resolved (raw and final); a string
- * is its characters and a header.
- */
-const COST = { sample: 8, frame: 4, value: 8, location: 400, line: 160, function: 176, mapping: 224, string: 40 } as const
-
-/**
- * A linear pass over the top-level fields (and the location ids and values of samples) that counts what the
- * decoder would build, so memory is bounded by what the profile decodes to, not by its size on disk (1 byte of
- * location id is 4 bytes of frame; 4 bytes of location are 256 bytes of objects). A damaged profile stops the
- * count where it breaks; the decoder then says what is wrong.
- */
-export function profileCensus(buf: Uint8Array): ProfileCensus {
-  const c = { samples: 0, frames: 0, values: 0, locations: 0, lines: 0, functions: 0, mappings: 0, strings: 0, stringBytes: 0 }
-  let pos = 0
-  const end = buf.length
-  const varint = (stop: number): number => {
-    let v = 0
-    for (let shift = 0; shift < 70; shift += 7) {
-      if (pos >= stop) throw RangeError('truncated')
-      const b = buf[pos++]!
-      v += (b & 0x7f) * 2 ** shift
-      if (b < 0x80) return v
-    }
-    throw RangeError('varint')
-  }
-  /** Varints in a packed run: one per byte without the continuation bit. */
-  const packed = (stop: number): number => {
-    let n = 0
-    for (; pos < stop; pos++) if (buf[pos]! < 0x80) n++
-    return n
-  }
-  const skip = (wire: number, stop: number): void => {
-    if (wire === WIRE_VARINT) varint(stop)
-    else if (wire === WIRE_I64) pos += 8
-    else if (wire === WIRE_I32) pos += 4
-    else if (wire === WIRE_LEN) {
-      const length = varint(stop) // read first: `pos += varint()` would add to the position before the varint
-      pos += length
-    } else throw RangeError('wire')
-  }
-  /** Counts repeated field `field` (packed or not) inside a message ending at stop. */
-  const within = (stop: number, count: (field: number, wire: number, stop: number) => boolean): void => {
-    while (pos < stop) {
-      const tag = varint(stop)
-      if (!count(tag >>> 3, tag & 7, stop)) skip(tag & 7, stop)
-    }
-  }
-  try {
-    while (pos < end) {
-      const tag = varint(end)
-      const field = tag >>> 3
-      const wire = tag & 7
-      if (wire !== WIRE_LEN || field < 2 || field > 6) {
-        skip(wire, end)
-        continue
-      }
-      const length = varint(end)
-      const stop = pos + length
-      if (stop > end) break
-      if (field === 2) {
-        c.samples++
-        within(stop, (f, w, s) => {
-          if (f !== 1 && f !== 2) return false
-          let n = 1
-          if (w === WIRE_LEN) {
-            const length = varint(s)
-            n = packed(Math.min(s, pos + length))
-          } else varint(s)
-          if (f === 1) c.frames += n
-          else c.values += n
-          return true
-        })
-      } else if (field === 4) {
-        c.locations++
-        within(stop, (f, w) => {
-          if (f === 4 && w === WIRE_LEN) c.lines++
-          return false
-        })
-      } else if (field === 3) c.mappings++
-      else if (field === 5) c.functions++
-      else {
-        c.strings++
-        c.stringBytes += stop - pos
-      }
-      pos = stop
-    }
-  } catch {
-    // Counted up to the damage: the decoder reports it.
-  }
-  const decodedBytes =
-    c.samples * COST.sample +
-    c.frames * COST.frame +
-    c.values * COST.value +
-    c.locations * COST.location +
-    c.lines * COST.line +
-    c.functions * COST.function +
-    c.mappings * COST.mapping +
-    c.strings * COST.string +
-    c.stringBytes
-  return { ...c, decodedBytes }
-}
-
-/** "7,400,000 samples, 118,400,000 frames, 1,000 locations, 1,000 functions, 1,005 strings": what made it large. */
-export function censusText(c: ProfileCensus): string {
-  const n = (value: number) => value.toLocaleString('en-US')
-  return `${n(c.samples)} samples, ${n(c.frames)} frames, ${n(c.locations)} locations, ${n(c.functions)} functions, ${n(c.strings)} strings`
 }

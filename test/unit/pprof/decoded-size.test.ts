@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decodeProfile, ProfileFormatError } from '../../../src/pprof/decode.js'
-import { profileCensus } from '../../../src/pprof/proto-reader.js'
+import { profileCensus } from '../../../src/pprof/proto-census.js'
 import { buildProfile } from './build-profile.js'
 import { fixture } from './helpers.js'
 
