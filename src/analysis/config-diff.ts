@@ -144,3 +144,12 @@ function onlyNode({ snapshot, source }: ConfigSource): string {
   if (nodes.length > 1) throw usageError(`${source} holds ${nodes.length} nodes: ${nodes.join(', ')}`, `pick one with --node, e.g. --node ${nodes[0]}`)
   return nodes[0]
 }
+
+/** What config-hash --watch saw happen to the node's ConfigMap or Pod (app/config-watch.ts), one event at a time. */
+export type ConfigWatchEvent =
+  | { kind: 'watching'; namespace: string; name: string }
+  | { kind: 'configmap-deleted'; at: string; name: string }
+  | { kind: 'configmap-changed'; at: string; name: string; hashBefore?: string; hashAfter?: string; changes: ConfigChange[] }
+  | { kind: 'pod-deleted'; at: string; name: string; uid?: string }
+  | { kind: 'pod-patched'; at: string; name: string; hashBefore?: string; hashAfter?: string }
+  | { kind: 'pod-recreated'; at: string; name: string; uid?: string; hashBefore?: string; hashAfter?: string }

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../util/fs-atomic.js'
 import { flameGraph } from '../pprof/flame.js'
 import { renderFlameHtml } from '../render/flame-html.js'
 import { renderFlameSvg } from '../render/flame-svg.js'
-import type { FlameWritten } from '../render/pprof-flame.js'
+import type { FlameWritten } from '../pprof/results.js'
 import { loadProfile } from './pprof-report.js'
 
 export interface FlameRequest {

@@ -4,7 +4,7 @@ import type { Connection } from '../cluster/connection.js'
 import { captureProfile } from '../cluster/profile-capture.js'
 import { defaultProfileName, type ProfileKindName } from '../pprof/capture.js'
 import { goroutineChanges, goroutineGroups, parseGoroutineText, type GoroutineDump } from '../pprof/goroutines.js'
-import type { GrowthResult } from '../render/pprof-growth.js'
+import type { GrowthResult } from '../pprof/results.js'
 import { loadProfile, topReport } from './pprof-report.js'
 
 /** The Pod to capture from, and the port there that serves net/http/pprof. */

@@ -7,7 +7,7 @@ import { decodeProfile, ProfileFormatError } from '../pprof/decode.js'
 import { diffProfiles } from '../pprof/diff.js'
 import { topTable } from '../pprof/top.js'
 import type { Profile } from '../pprof/types.js'
-import type { TopReport } from '../render/pprof-top.js'
+import type { TopReport } from '../pprof/results.js'
 
 export interface TopRequest {
   file: string

@@ -1,4 +1,4 @@
-import type { ConfigChange, ConfigComparison } from '../analysis/config-diff.js'
+import type { ConfigChange, ConfigComparison, ConfigWatchEvent } from '../analysis/config-diff.js'
 import type { Palette } from './palette.js'
 import type { ConfigState, ConfigVerdict } from '../analysis/config-state.js'
 import type { Observation } from '../snapshot/types.js'
@@ -96,15 +96,6 @@ export function renderConfigDiff(comparison: ConfigComparison): string {
       : `No restart: the Pod is the same (${visibleOrNone(pod.after) ?? '<none>'}).`,
   ].join('\n')
 }
-
-/** What config-hash --watch saw happen to the node's ConfigMap or Pod (app/config-watch.ts), one event at a time. */
-export type ConfigWatchEvent =
-  | { kind: 'watching'; namespace: string; name: string }
-  | { kind: 'configmap-deleted'; at: string; name: string }
-  | { kind: 'configmap-changed'; at: string; name: string; hashBefore?: string; hashAfter?: string; changes: ConfigChange[] }
-  | { kind: 'pod-deleted'; at: string; name: string; uid?: string }
-  | { kind: 'pod-patched'; at: string; name: string; hashBefore?: string; hashAfter?: string }
-  | { kind: 'pod-recreated'; at: string; name: string; uid?: string; hashBefore?: string; hashAfter?: string }
 
 /** config-hash --watch: one event as the lines it prints, each stamped to the second (UTC). */
 export function renderConfigWatchEvent(event: ConfigWatchEvent): string {

@@ -1,8 +1,8 @@
 import type { ProfileKindName, ProfileTarget } from '../pprof/capture.js'
-import type { GoroutineDump } from '../pprof/goroutines.js'
 import { renderGoroutineGroups } from './goroutines.js'
-import { renderGrowth, type GrowthResult } from './pprof-growth.js'
-import { renderTopReport, type TopReport } from './pprof-top.js'
+import type { CaptureResult } from '../pprof/results.js'
+import { renderGrowth } from './pprof-growth.js'
+import { renderTopReport } from './pprof-top.js'
 
 /** What a capture's reader must know first: whose profile it is, and that it can hold secrets. */
 export function sensitiveNotice(target: ProfileTarget): string {
@@ -16,10 +16,6 @@ export const capturingText = (what: { kind: ProfileKindName; namespace: string; 
 
 /** A capture saved: where (an absolute path) and how large. */
 export const savedText = (file: string, bytes: number) => `saved ${file} (${bytes} bytes)`
-
-/** What a capture gives (app/pprof-capture.ts): the growth between two, the saved file's top table or goroutines by stack, or a trace to open. */
-export type CaptureResult =
-  { kind: 'growth'; growth: GrowthResult } | { kind: 'top'; report: TopReport } | { kind: 'goroutines'; dump: GoroutineDump } | { kind: 'trace'; file: string }
 
 /** A capture's summary: the top table or what grew between two, goroutines grouped by stack, the command for a trace. */
 export function renderCaptureResult(result: CaptureResult, rows: number): string {

@@ -1,12 +1,4 @@
-import type { FlameGraph } from '../pprof/flame.js'
-
-/** A flame graph written (app/pprof-flame.ts): where, as what, how large, and the graph drawn. */
-export interface FlameWritten {
-  output: string
-  format: 'html' | 'svg'
-  bytes: number
-  graph: FlameGraph
-}
+import type { FlameWritten } from '../pprof/results.js'
 
 /** The line after writing: the file, its frames and size, and how to read it. */
 export function flameWrittenText(written: FlameWritten): string {

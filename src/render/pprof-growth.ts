@@ -1,20 +1,7 @@
 import type { ProfileKindName } from '../pprof/capture.js'
-import type { GoroutineChange, GoroutineDump } from '../pprof/goroutines.js'
 import { renderGoroutineGrowth } from './goroutines.js'
-import { renderTopReport, type TopReport } from './pprof-top.js'
-
-/** Two captures `intervalMs` apart and what changed between them (app/pprof-growth.ts). */
-export interface GrowthResult {
-  kind: ProfileKindName
-  intervalMs: number
-  /** The first capture's file, subtracted from the second's. */
-  base: string
-  newer: string
-  /** A goroutine capture: both dumps by stack, and every stack's count before and after. */
-  goroutines?: { before: GoroutineDump; after: GoroutineDump; changes: GoroutineChange[] }
-  /** `go tool pprof -top -diff_base` per sample index (a heap: inuse_space, then alloc_space); none for Go's text forms. */
-  diffs: { sampleIndex?: string; report: TopReport }[]
-}
+import type { GrowthResult } from '../pprof/results.js'
+import { renderTopReport } from './pprof-top.js'
 
 /** The goroutine counts (a goroutine capture), then each diff's table under the pprof command that prints the same. */
 export function renderGrowth(result: GrowthResult, rows: number): string {

@@ -1,21 +1,6 @@
 import { renderTop } from '../pprof/format.js'
 import { topJson } from '../pprof/top-json.js'
-import type { TopResult } from '../pprof/top.js'
-
-/** What `pprof top` read (app/pprof-report.ts): the profile, the one subtracted from it, the filters asked for, and the table. */
-export interface TopReport {
-  file: string
-  /** The older profile subtracted from `file` (pprof -diff_base). */
-  base?: string
-  /** The --focus and --ignore patterns asked for; the table says which matched nothing. */
-  filters: FilterPatterns
-  table: TopResult
-}
-
-export interface FilterPatterns {
-  focus?: string
-  ignore?: string
-}
+import type { FilterPatterns, TopReport } from '../pprof/results.js'
 
 /** The table as `go tool pprof -top` prints it, or as JSON (pprof/top-json.ts). */
 export function renderTopReport(report: TopReport, format: 'text' | 'json' = 'text'): string {
