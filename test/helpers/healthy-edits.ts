@@ -20,3 +20,7 @@ export const minutesBefore = (s: Snapshot, minutes: number) => new Date(Date.par
 export const failReconciles = (s: Snapshot, obj: KubeObject, error: string) => {
   for (const minutes of [9, 5, 1]) healthyManagerLog(s).text += managerLine(obj, { msg: 'Reconciler error', error, at: minutesBefore(s, minutes) }, 'rfc3339')
 }
+/** A reconcile of `obj` that went through `minutes` before collection: the failures before it are over. */
+export const reconcileSucceeds = (s: Snapshot, obj: KubeObject, minutes = 0.5) => {
+  healthyManagerLog(s).text += managerLine(obj, { msg: 'finishing reconcile', at: minutesBefore(s, minutes) }, 'rfc3339')
+}
