@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { findingsOf } from '../../helpers/bundles.js'
+import { operatorEvent } from '../../helpers/operator-records.js'
+import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+
+const clone = useHealthy()
+const FAILED = 'Data initialization pod failed: init-data: exit code 1'
+
+describe('data-init-failing', () => {
+  it("reports the operator's DataInitFailed with the init Pod to read", () => {
+    const s = clone()
+    node(s).status.phase = 'InitializingData'
+    s.objects.push(operatorEvent(node(s), 'DataInitFailed', FAILED, before(s, 2), 'Warning', 4))
+    const [finding] = findingsOf(s, 'data-init-failing')
+    expect(finding.severity).toBe('error')
+    expect(finding.cause).toMatch(
+      /^the data init Pod \(.*-init-data: snapshot download or \.spec\.persistence\.additionalInitCommands\) fails; the operator deletes it and retries/,
+    )
+    expect(finding.action).toMatch(/kubectl logs -n sc-healthy fullnode-0-init-data --all-containers/)
+    expect(finding.evidence.some((e) => e.text.includes(FAILED))).toBe(true)
+  })
+
+  it('a data init that succeeded after the failure is over', () => {
+    const s = clone()
+    s.objects.push(operatorEvent(node(s), 'DataInitFailed', FAILED, before(s, 20)))
+    s.objects.push(operatorEvent(node(s), 'DataInitialized', 'Data volume was successfully initialized', before(s, 5), 'Normal'))
+    expect(findingsOf(s, 'data-init-failing')).toEqual([])
+  })
+})
