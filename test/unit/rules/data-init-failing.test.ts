@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { healthyNode as node, nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 const FAILED = 'Data initialization pod failed: init-data: exit code 1'
@@ -10,7 +9,7 @@ describe('data-init-failing', () => {
   it("reports the operator's DataInitFailed with the init Pod to read", () => {
     const s = clone()
     node(s).status.phase = 'InitializingData'
-    s.objects.push(operatorEvent(node(s), 'DataInitFailed', FAILED, before(s, 2), 'Warning', 4))
+    nodeEvent(s, 'DataInitFailed', FAILED, 2, 'Warning', 4)
     const [finding] = findingsOf(s, 'data-init-failing')
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(
@@ -22,8 +21,8 @@ describe('data-init-failing', () => {
 
   it('a data init that succeeded after the failure is over', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'DataInitFailed', FAILED, before(s, 20)))
-    s.objects.push(operatorEvent(node(s), 'DataInitialized', 'Data volume was successfully initialized', before(s, 5), 'Normal'))
+    nodeEvent(s, 'DataInitFailed', FAILED, 20)
+    nodeEvent(s, 'DataInitialized', 'Data volume was successfully initialized', 5, 'Normal')
     expect(findingsOf(s, 'data-init-failing')).toEqual([])
   })
 })

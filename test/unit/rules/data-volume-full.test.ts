@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { healthyNode as node, nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 
@@ -19,7 +18,7 @@ describe('data-volume-full', () => {
 
   it('the volume at its maximum size: the operator cannot grow it further', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'PvcMaxSizeReached', 'Data volume reached maximum allowed size (2Ti)', before(s, 3)))
+    nodeEvent(s, 'PvcMaxSizeReached', 'Data volume reached maximum allowed size (2Ti)', 3)
     const [finding] = findingsOf(s, 'data-volume-full')
     expect(finding.cause).toMatch(/autoResizeMaxSize and cannot grow further/)
     expect(finding.summary).toMatch(/2Ti/)

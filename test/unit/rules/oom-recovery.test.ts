@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { failReconciles as failing, healthyNode as node, minutesBefore as before, reconcileSucceeds, useHealthy } from '../../helpers/healthy-edits.js'
+import { failReconciles as failing, healthyNode as node, nodeEvent, reconcileSucceeds, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 
 describe('oom-recovery', () => {
   it('an emergency scale-up is a warning; the recovery limit reached is an error that says a leak is likely', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'VPAEmergencyScaleUp', 'Emergency memory scale-up due to OOM: 4Gi -> 6Gi (recovery 1/3)', before(s, 30)))
+    nodeEvent(s, 'VPAEmergencyScaleUp', 'Emergency memory scale-up due to OOM: 4Gi -> 6Gi (recovery 1/3)', 30)
     const [scaled] = findingsOf(s, 'oom-recovery')
     expect(scaled.severity).toBe('warning')
     expect(scaled.cause).toMatch(/^the node was OOMKilled and the operator raised its memory request in an emergency/)
-    s.objects.push(
-      operatorEvent(
-        node(s),
-        'VPAOOMRecoveryLimitReached',
-        'OOM recovery limit reached (3/3 in 1h0m0s). Possible memory leak - manual intervention required.',
-        before(s, 2),
-      ),
-    )
+    nodeEvent(s, 'VPAOOMRecoveryLimitReached', 'OOM recovery limit reached (3/3 in 1h0m0s). Possible memory leak - manual intervention required.', 2)
     const [limit] = findingsOf(s, 'oom-recovery')
     expect(limit.severity).toBe('error')
     expect(limit.cause).toMatch(/stopped raising its memory: a leak, or a limit far too low/)

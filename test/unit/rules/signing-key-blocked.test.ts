@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
 import { formatErrorEvent } from '../../helpers/go-format.js'
-import { failReconciles as failing, healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { failReconciles as failing, healthyNode as node, nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 
@@ -11,7 +10,7 @@ describe('signing-key-blocked', () => {
     const s = clone()
     const error =
       'Error making API request.\n\nURL: PUT https://vault.vault.svc:8200/v1/transit/keys/fullnode-0/import\nCode: 403. Errors:\n\n* permission denied'
-    s.objects.push(operatorEvent(node(s), 'UploadFailed', formatErrorEvent('Failed to upload validator key to Vault', error), before(s, 1)))
+    nodeEvent(s, 'UploadFailed', formatErrorEvent('Failed to upload validator key to Vault', error), 1)
     failing(s, node(s), error)
     const [finding] = findingsOf(s, 'signing-key-blocked')
     expect(finding.cause).toMatch(/Vault answers 403 permission denied to PUT \/v1\/transit\/keys\/fullnode-0\/import/)
@@ -40,9 +39,9 @@ describe('signing-key-blocked', () => {
   it('a key reservation conflict is over once the operator records it recovered', () => {
     const s = clone()
     const conflict = 'consensus key reservation conflict: consensus key on chain "cosmoshub-4" is already reserved by ChainNode other/val-0 (UID 1234)'
-    s.objects.push(operatorEvent(node(s), 'ConsensusKeyReservationBlocked', conflict, before(s, 10)))
+    nodeEvent(s, 'ConsensusKeyReservationBlocked', conflict, 10)
     expect(findingsOf(s, 'signing-key-blocked')[0].summary).toMatch(/already reserved by ChainNode other\/val-0/)
-    s.objects.push(operatorEvent(node(s), 'ConsensusKeyReservationRecovered', 'consensus key reservation recovered', before(s, 2), 'Normal'))
+    nodeEvent(s, 'ConsensusKeyReservationRecovered', 'consensus key reservation recovered', 2, 'Normal')
     expect(findingsOf(s, 'signing-key-blocked')).toEqual([])
   })
 })

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 const QUOTA =
@@ -10,7 +9,7 @@ const QUOTA =
 describe('snapshot-export-failing', () => {
   it('a ResourceQuota full of Jobs: used 10 of 10, and the command that shows it', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'TarballExportError', QUOTA, before(s, 1)))
+    nodeEvent(s, 'TarballExportError', QUOTA, 1)
     const [finding] = findingsOf(s, 'snapshot-export-failing')
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(/: ResourceQuota jobs is full: count\/jobs\.batch used 10 of 10, asks 1 more$/)
@@ -20,8 +19,8 @@ describe('snapshot-export-failing', () => {
 
   it('an export that finished after the error is over', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'TarballExportError', QUOTA, before(s, 10)))
-    s.objects.push(operatorEvent(node(s), 'TarballFinished', 'Tarball cosmoshub-4-1 export finished', before(s, 2), 'Normal'))
+    nodeEvent(s, 'TarballExportError', QUOTA, 10)
+    nodeEvent(s, 'TarballFinished', 'Tarball cosmoshub-4-1 export finished', 2, 'Normal')
     expect(findingsOf(s, 'snapshot-export-failing')).toEqual([])
   })
 })

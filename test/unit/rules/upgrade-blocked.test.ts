@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 const MISSING = 'Missing upgrade or image for upgrade at height 1200000'
@@ -9,7 +8,7 @@ const MISSING = 'Missing upgrade or image for upgrade at height 1200000'
 describe('upgrade-blocked', () => {
   it('the chain halted at an upgrade height the operator has no image for', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'UpgradeMissingData', MISSING, before(s, 3)))
+    nodeEvent(s, 'UpgradeMissingData', MISSING, 3)
     const [finding] = findingsOf(s, 'upgrade-blocked')
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(/^the chain reached an upgrade height and halted, but the operator has no scheduled upgrade with an image for that height/)
@@ -19,8 +18,8 @@ describe('upgrade-blocked', () => {
 
   it('is over once the upgrade completed', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'UpgradeMissingData', MISSING, before(s, 30)))
-    s.objects.push(operatorEvent(node(s), 'UpgradeCompleted', 'Upgrade v2 completed at height 1200000', before(s, 5), 'Normal'))
+    nodeEvent(s, 'UpgradeMissingData', MISSING, 30)
+    nodeEvent(s, 'UpgradeCompleted', 'Upgrade v2 completed at height 1200000', 5, 'Normal')
     expect(findingsOf(s, 'upgrade-blocked')).toEqual([])
   })
 })

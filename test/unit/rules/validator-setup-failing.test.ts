@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findingsOf } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { failReconciles as failing, healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { failReconciles as failing, healthyNode as node, nodeEvent, useHealthy } from '../../helpers/healthy-edits.js'
 
 const clone = useHealthy()
 const REFUSED = 'failed to create-validator: insufficient funds: 10uatom is smaller than 1000000uatom'
@@ -9,7 +8,7 @@ const REFUSED = 'failed to create-validator: insufficient funds: 10uatom is smal
 describe('validator-setup-failing', () => {
   it("a create-validator the chain refuses: an error with the chain's answer, and the account to fund", () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'FailedCreateValidator', REFUSED, before(s, 2)))
+    nodeEvent(s, 'FailedCreateValidator', REFUSED, 2)
     const [finding] = findingsOf(s, 'validator-setup-failing')
     expect(finding.severity).toBe('error')
     expect(finding.summary).toMatch(/insufficient funds/)
@@ -18,8 +17,8 @@ describe('validator-setup-failing', () => {
 
   it('is over once a create-validator went through', () => {
     const s = clone()
-    s.objects.push(operatorEvent(node(s), 'FailedCreateValidator', REFUSED, before(s, 20)))
-    s.objects.push(operatorEvent(node(s), 'CreateValidatorSuccess', 'Validator was successfully created', before(s, 5), 'Normal'))
+    nodeEvent(s, 'FailedCreateValidator', REFUSED, 20)
+    nodeEvent(s, 'CreateValidatorSuccess', 'Validator was successfully created', 5, 'Normal')
     expect(findingsOf(s, 'validator-setup-failing')).toEqual([])
   })
 
