@@ -22,7 +22,7 @@ export const LEFT_TO_NPM_TEST: Record<string, string[]> = {
     'test/unit/leaks.test.ts',
     'test/unit/offline-answers.test.ts',
     'test/unit/output-guard.test.ts',
-    'test/unit/render/actions-as-invoked.test.ts',
+    'test/unit/util/invocation.test.ts',
     'test/unit/render/events-since.test.ts',
     'test/unit/render/status-listing.test.ts',
     'test/unit/render/status-notes.test.ts',

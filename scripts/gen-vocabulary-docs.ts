@@ -3,7 +3,7 @@
  * (src/analysis/operator-vocabulary.ts) as a table a reviewer can diff against the next operator release.
  *   npx tsx scripts/gen-vocabulary-docs.ts           rewrite it
  *   npx tsx scripts/gen-vocabulary-docs.ts --check   exit 1 when it differs
- * test/unit/rules/operator-vocabulary.test.ts fails when it is out of date.
+ * test/unit/rules/catalogue/operator-vocabulary.test.ts fails when it is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

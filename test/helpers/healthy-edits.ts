@@ -1,6 +1,6 @@
 import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import { findObject, useBundles } from './bundles.js'
-import { managerLine } from './operator-records.js'
+import { managerLine, operatorEvent } from './operator-records.js'
 
 // The healthy bundle's fullnode-0 and its operator, edited as the rule tests that check a cause need them:
 // causes are read off what decides between them, and "cannot tell which" names both when that is missing.
@@ -19,4 +19,12 @@ export const minutesBefore = (s: Snapshot, minutes: number) => new Date(Date.par
 /** Three reconciles of `obj` failed with `error`, 9, 5 and 1 minutes before collection. */
 export const failReconciles = (s: Snapshot, obj: KubeObject, error: string) => {
   for (const minutes of [9, 5, 1]) healthyManagerLog(s).text += managerLine(obj, { msg: 'Reconciler error', error, at: minutesBefore(s, minutes) }, 'rfc3339')
+}
+/** A reconcile of `obj` that went through `minutes` before collection: the failures before it are over. */
+export const reconcileSucceeds = (s: Snapshot, obj: KubeObject, minutes = 0.5) => {
+  healthyManagerLog(s).text += managerLine(obj, { msg: 'finishing reconcile', at: minutesBefore(s, minutes) }, 'rfc3339')
+}
+/** The operator records an Event on fullnode-0, `minutes` before collection. */
+export const nodeEvent = (s: Snapshot, reason: string, message: string, minutes: number, type = 'Warning', count = 1) => {
+  s.objects.push(operatorEvent(healthyNode(s), reason, message, minutesBefore(s, minutes), type, count))
 }

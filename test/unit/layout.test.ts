@@ -137,3 +137,29 @@ describe('source layout', () => {
     expect(files.filter((name) => !registry.includes(name) && !(RULE_IDS as readonly string[]).includes(name))).toEqual([])
   })
 })
+
+/**
+ * Tests by subject: a rule's tests are in test/unit/rules/<id>.test.ts, and a file directly in test/unit/rules/
+ * tests one rule (what tests the catalogue as a whole lives in test/unit/rules/catalogue/). A test of a module of
+ * src/analysis or src/util is named after it in test/unit/analysis or test/unit/util.
+ */
+describe('tests by subject', () => {
+  const TESTS = path.join(ROOT, 'test', 'unit')
+  const testsIn = (folder: string) =>
+    readdirSync(path.join(TESTS, folder), { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+      .map((entry) => entry.name.replace(/\.test\.ts$/, ''))
+
+  it('every rule has its test/unit/rules/<id>.test.ts', () => {
+    const tested = new Set(testsIn('rules'))
+    expect(RULE_IDS.filter((id) => !tested.has(id))).toEqual([])
+  })
+
+  it('every test file directly in test/unit/rules/ is named after a rule', () => {
+    expect(testsIn('rules').filter((name) => !(RULE_IDS as readonly string[]).includes(name))).toEqual([])
+  })
+
+  it.each(['analysis', 'util'])('every test file in test/unit/%s/ is named after a module of src/ it tests', (folder) => {
+    expect(testsIn(folder).filter((name) => !existsSync(path.join(SRC, folder, `${name}.ts`)))).toEqual([])
+  })
+})

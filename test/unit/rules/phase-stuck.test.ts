@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { findingsOf, findObject, useBundles } from '../../helpers/bundles.js'
+import { managerLine } from '../../helpers/operator-records.js'
+import { failReconciles as failing, healthyManagerLog, healthyNode as node, minutesBefore, useHealthy } from '../../helpers/healthy-edits.js'
 import { dateBefore } from '../../helpers/snapshot-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
@@ -54,5 +56,43 @@ describe('phase-stuck', () => {
     findObject(late, 'ChainNode', 'solo-0').status.phase = 'Restarting'
     Object.assign(findObject(late, 'Pod', 'solo-0').metadata, { deletionGracePeriodSeconds: 30, deletionTimestamp: dateBefore(late, 20 * 60).toISOString() })
     expect(findingsOf(late, 'phase-stuck')[0].summary).toMatch(/^stuck in phase Restarting for about 20m \(more than 15m\)$/)
+  })
+})
+
+describe('a node stuck in Restarting gets its own cause, not only the circular text', () => {
+  const clone = useHealthy()
+  const restarting = () => {
+    const s = clone()
+    node(s).status.phase = 'Restarting'
+    healthyManagerLog(s).text += managerLine(node(s), { msg: 'updating .status.phase', phase: 'Restarting', at: minutesBefore(s, 40) }, 'rfc3339')
+    return s
+  }
+
+  it('a LimitRange refusing the recreated Pod', () => {
+    const s = restarting()
+    failing(s, node(s), 'failed to recreate pod fullnode-0: pods "fullnode-0" is forbidden: maximum cpu usage per Pod is 4, but limit is 8')
+    const [finding] = findingsOf(s, 'phase-stuck')
+    expect(finding.cause).toBe('the node cannot leave Restarting: a LimitRange allows at most 4 cpu per Pod, and Pod fullnode-0 asks 8 (its limit)')
+    expect(finding.action).toMatch(/Set the cpu limit of fullnode-0 at or below 4/)
+  })
+
+  it('the old Pod that never finished terminating, read off the Pod itself', () => {
+    const s = restarting()
+    const pod = findObject(s, 'Pod', 'fullnode-0')
+    pod.metadata.deletionTimestamp = minutesBefore(s, 35)
+    Object.assign(pod.metadata, { finalizers: ['example.com/backup'] })
+    const [finding] = findingsOf(s, 'phase-stuck')
+    expect(finding.cause).toMatch(
+      /^the node cannot leave Restarting: the old Pod fullnode-0 has been terminating since .* \(finalizers: example\.com\/backup\)/,
+    )
+    expect(finding.action).toMatch(/kubectl get pod fullnode-0 -n sc-healthy -o jsonpath/)
+    expect(finding.evidence.some((e) => e.text.includes('.metadata.deletionTimestamp'))).toBe(true)
+  })
+
+  it("the operator's own timeout waiting for it", () => {
+    const s = restarting()
+    failing(s, node(s), 'timeout waiting for pod fullnode-0 to be deleted: timed out waiting for the condition')
+    const [finding] = findingsOf(s, 'phase-stuck')
+    expect(finding.cause).toBe("the node cannot leave Restarting: the old Pod fullnode-0 did not finish terminating within the operator's 2m")
   })
 })

@@ -8,8 +8,8 @@ import { reconcileFields, reconcilerError, zapJson } from '../../cluster/scenari
 import { QUOTA_ERROR } from '../../cluster/scenarios/sc-reconcile-failing.js'
 import { findingsOf, findObject, runAllRules, useBundles } from '../../helpers/bundles.js'
 import { appendManagerLog, appendReleaseManagerLog, dateBefore } from '../../helpers/snapshot-edits.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { failReconciles as failing, healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { managerLine, operatorEvent } from '../../helpers/operator-records.js'
+import { failReconciles as failing, healthyManagerLog, healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
 
 /** Bundles recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 const load = useBundles('reconcile-failing', 'healthy-no-leader-election')
@@ -172,5 +172,27 @@ describe('reconcile-failing names what the quota refused', () => {
     expect(finding.cause).not.toMatch(/no Event/)
     expect(finding.cause).toMatch(/Warning Event FrobFailed/)
     expect(finding.evidence.some((e) => e.source.startsWith('Event Warning FrobFailed'))).toBe(true)
+  })
+})
+
+const LIMIT_RANGE = 'failed to create init pod: pods "fullnode-0-init-data" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi'
+
+describe('a LimitRange refusing the init Pod (the real manager, seconds after the node is created)', () => {
+  it('is an error with the bound against the limit, and the action names the field and the LimitRange command', () => {
+    const s = clone()
+    node(s).status.phase = 'InitializingData'
+    failing(s, node(s), LIMIT_RANGE)
+    const [finding] = findingsOf(s, 'reconcile-failing')
+    expect(finding.severity).toBe('error')
+    expect(finding.cause).toMatch(
+      /a LimitRange of the namespace refuses the Pod it creates \(a LimitRange allows at most 1Gi memory per Container, and Pod fullnode-0-init-data asks 2Gi \(its limit\)\)/,
+    )
+    expect(finding.action).toMatch(/^Set the memory limit of fullnode-0 at or below 1Gi .*kubectl describe limitrange -n sc-healthy/)
+  })
+
+  it('a single failure stays a warning', () => {
+    const s = clone()
+    healthyManagerLog(s).text += managerLine(node(s), { msg: 'Reconciler error', error: LIMIT_RANGE, at: before(s, 1) }, 'rfc3339')
+    expect(findingsOf(s, 'reconcile-failing')[0].severity).toBe('warning')
   })
 })

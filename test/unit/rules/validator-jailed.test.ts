@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { signingInfoOf } from '../../../src/snapshot/cosmos.js'
 import { findingsOf } from '../../helpers/bundles.js'
+import { answer, chainFindingsOf, recorded, useSimdValidator } from '../../helpers/cosmos-chain.js'
 import { operatorEvent } from '../../helpers/operator-records.js'
 import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
 
@@ -31,5 +33,29 @@ describe('validator-jailed', () => {
     s.objects.push(operatorEvent(node(s), 'ValidatorJailed', 'Validator is jailed', before(s, 5)))
     const [finding] = findingsOf(s, 'validator-jailed')
     expect(finding.cause).toMatch(/read from the ValidatorJailed Event; \.status is not refreshed in phase Syncing/)
+  })
+})
+
+describe('validator-jailed on the recorded chain', () => {
+  const asSimdValidator = useSimdValidator()
+  const served = {
+    [recorded.answers.signingInfoHealthy.path]: 'signingInfoJailed',
+    [recorded.answers.stakingValidatorHealthy.path]: 'stakingValidatorJailed',
+  }
+
+  it("jailed by the chain: an error with jailed_until, saying the operator's status disagrees, then agrees", async () => {
+    const [disagree] = chainFindingsOf(await asSimdValidator('val-0', served, (n) => (n.status.jailed = false)), 'validator-jailed')
+    expect(disagree.severity).toBe('error')
+    expect(disagree.summary).toMatch(/ is jailed \((unbonding|unbonded)\)/)
+    const info = signingInfoOf(answer('signingInfoJailed'))
+    if ('problem' in info) throw new Error(info.problem)
+    expect(disagree.summary).toContain(`jailed_until ${info.info.jailedUntil}`)
+    expect(disagree.cause).toContain(".status.jailed says false: the operator's status disagrees with the chain")
+    const [agree] = chainFindingsOf(await asSimdValidator('val-0', served, (n) => (n.status.jailed = true)), 'validator-jailed')
+    expect(agree.cause).toContain('.status.jailed agrees')
+  })
+
+  it('the healthy validator: none', async () => {
+    expect(chainFindingsOf(await asSimdValidator('val-0', {}), 'validator-jailed')).toEqual([])
   })
 })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { Snapshot } from '../../../src/snapshot/types.js'
-import { type Editable, editable, findObject, ruleById, runAllRules, runRule, useBundles } from '../../helpers/bundles.js'
-import { operatorEvent } from '../../helpers/operator-records.js'
-import { healthyNode as node, minutesBefore as before, useHealthy } from '../../helpers/healthy-edits.js'
+import { runRules } from '../../../../src/engine/run-rules.js'
+import type { Rule } from '../../../../src/engine/define-rule.js'
+import { SnapshotIndex } from '../../../../src/snapshot/index.js'
+import type { Snapshot } from '../../../../src/snapshot/types.js'
+import { type Editable, editable, findObject, ruleById, runAllRules, runRule, useBundles } from '../../../helpers/bundles.js'
+import { operatorEvent } from '../../../helpers/operator-records.js'
+import { healthyNode as node, minutesBefore as before, useHealthy } from '../../../helpers/healthy-edits.js'
 
 /** The example bundles were recorded from the test-cluster scenarios (scripts/record-examples.ts). */
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Rule } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import { containerRole, mainContainerName, type LogRole } from '../../../src/snapshot/node-layout.js'
-import type { LogRecord } from '../../../src/snapshot/types.js'
-import { exampleBundleNames } from '../../helpers/fixtures.js'
-import { loadBundle } from '../../helpers/bundles.js'
+import { runRules } from '../../../../src/engine/run-rules.js'
+import type { Rule } from '../../../../src/engine/define-rule.js'
+import { RULES } from '../../../../src/rules/index.js'
+import { SnapshotIndex } from '../../../../src/snapshot/index.js'
+import { containerRole, mainContainerName, type LogRole } from '../../../../src/snapshot/node-layout.js'
+import type { LogRecord } from '../../../../src/snapshot/types.js'
+import { exampleBundleNames } from '../../../helpers/fixtures.js'
+import { loadBundle } from '../../../helpers/bundles.js'
 
 /** What a recorded log is to the rules: the operator's manager, or a role in its node's Pod. */
 function roleOf(index: SnapshotIndex, log: LogRecord): LogRole {

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../src/analysis/operator-vocabulary.js'
-import { runRules } from '../../../src/engine/run-rules.js'
-import type { Finding, Rule } from '../../../src/engine/define-rule.js'
-import { RULES } from '../../../src/rules/index.js'
-import { SnapshotIndex } from '../../../src/snapshot/index.js'
-import type { Snapshot } from '../../../src/snapshot/types.js'
+import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../../src/analysis/operator-vocabulary.js'
+import { runRules } from '../../../../src/engine/run-rules.js'
+import type { Finding, Rule } from '../../../../src/engine/define-rule.js'
+import { RULES } from '../../../../src/rules/index.js'
+import { SnapshotIndex } from '../../../../src/snapshot/index.js'
+import type { Snapshot } from '../../../../src/snapshot/types.js'
 import { readFileSync } from 'node:fs'
-import { renderVocabularyDoc, VOCABULARY_DOC } from '../../../scripts/gen-vocabulary-docs.js'
-import { managerLine, operatorEvent, type TsForm } from '../../helpers/operator-records.js'
-import { type Editable, findObject, loadBundle } from '../../helpers/bundles.js'
+import { renderVocabularyDoc, VOCABULARY_DOC } from '../../../../scripts/gen-vocabulary-docs.js'
+import { managerLine, operatorEvent, type TsForm } from '../../../helpers/operator-records.js'
+import { type Editable, findObject, loadBundle } from '../../../helpers/bundles.js'
 
 /**
  * One recorded case per catalogue entry: the operator's message, placed in the healthy bundle where the
