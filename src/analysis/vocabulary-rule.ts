@@ -124,7 +124,8 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
     },
     summary: spec.summary ?? ((d) => `the operator reports: ${d.message}`),
     cause: (d) => {
-      const cause = entryById.get(d.entry)?.cause ?? 'the operator reports a failure'
+      // The cause names the node's own objects too ({object}-init-data): filled like the action, never shown as a placeholder.
+      const cause = fillTemplate(entryById.get(d.entry)?.cause ?? 'the operator reports a failure', d.vars)
       return `${cause}${d.specific?.detail ? `: ${d.specific.detail}` : ''}${d.note ? `; ${d.note}` : ''}`
     },
     action: (d) => {

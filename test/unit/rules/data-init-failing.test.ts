@@ -13,7 +13,7 @@ describe('data-init-failing', () => {
     const [finding] = findingsOf(s, 'data-init-failing')
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(
-      /^the data init Pod \(.*-init-data: snapshot download or \.spec\.persistence\.additionalInitCommands\) fails; the operator deletes it and retries/,
+      /^the data init Pod \(fullnode-0-init-data: snapshot download or \.spec\.persistence\.additionalInitCommands\) fails; the operator deletes it and retries/,
     )
     expect(finding.action).toMatch(/kubectl logs -n sc-healthy fullnode-0-init-data --all-containers/)
     expect(finding.evidence.some((e) => e.text.includes(FAILED))).toBe(true)
