@@ -5,7 +5,8 @@
  * --base: another checkout's build (e.g. main's, after its `npm run build` and `npm run release`), run beside this one
  * in the same rounds, so a before/after reads as a ratio on a shared machine. Every round runs each command of each
  * figure once (ours, the base's, kubectl's), the order turning every round; the medians, their ratios and the load
- * average at the end of each figure are printed. Never asserts.
+ * average at the end of each figure are printed. With --base, doctor -A's findings of both builds are compared first
+ * (--only verdicts,...). Never asserts.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -28,7 +29,9 @@ const { values } = parseArgs({
 const root = path.resolve(import.meta.dirname, '..')
 const runs = Number(values.runs)
 // kubectl of the test tools (the apiserver's version), unless KUBECTL names another.
-const kubectl = process.env.KUBECTL ?? path.join(execFileSync('bash', [path.join(root, 'scripts', 'build-tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(), 'kubectl')
+const kubectl =
+  process.env.KUBECTL ??
+  path.join(execFileSync('bash', [path.join(root, 'scripts', 'build-tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(), 'kubectl')
 const work = mkdtempSync(path.join(tmpdir(), 'scenario-fleet-bench-'))
 
 /** A build to measure: its npm package (bin/chainnode) and, when `npm run release` made it, its single executable. */
@@ -139,6 +142,7 @@ function verdict(figure: Figure, ms: number, kubectlMs?: number): string {
 }
 
 await refreshLiveness(ctx)
+if (builds.length > 1 && chosen('verdicts')) verdicts()
 console.log(`scenario fleet: ${runs} alternated rounds per figure; builds: ${builds.map((b) => `${b.label}${b.release ? ' + release' : ''}`).join(', ')}`)
 for (const figure of FIGURES.filter((f) => chosen(f.id))) {
   const commands = builds
@@ -166,6 +170,37 @@ if (chosen('serve')) await serveFirstCycle()
 if (chosen('flame')) flameSvg()
 rmSync(work, { recursive: true, force: true })
 await stop()
+
+/**
+ * doctor -A -o json of this build against the base's, run base, this, base back to back: a finding (rule, node,
+ * summary with its numbers left out) of this build that neither base run has, or one both base runs have and this
+ * build lacks, is printed. Findings that come and go with time (a lease renewed, a block just old enough) show in
+ * one base run only and are not counted.
+ */
+function verdicts() {
+  const findings = (bin: string) => {
+    const result = spawnSync(bin, ['doctor', '-A', '-o', 'json', '--fail-on', 'never'], { env, encoding: 'utf8', maxBuffer: 1 << 28 })
+    const report = JSON.parse(result.stdout) as {
+      clusters: {
+        findings: { ruleId: string; summary: string; node?: { namespace?: string; name: string }; alsoFor?: { namespace?: string; name: string }[] }[]
+      }[]
+    }
+    const keys = new Set<string>()
+    for (const f of report.clusters[0].findings)
+      for (const node of [f.node, ...(f.alsoFor ?? [])])
+        keys.add(`${f.ruleId} ${node ? `${node.namespace}/${node.name}` : '-'}: ${f.summary.replace(/\d[\d.:TZ-]*/g, 'N')}`)
+    return keys
+  }
+  const [before, ours, after] = [builds[1].bin, builds[0].bin, builds[1].bin].map(findings)
+  const added = [...ours].filter((k) => !before.has(k) && !after.has(k))
+  const lost = [...before].filter((k) => after.has(k) && !ours.has(k))
+  console.log(
+    `\nverdicts of doctor -A, this build against the base (run base, this, base): ${ours.size} finding(s) per node here, ${before.size} and ${after.size} in the base runs`,
+  )
+  for (const k of added) console.log(`  only this build: ${k}`)
+  for (const k of lost) console.log(`  only the base:   ${k}`)
+  if (added.length + lost.length === 0) console.log('  the same findings')
+}
 
 /** serve -A: how long its first diagnosis cycle takes (chainnode_run_duration_seconds), and from start to its first answer. */
 async function serveFirstCycle() {
@@ -213,12 +248,18 @@ async function firstCycle(bin: string): Promise<{ cycleMs: number; wallMs: numbe
 /** pprof flame -o FILE.svg of the synthetic CPU profile (or --profile): the SVG written from nothing, per build. */
 function flameSvg() {
   const file = values.profile ?? syntheticProfile(work)
-  const peers = builds.map((build) => ({ label: build.label, command: [build.bin, 'pprof', 'flame', file, '-o', path.join(work, 'flame.svg')], times: [] as number[] }))
+  const peers = builds.map((build) => ({
+    label: build.label,
+    command: [build.bin, 'pprof', 'flame', file, '-o', path.join(work, 'flame.svg')],
+    times: [] as number[],
+  }))
   for (let i = 0; i < runs; i++) for (let j = 0; j < peers.length; j++) peers[(i + j) % peers.length].times.push(wall(peers[(i + j) % peers.length].command))
   console.log(`\npprof flame -o FILE.svg of a ${(statSync(file).size / 1e6).toFixed(1)} MB profile   (${load()})`)
   for (const peer of peers) {
     const ms = median(peer.times)
     const vsBase = peer !== peers[0] ? `, this build / base ${(median(peers[0].times) / ms).toFixed(2)}` : ''
-    console.log(`  ${peer.label.padEnd(40)} ${fmt(ms)}  [${peer.times.map((t) => t.toFixed(0)).join(' ')}]  target ≤ 1000 ms: ${(ms / 1000).toFixed(2)} of it${vsBase}`)
+    console.log(
+      `  ${peer.label.padEnd(40)} ${fmt(ms)}  [${peer.times.map((t) => t.toFixed(0)).join(' ')}]  target ≤ 1000 ms: ${(ms / 1000).toFixed(2)} of it${vsBase}`,
+    )
   }
 }
