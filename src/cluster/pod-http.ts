@@ -136,6 +136,35 @@ export class PodHttpPool {
   }
 }
 
+/** What a Pod's TCP port sent first through a port-forward within the time allowed. */
+export type FirstBytes = { bytes: number; afterMs: number } | { timedOut: true } | { closed: true; error?: string }
+
+/** One GET through a port-forward opened for it and closed once answered. */
+export async function podGetOnce(target: PodPort, path: string, options: { timeoutMs: number; maxBytes: number }): Promise<PodAnswer | Error> {
+  const forward = new ForwardedPort(target)
+  const release = onInterrupt(() => forward.destroy())
+  try {
+    const [answer] = await forward.request([path], options)
+    return answer
+  } catch (error) {
+    return error as Error
+  } finally {
+    release()
+    forward.destroy()
+  }
+}
+
+/** Open a port-forward to a Pod port and wait for its first bytes (a bare connection is not an answer). */
+export async function podFirstBytes(target: PodPort, timeoutMs: number): Promise<FirstBytes> {
+  const forward = new ForwardedPort(target)
+  const release = onInterrupt(() => forward.destroy())
+  try {
+    return await forward.firstBytes(timeoutMs)
+  } finally {
+    release()
+  }
+}
+
 /** Runs at most `slots` of the given tasks at once, in the order they came. */
 function slotLimiter(slots: number): <T>(task: () => Promise<T>) => Promise<T> {
   const waiting: (() => void)[] = []
@@ -170,6 +199,8 @@ class ForwardedPort {
   private readonly seenPort = new Set<number>()
   private call?: { paths: string[]; maxBytes: number; data: Buffer; finish: (reason?: string) => void }
   private refusal?: Error
+  /** Set by firstBytes: told of the first data and of the end. */
+  private watch?: { data: (bytes: number) => void; end: (reason?: string) => void }
   private calls = 0
   private lastAnswer = 0
   /** The last call was on a forward used before, and nothing at all came back. */
@@ -262,9 +293,28 @@ class ForwardedPort {
   }
 
   private end(reason?: string): void {
+    this.watch?.end(reason)
     if (this.ended && !this.call) return
     this.ended = true
     this.call?.finish(reason)
+  }
+
+  /** Wait for the Pod port's first bytes: how many came first, or why none did (refused, closed, error channel). */
+  firstBytes(timeoutMs: number): Promise<FirstBytes> {
+    const started = Date.now()
+    return new Promise((resolve) => {
+      const done = (result: FirstBytes) => {
+        clearTimeout(timer)
+        this.watch = undefined
+        this.destroy()
+        resolve(result)
+      }
+      const timer = setTimeout(() => done({ timedOut: true }), timeoutMs)
+      this.watch = {
+        data: (bytes) => done({ bytes, afterMs: Date.now() - started }),
+        end: (reason) => done({ closed: true, error: this.refusal?.message ?? (this.errorText.trim() || reason) }),
+      }
+    })
   }
 
   private receive(chunk: Buffer): void {
@@ -297,7 +347,11 @@ class ForwardedPort {
         this.seenPort.add(channel)
         payload = payload.subarray(2)
       }
-      if (channel === ERROR) this.errorText += payload.toString('utf8')
+      if (channel === ERROR) {
+        this.errorText += payload.toString('utf8')
+        // The Pod side failed (nothing listens, the port is not there): a watcher hears it now.
+        if (this.errorText.trim()) this.watch?.end()
+      } else if (channel === DATA && payload.length > 0 && this.watch) this.watch.data(payload.length)
       else if (channel === DATA && payload.length > 0) {
         const call = this.call
         // Data nobody asked for: the forward's stream is out of step, not to be used again.

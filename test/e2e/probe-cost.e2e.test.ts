@@ -9,14 +9,19 @@ import { refreshScenarios } from './scenario-setup.js'
 
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 
-/** How many port-forwards a doctor run opened, per Pod port. */
+/**
+ * How many port-forwards a doctor run's chain probe opened, per Pod port. The signer checks (8080, 26659) are left out:
+ * each of them is one connection of its own by design (the gate test's bytes are the first the port sends).
+ */
 async function forwards(args: string[]): Promise<Map<string, number>> {
   const result = await runCli(['doctor', ...args, '--debug', '-o', 'json', '--fail-on', 'never'], { env: env() })
-  expect(result.code, result.stderr.slice(-2000)).toBe(0)
+  // 3: the fleet holds nodes doctor cannot measure whole (no chain behind their Pods).
+  expect([0, 3], result.stderr.slice(-2000)).toContain(result.code)
+  expect(JSON.parse(result.stdout).clusters[0].nodes.length).toBeGreaterThan(0)
   const counts = new Map<string, number>()
   for (const line of result.stderr.split('\n')) {
     const target = /^debug: port-forward (\S+)$/.exec(line)?.[1]
-    if (target) counts.set(target, (counts.get(target) ?? 0) + 1)
+    if (target && !/:(8080|26659)$/.test(target)) counts.set(target, (counts.get(target) ?? 0) + 1)
   }
   return counts
 }
