@@ -46,7 +46,12 @@ const buildOf = (label: string, dir: string): Build => {
 }
 const builds = [buildOf('this build', root), ...(values.base ? [buildOf(`base (${values.base})`, path.resolve(values.base))] : [])]
 
-const { ctx, env, stop } = await benchCluster(values.dir)
+const only = values.only?.split(',')
+const chosen = (id: string) => !only || only.includes(id)
+// The flame graph alone needs no cluster.
+const { ctx, env, stop } = only?.every((id) => id === 'flame')
+  ? { ctx: undefined, env: { ...process.env, NO_COLOR: '1' }, stop: async () => {} }
+  : await benchCluster(values.dir)
 const wall = (command: string[]) => {
   const start = process.hrtime.bigint()
   const result = spawnSync(command[0], command.slice(1), { env, stdio: 'ignore', maxBuffer: 1 << 28 })
@@ -98,41 +103,21 @@ const FIGURES: Figure[] = [
     kubectl: ['get', 'chainnodes', '-A', '-o', 'wide'],
     target: { ratio: 3 },
   },
-  {
-    id: 'release-status',
-    title: `single executable: status --all -n ${NS}`,
-    ours: ['status', '--all', '-n', NS],
-    executable: 'release',
-    kubectl: ['get', 'chainnode', '-n', NS, '-o', 'wide'],
-    target: { ratio: 1.2 },
-  },
-  {
-    id: 'release-events',
-    title: `single executable: events ${NODE} -n ${NS}`,
-    ours: ['events', NODE, '-n', NS],
-    executable: 'release',
-    kubectl: ['get', 'events', '-n', NS],
-    target: { ratio: 1.2 },
-  },
-  {
-    id: 'npm-status',
-    title: `npm package: status --all -n ${NS}`,
-    ours: ['status', '--all', '-n', NS],
-    executable: 'npm',
-    kubectl: ['get', 'chainnode', '-n', NS, '-o', 'wide'],
-    target: { ratio: 1.2 },
-  },
-  {
-    id: 'npm-events',
-    title: `npm package: events ${NODE} -n ${NS}`,
-    ours: ['events', NODE, '-n', NS],
-    executable: 'npm',
-    kubectl: ['get', 'events', '-n', NS],
-    target: { ratio: 1.2 },
-  },
 ]
-const only = values.only?.split(',')
-const chosen = (id: string) => !only || only.includes(id)
+// The every-day commands against their kubectl equivalents (as bench/commands.ts), the single executable and the npm package.
+const EVERYDAY = [
+  { id: 'status', ours: ['status', '--all', '-n', NS], kubectl: ['get', 'chainnode', '-n', NS, '-o', 'wide'] },
+  { id: 'events', ours: ['events', NODE, '-n', NS], kubectl: ['get', 'events', '-n', NS] },
+]
+for (const executable of ['release', 'npm'] as const)
+  for (const line of EVERYDAY)
+    FIGURES.push({
+      ...line,
+      id: `${executable}-${line.id}`,
+      title: `${executable === 'release' ? 'single executable' : 'npm package'}: ${line.ours.join(' ')}`,
+      executable,
+      target: { ratio: 1.2 },
+    })
 
 const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`
 function verdict(figure: Figure, ms: number, kubectlMs?: number): string {
@@ -141,7 +126,7 @@ function verdict(figure: Figure, ms: number, kubectlMs?: number): string {
   return `${(ms / kubectlMs).toFixed(2)}x kubectl (target ≤ ${figure.target.ratio}x)`
 }
 
-await refreshLiveness(ctx)
+if (ctx) await refreshLiveness(ctx)
 if (builds.length > 1 && chosen('verdicts')) verdicts()
 console.log(`scenario fleet: ${runs} alternated rounds per figure; builds: ${builds.map((b) => `${b.label}${b.release ? ' + release' : ''}`).join(', ')}`)
 for (const figure of FIGURES.filter((f) => chosen(f.id))) {
@@ -166,6 +151,7 @@ for (const figure of FIGURES.filter((f) => chosen(f.id))) {
   }
 }
 
+if (chosen('breakdown')) breakdown()
 if (chosen('serve')) await serveFirstCycle()
 if (chosen('flame')) flameSvg()
 rmSync(work, { recursive: true, force: true })
@@ -200,6 +186,37 @@ function verdicts() {
   for (const k of added) console.log(`  only this build: ${k}`)
   for (const k of lost) console.log(`  only the base:   ${k}`)
   if (added.length + lost.length === 0) console.log('  the same findings')
+}
+
+/**
+ * Where a short command's time goes, this build's single executable and npm package: start-up (--version), the wait
+ * until the first answer of the API server is in, until the last, and what follows it (rendering, exit), from
+ * --debug's "at N ms" (time since the process started).
+ */
+function breakdown() {
+  const lines = EVERYDAY.map((line) => line.ours)
+  for (const [label, exe] of [
+    ['single executable', builds[0].release],
+    ['npm package', builds[0].bin],
+  ] as const) {
+    if (!exe) continue
+    const version = Array.from({ length: runs }, () => wall([exe, '--version']))
+    console.log(`\n${label}: where the time goes   (${load()}; --version ${median(version).toFixed(0)} ms)`)
+    for (const args of lines) {
+      const rows = Array.from({ length: runs }, () => {
+        const start = process.hrtime.bigint()
+        const result = spawnSync(exe, [...args, '--debug'], { env, encoding: 'utf8' })
+        const ms = Number(process.hrtime.bigint() - start) / 1e6
+        const at = [...result.stderr.matchAll(/, at (\d+) ms: /g)].map((m) => Number(m[1]))
+        return { ms, first: Math.min(...at), last: Math.max(...at) }
+      })
+      const m = (pick: (r: (typeof rows)[number]) => number) => median(rows.map(pick)).toFixed(0)
+      console.log(
+        `  ${args.join(' ').padEnd(40)} wall ${m((r) => r.ms)} ms: first answer in at ${m((r) => r.first)} ms, last at ${m((r) => r.last)} ms, ` +
+          `then ${m((r) => r.ms - r.last)} ms to render and exit`,
+      )
+    }
+  }
 }
 
 /** serve -A: how long its first diagnosis cycle takes (chainnode_run_duration_seconds), and from start to its first answer. */

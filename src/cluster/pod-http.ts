@@ -36,8 +36,8 @@ const ERROR = 1
 /** TLS sessions per API server: the probe's later connections resume instead of a full handshake. */
 const sessions = new Map<string, Buffer>()
 
-/** Requests in flight at once over every Pod port of a run (each holds one port-forward through the API server). */
-export const MAX_PARALLEL_FORWARDS = 16
+/** Calls in flight at once over every Pod port of a run, each on its own port-forward: as many as the API client sends. */
+export const MAX_PARALLEL_FORWARDS = 32
 /** Open but idle port-forwards kept for later reads; past this many, the one idle longest is closed. */
 const MAX_IDLE_FORWARDS = 64
 /** A forward idle this long is not used again. */
