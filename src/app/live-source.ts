@@ -49,7 +49,17 @@ export class LiveSource implements SnapshotSource {
         this.debugLine(`${status} in ${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(1)} kB, at ${(process.uptime() * 1000).toFixed(0)} ms: ${path}`),
     })
     this.clients.push(client)
-    return { client, context, credentials }
+    return {
+      client,
+      context,
+      credentials,
+      onForward: (namespace, pod, port) => this.debugLine(`port-forward ${namespace}/${pod}:${port}`),
+      onPodAnswers: (target, paths, ms, failure) =>
+        this.debugLine(
+          `${failure ? `no answer (${failure})` : `${paths.length} answer(s)`} in ${ms.toFixed(0)} ms, at ${(process.uptime() * 1000).toFixed(0)} ms: ` +
+            `${target} ${paths[0]}${paths.length > 1 ? ' ...' : ''}`,
+        ),
+    }
   }
 
   /** One snapshot per context (--context a,b reads several clusters, in parallel). */

@@ -42,15 +42,24 @@ export function planSignerProbes(snapshot: Snapshot): PlannedProbe[] {
   return plan
 }
 
-/** Runs the planned checks one by one, each through a port-forward that is closed before the next. */
+/** Checks in flight at once, each through its own port-forward, closed once it has its answer. */
+const PARALLEL_CHECKS = 8
+
+/** Runs the planned checks, PARALLEL_CHECKS at a time; the records come in the plan's order. */
 export async function probeSigners(connection: Connection, snapshot: Snapshot, options: ProbeOptions): Promise<ProbeRecord[]> {
-  const records: ProbeRecord[] = []
-  for (const probe of planSignerProbes(snapshot))
-    records.push(
-      probe.kind === 'signer-http'
-        ? await probeHttp(connection, probe.namespace, probe.pod, probe.path, options.httpTimeoutMs ?? 5000)
-        : await probeGate(connection, probe.namespace, probe.pod, options.gateTimeoutMs),
-    )
+  const plan = planSignerProbes(snapshot)
+  const records: ProbeRecord[] = new Array<ProbeRecord>(plan.length)
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < plan.length; i = next++) {
+      const probe = plan[i]
+      records[i] =
+        probe.kind === 'signer-http'
+          ? await probeHttp(connection, probe.namespace, probe.pod, probe.path, options.httpTimeoutMs ?? 5000)
+          : await probeGate(connection, probe.namespace, probe.pod, options.gateTimeoutMs)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_CHECKS, plan.length) }, worker))
   return records
 }
 

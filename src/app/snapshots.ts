@@ -1,6 +1,6 @@
 import type { Connection } from '../cluster/connection.js'
 import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
-import { podHttpGet } from '../cluster/pod-http.js'
+import { PodHttpPool } from '../cluster/pod-http.js'
 import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 
 export { DEFAULT_SIGNING_WINDOW }
@@ -38,33 +38,44 @@ export interface SnapshotRequest {
   operatorPods?: readonly { namespace: string; pod: string }[]
 }
 
-export function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
-  return collectSnapshot(connection.client, {
-    scope: request.scope,
-    cliVersion: request.cliVersion,
-    contextName: connection.context.contextName,
-    logs: {
-      mode: request.logs ?? 'auto',
-      sample: request.logSample,
-      tailLines: request.tailLines,
-      sinceSeconds: request.sinceSeconds,
-      maxBytes: request.maxLogBytes,
-      roles: request.logRoles,
-    },
-    redactor: request.redact ? new Redactor() : undefined,
-    objects: request.objects,
-    watched: connection.watched,
-    operatorPods: request.operatorPods,
-    chain: request.chainProbe && {
-      windowMs: request.chainProbe.windowMs,
-      signingWindow: request.chainProbe.signingWindow,
-      get: (namespace, pod, port, paths, maxBytes = 64 * 1024) =>
-        podHttpGet({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, paths, {
-          timeoutMs: request.chainProbe!.timeoutMs,
-          maxBytes,
-        }),
-    },
-  })
+export async function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
+  const { chainProbe } = request
+  // One port-forward per Pod port for the whole run, reused by every probe that reads it.
+  const pods =
+    chainProbe &&
+    new PodHttpPool({
+      server: connection.client.server,
+      credentials: connection.credentials,
+      timeoutMs: chainProbe.timeoutMs,
+      onForward: connection.onForward,
+      onAnswers: connection.onPodAnswers,
+    })
+  try {
+    return await collectSnapshot(connection.client, {
+      scope: request.scope,
+      cliVersion: request.cliVersion,
+      contextName: connection.context.contextName,
+      logs: {
+        mode: request.logs ?? 'auto',
+        sample: request.logSample,
+        tailLines: request.tailLines,
+        sinceSeconds: request.sinceSeconds,
+        maxBytes: request.maxLogBytes,
+        roles: request.logRoles,
+      },
+      redactor: request.redact ? new Redactor() : undefined,
+      objects: request.objects,
+      watched: connection.watched,
+      operatorPods: request.operatorPods,
+      chain: pods && {
+        windowMs: chainProbe.windowMs,
+        signingWindow: chainProbe.signingWindow,
+        get: (namespace, pod, port, paths, maxBytes = 64 * 1024) => pods.get(namespace, pod, port, paths, maxBytes),
+      },
+    })
+  } finally {
+    pods?.close()
+  }
 }
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */

@@ -1,4 +1,4 @@
-import { COMET_RPC_PORT, isRecent, movementOf, describeMovement } from '../snapshot/chain.js'
+import { COMET_RPC_PORT, isRecent, movementOf, describeMovement, STALE_BLOCK_MS } from '../snapshot/chain.js'
 import { podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
 import { MAX_ANSWER_BYTES, peersOf, rpcResult, sampleOf, type RpcResult } from '../snapshot/rpc-answer.js'
 import type { ChainFacts, CollectionError, ProbeRecord } from '../snapshot/types.js'
@@ -28,16 +28,28 @@ export async function probeChains(
   configs: Promise<ConfigMap[]>,
   options: ChainProbeOptions,
   errors: CollectionError[],
+  /** Reads that need only the first readings (signing, the Cosmos SDK modules), run while the fleet's window passes. */
+  whileWaiting?: (records: ProbeRecord[]) => Promise<void>,
 ): Promise<ProbeRecord[]> {
   const running = nodes
     .map((node) => ({ node, pod: pods.find((p) => p.metadata.namespace === node.metadata.namespace && p.metadata.name === node.metadata.name) }))
     .filter((entry): entry is { node: ChainNode; pod: Pod } => entry.pod?.status?.phase === 'Running')
+  // First readings of every node at once (the port-forwards bound them), then one wait for the whole fleet and
+  // the second readings of the nodes whose first did not decide.
+  const probes = running.map(({ node, pod }) => {
+    const config = configs.then(
+      (all) => all.find((c) => c.metadata.namespace === node.metadata.namespace && c.metadata.name === node.metadata.name)?.data?.['config.toml'],
+    )
+    const probe = startProbe(node, pod, config, pods, options)
+    return { pod, probe, first: probe.first.catch(() => undefined) }
+  })
+  const firsts = await Promise.all(probes.map((p) => p.first))
+  // The records so far share their facts with the final ones: what whileWaiting adds to a node's facts stays.
+  const early = probes.flatMap(({ pod, probe }) => (probe.refused ? [] : [recordOf(pod, rpcPort(pod), probe.facts)]))
+  await Promise.all([secondReadings(firsts, options), whileWaiting?.(early)])
   const records = await Promise.all(
-    running.map(({ node, pod }) => {
-      const config = configs.then(
-        (all) => all.find((c) => c.metadata.namespace === node.metadata.namespace && c.metadata.name === node.metadata.name)?.data?.['config.toml'],
-      )
-      return probeNode(node, pod, config, pods, options).catch((error: Error) => {
+    probes.map(({ pod, probe }) =>
+      probe.record.catch((error: Error) => {
         if (!(error instanceof PortForwardRefused)) throw error
         errors.push({
           what: `port-forward to pod/${pod.metadata.name}:${rpcPort(pod)} (chain probe not checked)`,
@@ -46,32 +58,99 @@ export async function probeChains(
           message: error.message,
         })
         return undefined
-      })
-    }),
+      }),
+    ),
   )
   return records.filter((r): r is ProbeRecord => r !== undefined)
 }
 
-async function probeNode(node: ChainNode, pod: Pod, config: Promise<string | undefined>, pods: Pod[], options: ChainProbeOptions): Promise<ProbeRecord> {
+/** A node's first /status reading, and what the second reading needs: when it was taken, and where to read again. */
+interface FirstReading {
+  facts: ChainFacts
+  at: number
+  again: () => Promise<(RpcResult | undefined)[]>
+  settle: () => void
+}
+
+/**
+ * The second /status reading of every node whose first did not decide, after one wait for the whole fleet: the window
+ * counted from the latest of their first readings, so each node is read again at least the window after its first.
+ */
+async function secondReadings(firsts: (FirstReading | undefined)[], options: ChainProbeOptions): Promise<void> {
+  const undecided = firsts.filter((f): f is FirstReading => f !== undefined && needsSecondReading(f.facts, options.windowMs))
+  for (const f of firsts) if (f && !undecided.includes(f)) f.settle()
+  if (undecided.length === 0) return
+  const latest = Math.max(...undecided.map((f) => f.at))
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, latest + options.windowMs - Date.now())))
+  await Promise.all(
+    undecided.map(async (f) => {
+      try {
+        const [second] = await f.again()
+        if (second) f.facts.resample = sampleOf(second, new Date().toISOString())
+      } catch {
+        // A refused port-forward was said by the first reading's call; the second is simply not there.
+      } finally {
+        f.settle()
+      }
+    }),
+  )
+}
+
+/**
+ * Whether the height must be read again to tell moving, catching up and stalled apart. Not when the first reading
+ * decides: a recent last block moves; a last block older than STALE_BLOCK_MS on a node not catching up is a stall
+ * (recorded as `stale`). A window of 0 (status -o wide) asks for one reading only.
+ */
+export function needsSecondReading(facts: ChainFacts, windowMs: number): boolean {
+  const status = facts.status
+  if (!status || windowMs <= 0 || isRecent(facts)) return false
+  if (status.height > 0 && status.blockTime && !status.catchingUp && Date.parse(status.at) - Date.parse(status.blockTime) >= STALE_BLOCK_MS) {
+    facts.stale = true
+    return false
+  }
+  return true
+}
+
+/**
+ * Start a node's probe: `first` resolves with its first /status reading (undefined without one), `record` once the
+ * second reading (taken by secondReadings for the whole fleet) and the node's other reads are in.
+ */
+function startProbe(
+  node: ChainNode,
+  pod: Pod,
+  config: Promise<string | undefined>,
+  pods: Pod[],
+  options: ChainProbeOptions,
+): { first: Promise<FirstReading | undefined>; record: Promise<ProbeRecord>; facts: ChainFacts; refused: boolean } {
   const namespace = pod.metadata.namespace!
   const port = rpcPort(pod)
   const facts: ChainFacts = { problems: [] }
   const rpc = (paths: string[]) => rpcResults(options.get, namespace, pod.metadata.name, port, paths, facts)
-  const status = (async () => {
-    const [first, netInfo] = await rpc(['/status', '/net_info'])
+  let settle = () => {}
+  const secondDone = new Promise<void>((resolve) => (settle = resolve))
+  const probe = { facts, refused: false }
+  const first = (async (): Promise<FirstReading | undefined> => {
+    const [status, netInfo] = await rpc(['/status', '/net_info']).catch((error: Error) => {
+      if (error instanceof PortForwardRefused) probe.refused = true
+      throw error
+    })
     if (netInfo) facts.peers = peersOf(netInfo, new Date().toISOString())
-    if (!first) return
-    const sample = readStatus(first, facts)
-    // A window of 0 (status -o wide) asks for one reading only.
-    if (isRecent(facts) || options.windowMs <= 0) return
-    // Old last block: catching up or stalled. Read again a bounded window after the first reading.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.windowMs - (Date.now() - Date.parse(sample.at)))))
-    const [second] = await rpc(['/status'])
-    if (second) facts.resample = sampleOf(second, new Date().toISOString())
+    if (!status) return undefined
+    const sample = readStatus(status, facts)
+    return { facts, at: Date.parse(sample.at), again: () => rpc(['/status']), settle }
   })()
-  const nodeUtils = probeNodeUtils(options.get, pod, facts)
-  const stateSync = probeStateSync(options.get, node, config, pods, facts)
-  await Promise.all([status, nodeUtils, stateSync])
+  const record = (async () => {
+    const nodeUtils = probeNodeUtils(options.get, pod, facts)
+    const stateSync = probeStateSync(options.get, node, config, pods, facts)
+    // Without a first reading there is no second to wait for.
+    await Promise.all([first.then((reading) => (reading ? secondDone : undefined)), nodeUtils, stateSync])
+    return recordOf(pod, port, facts)
+  })()
+  return Object.assign(probe, { first, record })
+}
+
+function recordOf(pod: Pod, port: number, facts: ChainFacts): ProbeRecord {
+  const namespace = pod.metadata.namespace!
   const target = `pod/${pod.metadata.name}:${port}`
   const at = facts.status?.at ?? new Date().toISOString()
   if (!facts.status)

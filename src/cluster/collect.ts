@@ -144,17 +144,20 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
         // Other holders of a validator key in scope are looked for beyond the scope, alongside its own probes.
         // (doctor and collect only: a command that shows less than doctor reads no context.)
         const search = objects ? Promise.resolve(undefined) : searchKeyHolders(client, scope, nodes, chain.get, errors)
-        const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors)
-        const found = await search
-        const keySearch = found && keptHolders(found, nodes, records)
-        // Signing is counted from /status answers (the validator's own key, the chain's highest node): a second round,
-        // beside the Cosmos SDK modules' answers (slashing window, staking, upgrade plan, governance) read the same way.
-        await Promise.all([
-          chain.signingWindow
-            ? probeSigning(records, nodes, { get: chain.get, window: chain.signingWindow, sources: [...records, ...(keySearch?.probes ?? [])] })
-            : undefined,
-          probeCosmos(records, nodes, { get: chain.get }),
-        ])
+        let keySearch: KeySearch | undefined
+        // Signing is counted from the first /status answers (the validator's own key, the chain's highest node): a second
+        // round, beside the Cosmos SDK modules' answers (slashing window, staking, upgrade plan, governance) read the same
+        // way, both while the probe window passes for the nodes read twice.
+        const records = await probeChains(nodes, await lists.of('Pod'), lists.of('ConfigMap'), chain, errors, async (early) => {
+          const found = await search
+          keySearch = found && keptHolders(found, nodes, early)
+          await Promise.all([
+            chain.signingWindow
+              ? probeSigning(early, nodes, { get: chain.get, window: chain.signingWindow, sources: [...early, ...(keySearch?.probes ?? [])] })
+              : undefined,
+            probeCosmos(early, nodes, { get: chain.get }),
+          ])
+        })
         return { records, keySearch }
       })
     : Promise.resolve({ records: [], keySearch: undefined })

@@ -74,6 +74,7 @@ const cosmosReading = object({
 const chainFacts = object({
   'status?': object({ ...chainSample, earliestHeight: number, network: string, nodeId: string }),
   'resample?': object(chainSample),
+  'stale?': boolean,
   'peers?': object({ at: string, total: number, inbound: number, outbound: number, list: list(object({ id: string, address: string, outbound: boolean })) }),
   'nodeUtils?': object({ port: number, at: string, 'latestHeight?': number, 'stateSyncing?': boolean, problems: list(string) }),
   'stateSync?': object({

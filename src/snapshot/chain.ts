@@ -8,6 +8,11 @@ export const COMET_RPC_PORT = 26657
  * commit every 1 to 7 seconds: 20 s is three missed blocks on the slowest common chains.
  */
 export const RECENT_BLOCK_MS = 20_000
+/**
+ * A last block older than this on a node not catching up is a stall without a second reading: a chain that has not
+ * committed for a minute does not start again within the probe window, and the second reading said so anyway.
+ */
+export const STALE_BLOCK_MS = 60_000
 
 export type Movement =
   | { kind: 'moving'; blockAgeMs: number }
@@ -45,12 +50,13 @@ export function isRecent(facts: ChainFacts): boolean {
   return Date.parse(status.at) - Date.parse(status.blockTime) <= RECENT_BLOCK_MS
 }
 
-/** Whether the height moves: a recent last block says so at once; an old one needs the second reading. */
+/** Whether the height moves: a recent last block says so at once, a stale one (ChainFacts.stale) too; an old one needs the second reading. */
 export function movementOf(facts: ChainFacts): Movement {
   const first = facts.status
   if (!first) return { kind: 'unknown' }
   if (isRecent(facts)) return { kind: 'moving', blockAgeMs: Date.parse(first.at) - Date.parse(first.blockTime!) }
   const second = facts.resample
+  if (!second && facts.stale) return { kind: 'stalled', height: first.height, since: first.blockTime }
   if (!second) return { kind: 'unknown' }
   if (second.height > first.height) {
     const seconds = Math.max(0.001, (Date.parse(second.at) - Date.parse(first.at)) / 1000)

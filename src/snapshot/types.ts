@@ -93,6 +93,11 @@ export interface ChainFacts {
   status?: ChainSample & { earliestHeight: number; network: string; nodeId: string }
   /** Second /status reading, taken only when the last block was old. */
   resample?: ChainSample
+  /**
+   * No second reading was needed: the first showed a last block older than STALE_BLOCK_MS (snapshot/chain.ts) on a
+   * node not catching up, a stall.
+   */
+  stale?: boolean
   /** /net_info on 26657 (the peer list is capped; the counts are not). */
   peers?: { at: string; total: number; inbound: number; outbound: number; list: { id: string; address: string; outbound: boolean }[] }
   /** node-utils HTTP API, when the Pod exposes it. */

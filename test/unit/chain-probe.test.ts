@@ -1,0 +1,99 @@
+/**
+ * cluster/chain-probe.ts over a real CometBFT /status answer (test/fixtures/chain-commits), its height, block time
+ * and catching_up set per node, served in place of the port-forwards: which nodes are read twice, and when.
+ */
+import { describe, expect, it } from 'vitest'
+import { probeChains, type PodGet } from '../../src/cluster/chain-probe.js'
+import { movementOf } from '../../src/snapshot/chain.js'
+import type { ChainNode, ConfigMap, Pod } from '../../src/snapshot/kinds.js'
+import { fourValidators } from '../helpers/chain-commits.js'
+
+interface Chain {
+  /** Age of the last block at the first reading, in seconds. */
+  blockAge: number
+  catchingUp: boolean
+  /** How long the node takes to answer its first /status, in ms. */
+  delayMs?: number
+  /** Blocks gained between the first and the second reading. */
+  gained?: number
+}
+
+function fleet(chains: Record<string, Chain>) {
+  const nodes = Object.keys(chains).map((name) => ({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name, namespace: 'ns' } }))
+  const pods = Object.keys(chains).map((name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, status: { phase: 'Running' } }))
+  const started = Date.now()
+  const reads: { pod: string; path: string; at: number }[] = []
+  const get: PodGet = async (_ns, pod, _port, paths) => {
+    const chain = chains[pod]
+    const first = !reads.some((r) => r.pod === pod && r.path === '/status')
+    if (first && chain.delayMs) await new Promise((resolve) => setTimeout(resolve, chain.delayMs))
+    return paths.map((path) => {
+      reads.push({ pod, path, at: Date.now() - started })
+      const status = structuredClone(fourValidators.status['val-0'])
+      const height = 100 + (first ? 0 : (chain.gained ?? 0))
+      Object.assign(status.sync_info, {
+        latest_block_height: String(height),
+        latest_block_time: new Date(Date.now() - chain.blockAge * 1000).toISOString(),
+        catching_up: chain.catchingUp,
+      })
+      const result = path === '/status' ? status : { listening: true, n_peers: '0', peers: [] }
+      return { status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: -1, result })), truncated: false }
+    })
+  }
+  const probe = async (windowMs: number) => {
+    let whileWaiting: { at: number; pods: string[] } | undefined
+    const records = await probeChains(nodes as ChainNode[], pods as Pod[], Promise.resolve([] as ConfigMap[]), { get, windowMs }, [], async (early) => {
+      whileWaiting = { at: Date.now() - started, pods: early.map((r) => r.pod) }
+    })
+    return { records: Object.fromEntries(records.map((r) => [r.pod, r])), elapsed: Date.now() - started, whileWaiting }
+  }
+  const statusReads = (pod: string) => reads.filter((r) => r.pod === pod && r.path === '/status')
+  return { probe, statusReads }
+}
+
+describe('the chain probe window', () => {
+  it('reads again only the nodes whose first reading does not decide', async () => {
+    const { probe, statusReads } = fleet({
+      producing: { blockAge: 2, catchingUp: false },
+      halted: { blockAge: 600, catchingUp: false },
+      'catching-up': { blockAge: 600, catchingUp: true, gained: 40 },
+      'lately-stopped': { blockAge: 30, catchingUp: false },
+    })
+    const { records } = await probe(200)
+    expect(statusReads('producing')).toHaveLength(1)
+    expect(statusReads('halted')).toHaveLength(1)
+    expect(statusReads('catching-up')).toHaveLength(2)
+    expect(statusReads('lately-stopped')).toHaveLength(2)
+    expect(movementOf(records.producing.chain!).kind).toBe('moving')
+    expect(movementOf(records.halted.chain!)).toMatchObject({ kind: 'stalled', height: 100 })
+    expect(records.halted.chain).toMatchObject({ stale: true })
+    expect(records.halted.detail).toMatch(/^height 100, stalled at 100 since \S+Z, 0 peer/)
+    expect(movementOf(records['catching-up'].chain!).kind).toBe('catching-up')
+    expect(movementOf(records['lately-stopped'].chain!)).toMatchObject({ kind: 'stalled', height: 100 })
+  })
+
+  it('waits once for the whole fleet: the second readings go out together, the window after the latest first reading', async () => {
+    const { probe, statusReads } = fleet({
+      early: { blockAge: 30, catchingUp: false },
+      late: { blockAge: 30, catchingUp: false, delayMs: 300 },
+      'catching-up': { blockAge: 600, catchingUp: true, delayMs: 150, gained: 5 },
+    })
+    const { elapsed, whileWaiting } = await probe(400)
+    const seconds = ['early', 'late', 'catching-up'].map((pod) => statusReads(pod)[1].at)
+    const latestFirst = Math.max(...['early', 'late', 'catching-up'].map((pod) => statusReads(pod)[0].at))
+    // What needs only the first readings (signing, the Cosmos SDK modules) starts as soon as they are in.
+    expect(whileWaiting!.pods.sort()).toEqual(['catching-up', 'early', 'late'])
+    expect(whileWaiting!.at).toBeLessThan(latestFirst + 100)
+    for (const at of seconds) expect(at).toBeGreaterThanOrEqual(latestFirst + 400 - 5)
+    expect(Math.max(...seconds) - Math.min(...seconds)).toBeLessThan(100)
+    // One window, not one after each node's own first reading (300 + 400 + 400 for a chain of waits).
+    expect(elapsed).toBeLessThan(300 + 400 + 250)
+  })
+
+  it('a window of 0 reads each node once', async () => {
+    const { probe, statusReads } = fleet({ lately: { blockAge: 30, catchingUp: false }, 'catching-up': { blockAge: 600, catchingUp: true } })
+    await probe(0)
+    expect(statusReads('lately')).toHaveLength(1)
+    expect(statusReads('catching-up')).toHaveLength(1)
+  })
+})
