@@ -43,7 +43,11 @@ describe('a LimitRange refusing the init Pod (the real manager, seconds after th
     expect(finding.cause).toMatch(
       /a LimitRange of the namespace refuses the Pod it creates \(a LimitRange allows at most 1Gi memory per Container, and Pod fullnode-0-init-data asks 2Gi \(its limit\)\)/,
     )
-    expect(finding.action).toMatch(/^Set the memory limit of fullnode-0 at or below 1Gi .*kubectl describe limitrange -n sc-healthy/)
+    // The real init Pod asks resources only through the node's additional init commands: .spec.resources cannot help.
+    expect(finding.action).toBe(
+      'Set the memory limit of the additional init commands of fullnode-0 at or below 1Gi (kubectl edit chainnode fullnode-0 -n sc-healthy: ' +
+        ".spec.persistence.additionalInitCommands[].resources, the only resources its data init Pod asks for), or change the LimitRange's maximum (kubectl describe limitrange -n sc-healthy).",
+    )
   })
 
   it('a single failure stays a warning', () => {
@@ -141,6 +145,28 @@ describe('a missing object that stops a validator is an error of its own', () =>
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(/cannot sign blocks, .* until it does: Secret fullnode-0-consensus-key does not exist$/)
     expect(finding.action).toMatch(/^Create Secret fullnode-0-consensus-key in sc-healthy/)
+    // One step, said once (the entry's action names the Secret already).
+    expect(finding.action.match(/Create Secret/g)).toHaveLength(1)
+  })
+
+  it('the key Secret the validator names, whatever its name says (.spec.validator.privateKeySecret)', () => {
+    const s = structuredClone(healthy)
+    node(s).spec.validator = { privateKeySecret: 'hub-signing' }
+    // The manager's cached client words the NotFound with the kind: Secret "<name>" not found.
+    failing(s, node(s), 'Secret "hub-signing" not found')
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
+    const [finding] = findingsOf(s, 'signing-key-blocked')
+    expect(finding).toMatchObject({ severity: 'error', data: { entry: 'reconcile-error/consensus-key-secret-missing' } })
+    expect(finding.cause).toMatch(/until it does: Secret hub-signing does not exist$/)
+    expect(finding.action).toMatch(/^Create Secret hub-signing in sc-healthy/)
+  })
+
+  it('another Secret of the same name pattern is not the key of a node that is no validator', () => {
+    const s = structuredClone(healthy)
+    delete node(s).spec.validator
+    failing(s, node(s), 'Secret "hub-signing" not found')
+    expect(findingsOf(s, 'signing-key-blocked')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')).toHaveLength(1)
   })
 })
 
