@@ -34,16 +34,12 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 command -v go >/dev/null || { log "cannot build the cosmopilot manager: go not found on PATH"; exit 1; }
 
 key="$({ echo "recipe=$recipe"; go env GOVERSION GOOS GOARCH; echo "$module@$version"; } | sha256sum | cut -c1-16)"
-root="${CHAINNODE_TOOLS_DIR:-$HOME/.cache/kubectl-chainnode/tools}"
-dest="$root/cosmopilot-$key"
+dest="${CHAINNODE_TOOLS_DIR:-$HOME/.cache/kubectl-chainnode/tools}/cosmopilot-$key"
 bin="$dest/bin"
 mkdir -p "$bin"
-
+# Concurrent runs (two e2e runs at once) serialise on the cache directory's lock.
 exec 9>"$dest/.lock"
-if ! flock -n 9; then
-  log "another build holds $dest/.lock; waiting"
-  flock 9
-fi
+flock 9
 
 if [[ -x "$bin/manager" && -f "$bin/.stamp-manager" ]]; then
   log "manager: up to date ($(cat "$bin/.stamp-manager"))"

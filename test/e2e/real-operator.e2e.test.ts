@@ -43,6 +43,14 @@ const doctorJson = async (args: string[]): Promise<{ code: number; findings: any
   return { code: result.code, findings: report.clusters[0].findings }
 }
 
+/** doctor on one node: it fails (exit 1) with this rule's finding alone, which it returns. */
+async function onlyFinding(node: string, rule: string): Promise<any> {
+  const { code, findings } = await doctorJson([node])
+  expect(code).toBe(1)
+  expect(findings.map((f) => f.ruleId)).toEqual([rule])
+  return findings[0]
+}
+
 function chainNode(name: string, spec: Record<string, unknown> = {}): KubeObject {
   return {
     apiVersion: 'cosmopilot.voluzi.com/v1',
@@ -192,11 +200,8 @@ describe('the real cosmopilot manager v3.0.0 in the test cluster: the specific c
 
   it('an init Pod refused by a LimitRange: an error with the bound against the limit and the field to change', async (ctx) => {
     skipWithout(ctx)
-    const { code, findings } = await doctorJson(['init-refused'])
-    expect(code).toBe(1)
     // The PriorityClass refusal before it is over: the class exists and the manager's retries fail on the LimitRange.
-    expect(findings.map((f) => f.ruleId)).toEqual(['reconcile-failing'])
-    const [refused] = findings
+    const refused = await onlyFinding('init-refused', 'reconcile-failing')
     expect(refused).toMatchObject({
       severity: 'error',
       data: {
@@ -250,10 +255,7 @@ describe('the real cosmopilot manager v3.0.0 in the test cluster: the specific c
 
   it('a genesis URL the manager cannot resolve: genesis-unavailable with the host, from its Event and its error', async (ctx) => {
     skipWithout(ctx)
-    const { code, findings } = await doctorJson(['no-genesis'])
-    expect(code).toBe(1)
-    expect(findings.map((f) => f.ruleId)).toEqual(['genesis-unavailable'])
-    const [genesis] = findings
+    const genesis = await onlyFinding('no-genesis', 'genesis-unavailable')
     expect(genesis).toMatchObject({ severity: 'error', data: { entry: 'event/GenesisError-url' } })
     expect(genesis.cause).toMatch(/genesis\.invalid does not resolve \(no such host\)/)
     expect(genesis.evidence.map((e: any) => e.source)).toEqual(
