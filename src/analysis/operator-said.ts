@@ -90,11 +90,12 @@ function fromReconciles(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, ent
   const errors = entries.filter((e) => e.channel === 'reconcile-error')
   if (errors.length > 0)
     for (const group of groupErrors(failingRunOf(index, obj))) {
-      const entry = errors.find((e) => e.pattern.test(group.error))
+      const ownKey = ownKeySecretMissing(obj, errors, group.error)
+      const entry = ownKey?.entry ?? errors.find((e) => e.pattern.test(group.error))
       if (!entry) continue
       hits.push({
         entry,
-        groups: match(entry, group.error)!,
+        groups: ownKey?.groups ?? match(entry, group.error)!,
         text: group.error,
         evidence: {
           kind: 'log',
@@ -119,6 +120,25 @@ function fromReconciles(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, ent
     seen.set(entry.id, { entry, groups: match(entry, line.msg)!, text, evidence: { kind: 'log', source: line.source, text, at: line.at }, at: line.at })
   }
   return [...hits, ...seen.values()]
+}
+
+const KEY_SECRET_MISSING = 'reconcile-error/consensus-key-secret-missing'
+
+/**
+ * A validator's consensus key Secret may have any name (.spec.validator.privateKeySecret, else <name>-priv-key:
+ * v3.0.0 GetPrivKeySecretName); the manager's NotFound for it (`Secret "<name>" not found` from its cache) is that
+ * entry whatever the name says.
+ */
+function ownKeySecretMissing(
+  obj: ChainNode | ChainNodeSet,
+  errors: VocabularyEntry[],
+  error: string,
+): { entry: VocabularyEntry; groups: Record<string, string> } | undefined {
+  if (!isKind(obj, 'ChainNode') || !obj.spec?.validator) return undefined
+  const entry = errors.find((e) => e.id === KEY_SECRET_MISSING)
+  const secret = obj.spec.validator.privateKeySecret ?? `${obj.metadata.name}-priv-key`
+  const missing = error.endsWith(` "${secret}" not found`) && /(?:^|: )secrets? "[^"]*" not found$/i.test(error)
+  return entry && missing ? { entry, groups: { secret } } : undefined
 }
 
 /** The status facts the vocabulary reads, as `field = value` lines. */

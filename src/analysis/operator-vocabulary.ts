@@ -143,7 +143,8 @@ export const VOCABULARY: readonly VocabularyEntry[] = [
     kind: 'ChainNode',
     channel: 'reconcile-error',
     pattern: /(?:^|: )secrets? "(?<secret>[^"]*(?:priv-key|consensus-key|priv-validator|privval)[^"]*)" not found/i,
-    template: 'secrets "<name>-priv-key" not found (the API server\'s NotFound, returned bare or wrapped)',
+    template:
+      'Secret "<name>-priv-key" not found, or the Secret .spec.validator.privateKeySecret names, whatever its name (the manager\'s cache words the NotFound with the kind, the API server as secrets "…"; bare or wrapped)',
     rule: 'signing-key-blocked',
     severity: 'error',
     cause: "the validator's consensus key Secret does not exist: the node cannot sign blocks, and the operator cannot verify or reserve its key, until it does",

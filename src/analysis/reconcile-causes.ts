@@ -420,10 +420,16 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
       return `Create PriorityClass ${object}, or set RELEASE_NAME on the operator's manager to the Helm release name (the chart creates <release>-nodes).`
     case 'quota':
       return `Raise ResourceQuota ${object} in ${ns} (kubectl describe resourcequota ${object} -n ${ns}), or ${quotaRemedy(match.resources, ctx.node, ns)}.`
-    case 'limit-range':
+    case 'limit-range': {
+      // The data init Pod (<node>-init-data) sets resources only on the node's additional init commands (v3.0.0
+      // chainutils/data.go); its other containers take the LimitRange's defaults, so .spec.resources cannot help.
+      const initPod = facts.pod === `${ctx.node}-init-data`
+      const whose = initPod ? `the additional init commands of ${ctx.node}` : ctx.node
+      const field = initPod ? '.spec.persistence.additionalInitCommands[].resources, the only resources its data init Pod asks for' : '.spec.resources'
       return facts.bound === 'ratio'
-        ? `Bring the ${facts.resource} limit of ${ctx.node} within ${facts.allowed}× its request (.spec.resources), or change the LimitRange (kubectl describe limitrange -n ${ns}).`
-        : `Set the ${facts.resource} ${facts.field} of ${ctx.node} ${facts.bound === 'maximum' ? 'at or below' : 'at or above'} ${facts.allowed} (kubectl edit chainnode ${ctx.node} -n ${ns}: .spec.resources), or change the LimitRange's ${facts.bound} (kubectl describe limitrange -n ${ns}).`
+        ? `Bring the ${facts.resource} limit of ${whose} within ${facts.allowed}× its request (kubectl edit chainnode ${ctx.node} -n ${ns}: ${field}), or change the LimitRange (kubectl describe limitrange -n ${ns}).`
+        : `Set the ${facts.resource} ${facts.field} of ${whose} ${facts.bound === 'maximum' ? 'at or below' : 'at or above'} ${facts.allowed} (kubectl edit chainnode ${ctx.node} -n ${ns}: ${field}), or change the LimitRange's ${facts.bound} (kubectl describe limitrange -n ${ns}).`
+    }
     case 'pod-security':
       return `Label namespace ${ns} for the Pod Security level the node needs, or change the node's security context to meet "${object}".`
     case 'admission-denied':

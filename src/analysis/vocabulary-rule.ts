@@ -98,6 +98,9 @@ function hitOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, hits: Vocabu
  * the operator says about the node, and about the node's ChainNodeSet (a finding of the set, shared by its
  * nodes; for a set with no ChainNode yet, of the set alone).
  */
+/** The first four words of an action, where it says what to do to what. */
+const opening = (action: string) => action.split(/[\s(:,.]+/, 4).join(' ')
+
 export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
   const refine = spec.refine ?? (({ hits }) => hits)
   return defineRule<VocabularyData>({
@@ -138,7 +141,10 @@ export function vocabularyRule(spec: VocabularyRuleSpec): Rule<VocabularyData> {
         operator: `${d.vars.operatorNamespace}/${d.vars.operatorName}`,
       })
       // An action that only says "the object the error names" is the specific one, said better.
-      return /the error names|the error says/.test(general) && d.specific.object ? specific : `${specific} ${general}`
+      if (/the error names|the error says/.test(general) && d.specific.object) return specific
+      // The entry's own action that opens with the same words ("Create Secret <name> in", "Check the genesis
+      // source") says it already, with the names filled in: saying it twice reads as two steps.
+      return opening(specific) === opening(general) ? general : `${specific} ${general}`
     },
   })
 }

@@ -1,7 +1,8 @@
 import { refOf } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { reconcileErrorEvidence } from '../analysis/reconcile-log.js'
+import { reconcileErrorEvidence, reconcileHistory } from '../analysis/reconcile-log.js'
+import { compareText } from '../util/compare.js'
 import { eventEvidence, field, missing } from '../engine/evidence.js'
 import { matchingEvents } from '../snapshot/events.js'
 import { operatorReleaseName } from '../snapshot/operator.js'
@@ -61,11 +62,16 @@ export default defineRule<Data>({
     const logged = reconcileErrorEvidence(index, node, NOT_FOUND)
     const latest = [...events.map((e) => ({ text: e.message as string, at: e.lastTimestamp ?? '' })), ...logged].sort((a, b) => (a.at < b.at ? -1 : 1)).at(-1)
     if (!latest) return []
+    const classes = index.list('PriorityClass')
     const priorityClass = NOT_FOUND.exec(latest.text)![1]
+    // The class exists now and the operator's later reconciles got past the refusal (they pass, or fail on
+    // something else, which is then the node's story): the refusal is over.
+    const failing = reconcileHistory(index, node).failing.at(-1)
+    const pastIt = failing === undefined || (!NOT_FOUND.test(failing.error ?? '') && compareText(failing.at, latest.at) > 0)
+    if (pastIt && logged.length > 0 && classes.some((pc) => pc.metadata.name === priorityClass)) return []
     const operator = index.operatorFor(node)
     const labelled: string | undefined = operator?.metadata.labels?.['app.kubernetes.io/instance']
     const releaseName = operator ? operatorReleaseName(operator) : 'cosmopilot'
-    const classes = index.list('PriorityClass')
     const { why, release } = decide(classes, priorityClass, releaseName, labelled)
     const evidence: Evidence[] = [
       ...logged,

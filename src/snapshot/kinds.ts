@@ -109,6 +109,7 @@ export const chainNodeShape = object({
       'snapshots?': object({ 'verify?': boolean, 'exportTarball?': anything }),
     }),
     'validator?': object({
+      'privateKeySecret?': string,
       'init?': object({ 'chainID?': string, 'chainNodeAccounts?': list(anything) }),
       'createValidator?': anything,
       'tmKMS?': object({ 'provider?': object({ 'hashicorp?': object({ 'autoRenewToken?': boolean, 'uploadGenerated?': boolean }) }) }),

@@ -69,7 +69,9 @@ describe("the operator's vocabulary, live", () => {
     const refused = findings.find((f) => f.ruleId === 'reconcile-failing')
     expect(refused).toMatchObject({ severity: 'error', data: { cause: 'limit-range', causeFacts: { allowed: '1Gi', asked: '2Gi', resource: 'memory' } } })
     expect(refused.cause).toMatch(/a LimitRange allows at most 1Gi memory per Container, and Pod init-refused-init-data asks 2Gi \(its limit\)/)
-    expect(refused.action).toMatch(/^Set the memory limit of init-refused at or below 1Gi .*kubectl describe limitrange -n sc-operator-vocabulary/)
+    expect(refused.action).toMatch(
+      /^Set the memory limit of the additional init commands of init-refused at or below 1Gi .*\.spec\.persistence\.additionalInitCommands\[\]\.resources.*kubectl describe limitrange -n sc-operator-vocabulary/,
+    )
   })
 
   it('a validator without its consensus key Secret: an error saying it cannot sign until the Secret exists, not the generic text', async () => {

@@ -92,7 +92,14 @@ export default defineScenario({
           name: 'init-refused',
           chainID: CHAIN,
           app: GAIA,
-          spec: { genesis: GENESIS, persistence: { size: '500Gi' }, resources: { requests: { cpu: '2', memory: '2Gi' }, limits: { memory: '2Gi' } } },
+          // The data init Pod asks resources only through the additional init commands (the real manager, v3.0.0).
+          spec: {
+            genesis: GENESIS,
+            persistence: {
+              size: '500Gi',
+              additionalInitCommands: [{ image: 'busybox', command: ['sh', '-c'], args: ['true'], resources: { limits: { memory: '2Gi' } } }],
+            },
+          },
         },
         {
           pvc: { size: '500Gi', phase: 'Pending' },

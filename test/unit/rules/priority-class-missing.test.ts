@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { KubeObject, Snapshot } from '../../../src/snapshot/types.js'
 import { companionCase, findingsOf, findObject } from '../../helpers/bundles.js'
-import { failReconciles as failing, healthyNode as node, healthyOperator as operator, useHealthy } from '../../helpers/healthy-edits.js'
+import {
+  failReconciles as failing,
+  healthyManagerLog,
+  healthyNode as node,
+  healthyOperator as operator,
+  minutesBefore,
+  useHealthy,
+} from '../../helpers/healthy-edits.js'
+import { managerLine } from '../../helpers/operator-records.js'
 
 companionCase(
   'priority-class-missing',
@@ -90,5 +98,20 @@ describe('priority-class-missing reads the cluster’s PriorityClasses where the
     expect(finding.severity).toBe('warning')
     expect(finding.cause).toMatch(/exists now/)
     expect(finding.action).toMatch(/^Nothing to change/)
+  })
+
+  it('the class exists now and the later reconciles fail on something else: that is the story, not the class (the real manager)', () => {
+    const s = clone()
+    withClasses(s, 'cosmopilot-default', 'cosmopilot-nodes', 'cosmopilot-validators')
+    const refused = 'failed to create init pod: pods "fullnode-0-init-data" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi'
+    for (const [minutes, error] of [
+      [9, NO_CLASS],
+      [5, NO_CLASS],
+      [2, refused],
+      [1, refused],
+    ] as const)
+      healthyManagerLog(s).text += managerLine(node(s), { msg: 'Reconciler error', error, at: minutesBefore(s, minutes) }, 'rfc3339')
+    expect(findingsOf(s, 'priority-class-missing')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')).toMatchObject([{ severity: 'error', data: { cause: 'limit-range', error: refused } }])
   })
 })

@@ -187,7 +187,11 @@ describe('a LimitRange refusing the init Pod (the real manager, seconds after th
     expect(finding.cause).toMatch(
       /a LimitRange of the namespace refuses the Pod it creates \(a LimitRange allows at most 1Gi memory per Container, and Pod fullnode-0-init-data asks 2Gi \(its limit\)\)/,
     )
-    expect(finding.action).toMatch(/^Set the memory limit of fullnode-0 at or below 1Gi .*kubectl describe limitrange -n sc-healthy/)
+    // The real init Pod asks resources only through the node's additional init commands: .spec.resources cannot help.
+    expect(finding.action).toBe(
+      'Set the memory limit of the additional init commands of fullnode-0 at or below 1Gi (kubectl edit chainnode fullnode-0 -n sc-healthy: ' +
+        ".spec.persistence.additionalInitCommands[].resources, the only resources its data init Pod asks for), or change the LimitRange's maximum (kubectl describe limitrange -n sc-healthy).",
+    )
   })
 
   it('a single failure stays a warning', () => {

@@ -27,6 +27,28 @@ describe('signing-key-blocked', () => {
     expect(finding.severity).toBe('error')
     expect(finding.cause).toMatch(/cannot sign blocks, .* until it does: Secret fullnode-0-consensus-key does not exist$/)
     expect(finding.action).toMatch(/^Create Secret fullnode-0-consensus-key in sc-healthy/)
+    // One step, said once (the entry's action names the Secret already).
+    expect(finding.action.match(/Create Secret/g)).toHaveLength(1)
+  })
+
+  it('the key Secret the validator names, whatever its name says (.spec.validator.privateKeySecret)', () => {
+    const s = clone()
+    node(s).spec.validator = { privateKeySecret: 'hub-signing' }
+    // The manager's cached client words the NotFound with the kind: Secret "<name>" not found.
+    failing(s, node(s), 'Secret "hub-signing" not found')
+    expect(findingsOf(s, 'reconcile-failing')).toEqual([])
+    const [finding] = findingsOf(s, 'signing-key-blocked')
+    expect(finding).toMatchObject({ severity: 'error', data: { entry: 'reconcile-error/consensus-key-secret-missing' } })
+    expect(finding.cause).toMatch(/until it does: Secret hub-signing does not exist$/)
+    expect(finding.action).toMatch(/^Create Secret hub-signing in sc-healthy/)
+  })
+
+  it('another Secret of the same name pattern is not the key of a node that is no validator', () => {
+    const s = clone()
+    delete node(s).spec.validator
+    failing(s, node(s), 'Secret "hub-signing" not found')
+    expect(findingsOf(s, 'signing-key-blocked')).toEqual([])
+    expect(findingsOf(s, 'reconcile-failing')).toHaveLength(1)
   })
 
   it("the account Secret missing is the validator's setup, not its signing key", () => {
