@@ -43,6 +43,18 @@ export class SnapshotIndex {
       const list = this.byKind.get(obj.kind) ?? []
       list.push(obj)
       this.byKind.set(obj.kind, list)
+      // Events (a bundle can hold 300,000) are keyed and indexed when first asked for: many indexes never are.
+      if (obj.kind !== 'Event') this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
+    }
+  }
+
+  private eventsIndexed = false
+
+  /** The Events by involved object (uid, and kind/namespace/name) and by their own key, once. */
+  private indexEvents(): void {
+    if (this.eventsIndexed) return
+    this.eventsIndexed = true
+    for (const obj of this.byKind.get('Event') ?? []) {
       this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
       if (isKind(obj, 'Event')) this.indexEvent(obj)
     }
@@ -69,6 +81,7 @@ export class SnapshotIndex {
   get<K extends keyof KindViews>(kind: K, namespace: string | undefined, name: string): KindViews[K] | undefined
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    if (kind === 'Event') this.indexEvents()
     return this.byKey.get(keyOf(kind, namespace, name))
   }
 
@@ -123,6 +136,7 @@ export class SnapshotIndex {
   }
 
   private findEvents(obj: KubeObject): KubeEvent[] {
+    this.indexEvents()
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
     const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
       const uid = (event.involvedObject ?? event.regarding)?.uid

@@ -88,6 +88,26 @@ describe('timeline at bundle scale (bench/timeline.ts --events 200000 measures i
     expect(['a0x12f', 'cafeBABE', 'a  b', 'a\tb', 'caf\u00e9'].map(mayNeedHexOrSpacePass)).toEqual([true, true, true, true, true])
   })
 
+  it('an index not asked for Events does not index them (unreadLogs builds one per bundle read); asked, it finds them', () => {
+    const snapshot = withEvents(1000)
+    let read = 0
+    for (const obj of snapshot.objects)
+      if (obj.kind === 'Event') {
+        const involved = (obj as { involvedObject?: unknown }).involvedObject
+        Object.defineProperty(obj, 'involvedObject', {
+          get: () => (read++, involved),
+          enumerable: true,
+        })
+      }
+    const index = new SnapshotIndex(snapshot)
+    const node = index.chainNodes().find((n) => n.metadata.name === 'fullnode-0')!
+    index.podOf(node)
+    index.logsFor(node.metadata.namespace, node.metadata.name, 'node')
+    expect(read).toBe(0)
+    expect(index.eventsFor(node).length + index.eventsFor(index.podOf(node)).length).toBeGreaterThanOrEqual(1000)
+    expect(index.get('Event', 'sc-healthy', 'fullnode-0.events7')?.metadata.name).toBe('fullnode-0.events7')
+  })
+
   it('a time in canonical form is itself; others are converted, invalid ones are undefined', () => {
     expect(isoTime('2026-11-22T10:00:00.000Z')).toBe('2026-11-22T10:00:00.000Z')
     expect(isoTime('2026-11-22T10:00:00Z')).toBe('2026-11-22T10:00:00.000Z')
