@@ -10,7 +10,9 @@
  * --events N: no cluster; the healthy example bundle with N Events about one node (its ChainNode and its Pod, each
  * message its own numbers, as a noisy node writes them), and timeline --all against doctor --all on it, interleaved:
  * median wall and CPU time and the largest peak memory (GNU time) of each, and their ratios (issue 44: 200,000 Events).
- *   npx tsx bench/timeline.ts --events 200000 [--runs 3] [--cli PATH]
+ *   npx tsx bench/timeline.ts --events 200000 [--runs 3] [--cli PATH] [--before PATH]
+ * --before PATH (with --events): an earlier build measured in the same run, its four runs interleaved with this one's,
+ * so a before/after comparison sees the same load.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -24,7 +26,7 @@ import { readBundle, writeBundle } from '../src/snapshot/bundle.js'
 import { addNodeEvents } from '../test/helpers/node-events.js'
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' }, cli: { type: 'string' }, events: { type: 'string' } },
+  options: { runs: { type: 'string', default: '7' }, dir: { type: 'string' }, cli: { type: 'string' }, events: { type: 'string' }, before: { type: 'string' } },
 })
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.resolve(values.cli ?? path.join(root, 'bin', 'chainnode'))
@@ -56,11 +58,11 @@ async function bundleBench(count: number, runs: number): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'timeline-bench-'))
   try {
     const bundle = await eventsBundle(count, path.join(work, 'bundle'))
-    const measure = (command: string) => {
+    const measure = (build: string, command: string) => {
       const start = process.hrtime.bigint()
       const result = spawnSync(
         '/usr/bin/time',
-        ['-v', cli, command, '--all', '-n', 'sc-healthy', '--bundle', bundle, ...(command === 'doctor' ? ['--fail-on', 'never'] : [])],
+        ['-v', build, command, '--all', '-n', 'sc-healthy', '--bundle', bundle, ...(command === 'doctor' ? ['--fail-on', 'never'] : [])],
         {
           env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${cpuPreload}`.trim() },
           encoding: 'utf8',
@@ -74,26 +76,35 @@ async function bundleBench(count: number, runs: number): Promise<void> {
       if (result.status !== 0 && result.status !== 3) throw new Error(`${command} exited ${result.status}: ${lines.find((l) => l.startsWith('error')) ?? ''}`)
       return { ms, cpuMs, peakMB }
     }
-    console.log(`${cli}; ${count} Events about one node; load average at the start: ${load()}`)
-    const seen: Record<string, { ms: number[]; cpuMs: number[]; peakMB: number[] }> = {
-      timeline: { ms: [], cpuMs: [], peakMB: [] },
-      doctor: { ms: [], cpuMs: [], peakMB: [] },
-    }
-    for (let i = 0; i < runs; i++)
-      for (const command of i % 2 ? ['doctor', 'timeline'] : ['timeline', 'doctor']) {
-        const { ms, cpuMs, peakMB } = measure(command)
-        seen[command].ms.push(ms)
-        seen[command].cpuMs.push(cpuMs)
-        seen[command].peakMB.push(peakMB)
-      }
-    const line = (command: string) =>
-      `${command}: ${median(seen[command].ms).toFixed(0)} ms wall, ${median(seen[command].cpuMs).toFixed(0)} ms CPU, ${Math.max(...seen[command].peakMB).toFixed(0)} MB peak`
-    console.log(line('timeline'))
-    console.log(line('doctor'))
-    const ratio = (pick: (c: string) => number) => (pick('timeline') / pick('doctor')).toFixed(2)
-    console.log(
-      `timeline/doctor: wall ${ratio((c) => median(seen[c].ms))}, CPU ${ratio((c) => median(seen[c].cpuMs))}, peak memory ${ratio((c) => Math.max(...seen[c].peakMB))} (target 1.00 or less; ${runs} runs each, interleaved); load average at the end: ${load()}`,
+    const builds = values.before ? [path.resolve(values.before), cli] : [cli]
+    console.log(`${builds.join(' (before), ')}; ${count} Events about one node; load average at the start: ${load()}`)
+    const labels = builds.flatMap((build) =>
+      ['timeline', 'doctor'].map((command) => ({ build, command, label: `${command}${builds.length > 1 ? (build === cli ? ' after' : ' before') : ''}` })),
     )
+    const seen: Record<string, { ms: number[]; cpuMs: number[]; peakMB: number[] }> = Object.fromEntries(
+      labels.map(({ label }) => [label, { ms: [], cpuMs: [], peakMB: [] }]),
+    )
+    for (let i = 0; i < runs; i++)
+      // Each goes first in turn.
+      for (let k = 0; k < labels.length; k++) {
+        const { build, command, label } = labels[(k + i) % labels.length]
+        const { ms, cpuMs, peakMB } = measure(build, command)
+        seen[label].ms.push(ms)
+        seen[label].cpuMs.push(cpuMs)
+        seen[label].peakMB.push(peakMB)
+      }
+    const wall = (label: string) => median(seen[label].ms)
+    const cpu = (label: string) => median(seen[label].cpuMs)
+    const peak = (label: string) => Math.max(...seen[label].peakMB)
+    for (const { label } of labels)
+      console.log(`${label}: ${wall(label).toFixed(0)} ms wall, ${cpu(label).toFixed(0)} ms CPU, ${peak(label).toFixed(0)} MB peak`)
+    for (const suffix of builds.length > 1 ? [' before', ' after'] : ['']) {
+      const ratio = (pick: (label: string) => number) => (pick(`timeline${suffix}`) / pick(`doctor${suffix}`)).toFixed(2)
+      console.log(
+        `timeline/doctor${suffix}: wall ${ratio(wall)}, CPU ${ratio(cpu)}, peak memory ${ratio(peak)} (target 1.00 or less; ${runs} runs each, interleaved)`,
+      )
+    }
+    console.log(`load average at the end: ${load()}`)
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

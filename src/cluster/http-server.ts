@@ -102,42 +102,130 @@ function screenRequestLines(server: Server): Set<Socket> {
   // first line passed (emitting 'connection' is how Node lets a caller hand the server a socket).
   const handOver = server.listeners('connection') as ((socket: Socket) => void)[]
   server.removeAllListeners('connection')
+  const laterRequests = screenLaterRequests(server)
   server.on('connection', (socket: Socket) => {
     screening.add(socket)
-    let seen: Buffer = Buffer.alloc(0)
     // Until the hand-over, a reset by the peer ends only this connection (the HTTP server listens after it).
     const ignore = () => undefined
     socket.on('error', ignore)
     const done = () => {
-      clearTimeout(timer)
+      line.stop()
       socket.off('data', onData)
       screening.delete(socket)
     }
-    const refuse = (why: string) => {
-      done()
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${why}: send an HTTP/1.1 request\n`)
-      // A peer that does not read the answer does not keep the connection either.
-      setTimeout(() => socket.destroy(), FIRST_LINE_MS).unref()
-    }
-    const timer = setTimeout(() => refuse('no request line within a second'), FIRST_LINE_MS)
+    const line = lineScreen(socket, done)
     const onData = (chunk: Buffer) => {
-      seen = seen.length ? Buffer.concat([seen, chunk]) : chunk
-      const end = seen.indexOf(0x0a)
-      const bytes = seen.subarray(0, end === -1 ? Math.min(seen.length, MAX_LINE_BYTES + 1) : end)
-      if (hasNonLineByte(bytes) || bytes.length > MAX_LINE_BYTES) return refuse('not an HTTP request line')
-      if (end === -1) return
-      if (!REQUEST_LINE.test(bytes.toString('latin1').replace(/\r$/, ''))) return refuse('not an HTTP/1.x request line')
+      if (line.take(chunk) !== 'passed') return
       done()
       socket.off('error', ignore)
       // Paused before the bytes go back: the HTTP server reads the socket natively from now on, and resuming it
       // after the hand-over delivers these bytes to its parser before anything the socket reads next.
       socket.pause()
-      socket.unshift(seen)
+      socket.unshift(line.seen())
       for (const listener of handOver) listener.call(server, socket)
+      laterRequests(socket)
       socket.resume()
     }
     socket.on('data', onData)
     socket.on('close', done)
   })
   return screening
+}
+
+/** The first line of a request: the wait for it and the verdict on it, for a connection's first request and later ones. */
+function lineScreen(socket: Socket, onRefused: () => void) {
+  let seen: Buffer = Buffer.alloc(0)
+  const refuse = (why: string): 'refused' => {
+    clearTimeout(timer)
+    onRefused()
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${why}: send an HTTP/1.1 request\n`)
+    // A peer that does not read the answer does not keep the connection either.
+    setTimeout(() => socket.destroy(), FIRST_LINE_MS).unref()
+    return 'refused'
+  }
+  const timer = setTimeout(() => refuse('no request line within a second'), FIRST_LINE_MS)
+  return {
+    seen: () => seen,
+    stop: () => clearTimeout(timer),
+    /** Take a chunk: refused (400 sent), passed (a request line ended), or waiting for the rest of the line. */
+    take(chunk: Buffer): 'refused' | 'passed' | 'waiting' {
+      seen = seen.length ? Buffer.concat([seen, chunk]) : chunk
+      const end = seen.indexOf(0x0a)
+      const bytes = seen.subarray(0, end === -1 ? Math.min(seen.length, MAX_LINE_BYTES + 1) : end)
+      if (hasNonLineByte(bytes) || bytes.length > MAX_LINE_BYTES) return refuse('not an HTTP request line')
+      if (end === -1) return 'waiting'
+      if (!REQUEST_LINE.test(bytes.toString('latin1').replace(/\r$/, ''))) return refuse('not an HTTP/1.x request line')
+      clearTimeout(timer)
+      return 'passed'
+    },
+  }
+}
+
+/** The end of a request's head: an empty line. */
+const HEAD_END = /\r?\n\r?\n/
+
+/**
+ * After the first request, Node's parser reads the connection: a later HTTP/0.9 line on a kept-alive connection
+ * would again hold it until the header timeout. So each request that begins on an idle connection (every
+ * earlier request read to its end and answered) is screened as the first one was, its bytes seen before the
+ * parser's. Bytes sent before an answer (a body, pipelined requests) leave the parser alone to the next
+ * request: where a request begins among them is not known here, and the header timeout still bounds them.
+ * Returns the function that starts watching a connection handed over to the HTTP server.
+ */
+function screenLaterRequests(server: Server): (socket: Socket) => void {
+  const watchers = new WeakMap<Socket, (req: IncomingMessage, res: ServerResponse) => void>()
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => watchers.get(req.socket as Socket)?.(req, res))
+  return (socket) => {
+    // head: the bytes of a request whose head is not yet parsed; busy: requests not yet read and answered;
+    // idle: the next byte begins a request; line: its first line being screened; unknown: bytes the parser
+    // holds may begin the next request (screening resumes after it).
+    let state: 'head' | 'busy' | 'idle' | 'line' | 'unknown' = 'head'
+    let open = 0
+    let tangled = false
+    let head = ''
+    let line: ReturnType<typeof lineScreen> | undefined
+    const stop = () => {
+      line?.stop()
+      line = undefined
+    }
+    const onData = (chunk: Buffer) => {
+      if (state === 'idle') {
+        state = 'line'
+        head = ''
+        line = lineScreen(socket, stop)
+      }
+      if (state === 'busy') tangled = true
+      if (state !== 'line' && state !== 'head') return
+      // Bytes after the end of the head in the chunk that holds it are a body or the next request.
+      head = (head + chunk.toString('latin1')).slice(-MAX_LINE_BYTES)
+      const end = HEAD_END.exec(head)
+      if (end && end.index + end[0].length < head.length) tangled = true
+      if (state === 'line' && line) {
+        const verdict = line.take(chunk)
+        if (verdict === 'passed') {
+          stop()
+          state = 'head'
+        }
+      }
+    }
+    // Seen before the parser reads them (adding a 'data' listener makes Node's HTTP server read the socket in
+    // JavaScript, through its own listener, instead of natively).
+    socket.prependListener('data', onData)
+    socket.on('close', stop)
+    watchers.set(socket, (req, res) => {
+      stop()
+      state = 'busy'
+      open++
+      let ended = false
+      let answered = false
+      const settle = () => {
+        if (!ended || !answered || --open > 0 || socket.destroyed) return
+        state = tangled ? 'unknown' : 'idle'
+        tangled = false
+        head = ''
+      }
+      req.once('end', () => ((ended = true), settle()))
+      res.once('finish', () => ((answered = true), settle()))
+    })
+  }
 }

@@ -28,10 +28,15 @@ export function eventCount(event: KubeEvent): number {
 
 /** Sorted newest last, the order kubectl's `--sort-by=.lastTimestamp` intends but with nulls handled. */
 export function sortEvents(events: KubeEvent[]): KubeEvent[] {
+  return sortEventsTimed(events).events
+}
+
+/** sortEvents, with each Event's time as parsed for the sort (Date.parse of eventTime; NaN when unreadable). */
+export function sortEventsTimed(events: KubeEvent[]): { events: KubeEvent[]; times: number[] } {
   // Each time parsed once, not once per comparison: a bundle can hold 300,000 events.
   const timed = events.map((event) => ({ event, at: Date.parse(eventTime(event)) }))
   timed.sort((a, b) => a.at - b.at || (a.event.metadata.name < b.event.metadata.name ? -1 : a.event.metadata.name > b.event.metadata.name ? 1 : 0))
-  return timed.map(({ event }) => event)
+  return { events: timed.map(({ event }) => event), times: timed.map(({ at }) => at) }
 }
 
 /** What matchingEvents needs of a SnapshotIndex; named structurally so index.ts can import the Event helpers here without a cycle. */

@@ -14,7 +14,7 @@ import {
 } from './kinds.js'
 import { compareText } from '../util/compare.js'
 import { ownerSetName } from './node-layout.js'
-import { sortEvents } from './events.js'
+import { sortEventsTimed } from './events.js'
 import { selectorMatches, type LabelSelector } from './label-selector.js'
 import { operatorWorkerName } from './operator.js'
 
@@ -36,12 +36,25 @@ export class SnapshotIndex {
   // serve's history holds thousands of observations per node of a fleet: a scan per node would be quadratic.
   private observationsByNode?: Map<string, Observation[]>
   private readonly eventsCache = new WeakMap<KubeObject, KubeEvent[]>()
+  private readonly eventTimes = new WeakMap<KubeEvent[], number[]>()
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
       const list = this.byKind.get(obj.kind) ?? []
       list.push(obj)
       this.byKind.set(obj.kind, list)
+      // Events (a bundle can hold 300,000) are keyed and indexed when first asked for: many indexes never are.
+      if (obj.kind !== 'Event') this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
+    }
+  }
+
+  private eventsIndexed = false
+
+  /** The Events by involved object (uid, and kind/namespace/name) and by their own key, once. */
+  private indexEvents(): void {
+    if (this.eventsIndexed) return
+    this.eventsIndexed = true
+    for (const obj of this.byKind.get('Event') ?? []) {
       this.byKey.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj)
       if (isKind(obj, 'Event')) this.indexEvent(obj)
     }
@@ -68,6 +81,7 @@ export class SnapshotIndex {
   get<K extends keyof KindViews>(kind: K, namespace: string | undefined, name: string): KindViews[K] | undefined
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined
   get(kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    if (kind === 'Event') this.indexEvents()
     return this.byKey.get(keyOf(kind, namespace, name))
   }
 
@@ -116,13 +130,21 @@ export class SnapshotIndex {
     return events
   }
 
+  /** The time of each of eventsFor(obj), as its sort parsed it (eventTime; NaN when unreadable): not parsed again. */
+  eventTimesFor(obj: KubeObject): number[] {
+    return this.eventTimes.get(this.eventsFor(obj))!
+  }
+
   private findEvents(obj: KubeObject): KubeEvent[] {
+    this.indexEvents()
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
     const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
       const uid = (event.involvedObject ?? event.regarding)?.uid
       return !uid || !obj.metadata.uid || uid === obj.metadata.uid
     })
-    return sortEvents([...new Set([...byUid, ...byName])])
+    const { events, times } = sortEventsTimed([...new Set([...byUid, ...byName])])
+    this.eventTimes.set(events, times)
+    return events
   }
 
   logsFor(namespace: string | undefined, pod: string, container: string, previous = false): LogRecord | undefined {

@@ -3,6 +3,10 @@
  * a held connection that goes silent for good is noticed (HTTP/2 PING) and replaced, and what its watches missed
  * is listed again; a cluster it cannot reach at all is said per source, on /readyz after --unready-after cycles,
  * while the last readings stay, marked by their age.
+ *
+ * That the black-hole case can fail: run it with the PING off (the transport as it was before it) and it does, with
+ * no successful cycle on a new connection:
+ *   KUBECTL_CHAINNODE_TEST_NO_PING=1 CHAINNODE_E2E_SCENARIOS=0 npx vitest run --project e2e test/e2e/serve-blind.e2e.test.ts -t 'black-holed'
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -118,4 +118,61 @@ describe('a stray line on the port', () => {
     expect(two.answer.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404'])
     expect(two.closedAfterMs).toBeLessThan(1000)
   })
+
+  /** One request, its answer read, then `later` on the same kept-alive connection: all that came back, and when it closed after `later`. */
+  function afterAnsweredRequest(later: string, waitMs = 3000): Promise<{ answers: string[]; closedAfterMs?: number }> {
+    return new Promise((resolve) => {
+      let text = ''
+      let sentAt = 0
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'))
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk
+        if (!sentAt && text.endsWith('m 1\n')) {
+          sentAt = Date.now()
+          socket.write(later)
+        }
+      })
+      socket.on('error', () => undefined)
+      const finish = (closedAfterMs?: number) => resolve({ answers: text.match(/^HTTP\/1\.1 \d+/gm) ?? [], closedAfterMs })
+      const timer = setTimeout(() => (socket.destroy(), finish()), waitMs)
+      socket.on('close', () => (clearTimeout(timer), finish(sentAt ? Date.now() - sentAt : undefined)))
+    })
+  }
+
+  it.each([
+    ['an HTTP/0.9 request', 'GET /metrics\r\n'],
+    ['an unknown protocol line', 'HELLO chainnode\r\n'],
+  ])('%s after an answered request on a kept-alive connection gets 400 and a close within a second', async (_, later) => {
+    const { answers, closedAfterMs } = await afterAnsweredRequest(later)
+    expect(answers).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400'])
+    expect(closedAfterMs).toBeLessThan(1000)
+  })
+
+  it('half a line after an answered request is closed after a second; a whole request is answered', async () => {
+    const half = await afterAnsweredRequest('GET /metr')
+    expect(half.answers).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400'])
+    expect(half.closedAfterMs).toBeGreaterThanOrEqual(900)
+    expect(half.closedAfterMs).toBeLessThan(2000)
+    const whole = await afterAnsweredRequest('GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    expect(whole.answers).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404'])
+    expect(whole.closedAfterMs).toBeLessThan(1000)
+  })
+
+  it('a keep-alive client is answered on one connection as often as it asks', async () => {
+    const { Agent } = await import('node:http')
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const sockets = new Set<unknown>()
+    for (let i = 0; i < 5; i++)
+      await new Promise<void>((resolve, reject) =>
+        request({ host: '127.0.0.1', port: server.port, path: '/metrics', agent }, (res) => {
+          sockets.add(res.socket)
+          expect(res.statusCode).toBe(200)
+          res.resume().on('end', resolve)
+        })
+          .on('error', reject)
+          .end(),
+      )
+    expect(sockets.size).toBe(1)
+    agent.destroy()
+  })
 })
