@@ -43,7 +43,6 @@ function limiter(slots: number): (priority: number, work: () => Promise<(RpcResu
 }
 
 export const DEFAULT_SIGNING_WINDOW = 100
-export const MAX_SIGNING_WINDOW = 1000
 /** Heights asked per port-forward: one forwarded connection, answers pipelined; bounded so one answer stream stays small. */
 const BATCH = 25
 /** Batches in flight at once per chain, and over every chain of the run (each is a port-forward through the API server). */
