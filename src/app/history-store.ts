@@ -7,6 +7,12 @@ import { configKeyDigests } from '../analysis/config-diff.js'
 import { annotation } from '../snapshot/operator.js'
 
 const MAX_PER_NODE = 50
+/**
+ * Nodes the file remembers, across every cluster read from this machine: the ones unchanged longest go first. Each
+ * throw-away cluster (a new server address) adds its nodes, and every run reads the whole file, so it must not grow
+ * for ever. Above any one fleet we measure (5,000 ChainNodes).
+ */
+const MAX_NODES = 10_000
 /** Observations per node that keep their configuration's key fingerprints: enough to name what the latest change changed. */
 const WITH_CONFIG_KEYS = 2
 
@@ -70,6 +76,15 @@ export async function recordHistory(snapshot: Snapshot, file = historyFile()): P
       changed = true
     }
   }
-  if (changed) await writeStateFile(file, history)
+  if (changed) await writeStateFile(file, keepRecent(history))
   return { ...snapshot, observations: previous }
+}
+
+/** The MAX_NODES nodes whose last recorded change is the latest (only changes are recorded, in time order). */
+function keepRecent(history: History): History {
+  const keys = Object.keys(history)
+  if (keys.length <= MAX_NODES) return history
+  const lastSeen = (k: string) => Date.parse(history[k]?.at(-1)?.at ?? '') || 0
+  const kept = keys.sort((a, b) => lastSeen(b) - lastSeen(a)).slice(0, MAX_NODES)
+  return Object.fromEntries(kept.map((k) => [k, history[k]]))
 }
