@@ -65,7 +65,8 @@ export class PodHttpPool {
   private readonly ports = new Map<string, { forward?: ForwardedPort; queue: Promise<unknown> }>()
   private readonly idle = new Set<string>()
   private readonly slots = slotLimiter(MAX_PARALLEL_FORWARDS)
-  private readonly release = onInterrupt(() => this.destroyAll())
+  /** Registered with the first forward: until one is open nothing needs undoing, and Ctrl-C ends the run at once. */
+  private release?: () => void
 
   constructor(private readonly options: PodHttpOptions) {}
 
@@ -81,7 +82,8 @@ export class PodHttpPool {
   }
 
   close(): void {
-    this.release()
+    this.release?.()
+    this.release = undefined
     this.destroyAll()
   }
 
@@ -97,6 +99,7 @@ export class PodHttpPool {
     const reused = forward !== undefined
     for (;;) {
       if (!forward) {
+        this.release ??= onInterrupt(() => this.destroyAll())
         this.forwards++
         this.options.onForward?.(where.namespace, where.pod, where.port)
         forward = new ForwardedPort({ ...where, server: this.options.server, credentials: this.options.credentials })

@@ -41,8 +41,11 @@ function decide(classes: KubeObject[], priorityClass: string, releaseName: strin
   if (classes.length > 0) {
     if (classes.some((pc) => pc.metadata.name === priorityClass)) return { why: 'exists-now', release }
     const others = chartReleasesIn(classes).filter((prefix) => prefix !== releaseName)
-    if (others.length === 0) return { why: 'classes-absent', release: release ?? releaseName }
-    return { why: 'release-mismatch', release: release && others.includes(release) ? release : others[0] }
+    // The classes of another operator's release (a second release in the cluster) say nothing of this one's: with its
+    // own release known, only that release's classes can show a mismatch.
+    const mismatched = release ? others.filter((prefix) => prefix === release) : others
+    if (mismatched.length === 0) return { why: 'classes-absent', release: release ?? releaseName }
+    return { why: 'release-mismatch', release: mismatched[0] }
   }
   // The chart names its classes after the release; the manager after RELEASE_NAME: they differ only when the two do.
   if (!release) return { why: 'cannot-tell' }

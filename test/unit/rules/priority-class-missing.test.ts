@@ -90,6 +90,16 @@ describe('priority-class-missing reads the cluster’s PriorityClasses where the
     expect(finding.action).not.toMatch(/helm upgrade prod/)
   })
 
+  it("another operator's release in the cluster (its classes exist) is no mismatch of this one: release cosmopilot's classes are absent", () => {
+    const s = clone()
+    operator(s).metadata.labels!['app.kubernetes.io/instance'] = 'cosmopilot'
+    withClasses(s, 'other-default', 'other-nodes', 'other-validators')
+    failing(s, node(s), NO_CLASS)
+    const [finding] = findingsOf(s, 'priority-class-missing')
+    expect(finding.data).toMatchObject({ why: 'classes-absent', release: 'cosmopilot' })
+    expect(finding.action).not.toMatch(/RELEASE_NAME=other/)
+  })
+
   it('the class exists now: the refusal predates it, a warning with nothing to change', () => {
     const s = clone()
     withClasses(s, 'cosmopilot-default', 'cosmopilot-nodes', 'cosmopilot-validators')
