@@ -119,8 +119,7 @@ export function unreadableLogLine(source: LogSource, error: unknown, previous: b
   const where = `container "${source.container}" in pod "${source.pod}"`
   const status = allContainerStatuses(source.podObject).find((s) => s.name === source.container)
   const reason = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error)
-  if (error instanceof ApiError && error.reason === 'not-found' && /pods? "[^"]*" not found/.test(reason))
-    return `pod "${source.pod}" was deleted while its logs were read (namespace ${source.namespace})`
+  if (error instanceof ApiError && error.missing === 'object') return `pod "${source.pod}" was deleted while its logs were read (namespace ${source.namespace})`
   if (!previous && status?.state?.waiting && !status.lastState?.terminated)
     return `${where} is waiting to start: ${status.state.waiting.reason ?? 'no reason given'}${status.state.waiting.message ? ` (${status.state.waiting.message})` : ''}`
   if (previous && !status?.lastState?.terminated) return `previous terminated ${where} not found`

@@ -19,7 +19,7 @@ describe('a log that cannot be read is one line saying why', () => {
   })
 
   it('a Pod deleted between the list and the read says so, not "not found" of a container', () => {
-    expect(unreadableLogLine(source(pod({ running: {} })), new ApiError('not-found', 'pods "val-0" not found', 404), false)).toBe(
+    expect(unreadableLogLine(source(pod({ running: {} })), new ApiError('not-found', 'pods "val-0" not found', 404, undefined, 'object'), false)).toBe(
       'pod "val-0" was deleted while its logs were read (namespace cosmos)',
     )
   })
