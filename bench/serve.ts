@@ -75,7 +75,7 @@ async function serveOver(namespace: string) {
   const loop = new ServeLoop(session, {
     listen: { host: '127.0.0.1', port: 0 },
     intervalMs: 0,
-    flags: { namespace, all: true, 'request-timeout': '30s', tail: 500, 'log-sample': 3 },
+    flags: { namespace, all: true, 'request-timeout': 30_000, tail: 500, 'log-sample': 3 },
     reads: { namespaceByDefault: true, logRoles: logRolesOf(rules) },
     rules,
     settings: {},

@@ -1,7 +1,5 @@
 import type { Rule, RuleSettings } from '../engine/define-rule.js'
-import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
-import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import { logRolesOf, selectRules } from './doctor.js'
@@ -17,12 +15,14 @@ export interface DiagnosisFlags {
   rule?: string[]
   'skip-rule'?: string[]
   'no-probe'?: boolean
-  'probe-window': string
+  /** Milliseconds, as every duration a command hands over (commands/flag-spec.ts flagValues). */
+  'probe-window': number
   'signing-window'?: number
-  'gate-timeout': string
+  'gate-timeout': number
   'missed-blocks-warning'?: number
   'missed-blocks-error'?: number
-  'phase-timeout'?: string[]
+  /** [phase, milliseconds] pairs, per flag given. */
+  'phase-timeout'?: [string, number][][]
 }
 
 /** Everything a run of the rules needs, as values: the rules, their settings, the probes, durations in milliseconds. */
@@ -50,7 +50,7 @@ export function diagnosisOptions(flags: DiagnosisFlags): DiagnosisOptions {
   if (rules.length === 0) throw usageError('--rule and --skip-rule leave no rule to check', 'drop a --skip-rule, or list the rules with: chainnode rules')
   const { probe, chainProbe, gateTimeoutMs } = activeProbes(flags)
   const settings: RuleSettings = {
-    phaseTimeoutsMs: parsePhaseTimeouts(flags['phase-timeout'] ?? []),
+    phaseTimeoutsMs: Object.fromEntries((flags['phase-timeout'] ?? []).flat()),
     missedBlocks: missedBlockThresholds(flags),
   }
   const probed = !flags['no-probe']
@@ -74,29 +74,17 @@ export function activeProbes(flags: Pick<DiagnosisFlags, 'no-probe' | 'probe-win
   chainProbe?: SnapshotRequest['chainProbe']
   gateTimeoutMs: number
 } {
-  const gateTimeoutMs = parseDuration(flags['gate-timeout'], '--gate-timeout')
+  const gateTimeoutMs = flags['gate-timeout']
   const chainProbe = chainProbeFor(flags)
   if (flags['no-probe']) return { gateTimeoutMs }
   return { probe: (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs }), chainProbe, gateTimeoutMs }
 }
 
-/** The chain probe a run asks for (none with --no-probe); --probe-window is checked either way. */
-export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': string; 'signing-window'?: number }): SnapshotRequest['chainProbe'] {
-  const windowMs = parseDuration(input['probe-window'], '--probe-window')
+/** The chain probe a run asks for (none with --no-probe). */
+export function chainProbeFor(input: { 'no-probe'?: boolean; 'probe-window': number; 'signing-window'?: number }): SnapshotRequest['chainProbe'] {
+  const windowMs = input['probe-window']
   const signingWindow = input['signing-window'] ?? DEFAULT_SIGNING_WINDOW
   return input['no-probe'] ? undefined : { windowMs, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow }
-}
-
-/** `--phase-timeout Starting=2h` (repeatable, or comma-separated) as milliseconds by phase. */
-export function parsePhaseTimeouts(values: string[]): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const item of values.flatMap((v) => v.split(',')).filter((v) => v.trim())) {
-    const [phase, duration] = item.split('=').map((part) => part.trim())
-    if (!STUCK_PHASES.includes(phase) || !duration)
-      throw usageError(`--phase-timeout "${item}" is not PHASE=DURATION`, `use one of ${STUCK_PHASES.join(', ')}, e.g. --phase-timeout InitializingData=2h`)
-    out[phase] = parseDuration(duration, `--phase-timeout ${phase}`)
-  }
-  return out
 }
 
 /** --missed-blocks-warning and --missed-blocks-error, the warning no higher than the error. */

@@ -5,10 +5,8 @@ import { resolveContext } from '../cluster/kubeconfig.js'
 import { progress } from '../render/progress.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
-import { parseDuration } from '../util/duration.js'
 import { ExitCode, UserError } from '../util/errors.js'
-import { recordHistory } from './history-store.js'
-import { lastOperatorPods, rememberOperatorPods } from './operator-pods.js'
+import { recall, remember } from './cluster-memory.js'
 import type { KubeFlags, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
 import { liveSnapshot } from './snapshots.js'
 
@@ -31,8 +29,8 @@ export class LiveSource implements SnapshotSource {
   ) {}
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
-    const timeoutMs = parseDuration(flags['request-timeout'], '--request-timeout') || 24 * 3_600_000
-    const runMs = flags.timeout ? parseDuration(flags.timeout, '--timeout') : 0
+    const timeoutMs = flags['request-timeout'] || 24 * 3_600_000
+    const runMs = flags.timeout ?? 0
     // From the start of the process: the deadline is the user's, and it covers start-up and the kubeconfig too.
     const deadlineAt = runMs > 0 ? Date.now() - process.uptime() * 1000 + runMs : undefined
     const context = await resolveContext({ kubeconfig: flags.kubeconfig, context: contextName, namespace: flags.namespace, deadlineAt })
@@ -95,6 +93,7 @@ export class LiveSource implements SnapshotSource {
     { nameRequired = false, namespaceByDefault = false, logs, probe, logRoles, chainProbe, objects }: SnapshotReads,
   ): Promise<Snapshot> {
     const scope = resolveScope(flags, connection.context.namespace, { nameRequired, namespaceByDefault })
+    const recalled = recall(connection.client.server, scope)
     const request = {
       scope,
       cliVersion: this.cliVersion,
@@ -106,13 +105,12 @@ export class LiveSource implements SnapshotSource {
       logRoles,
       chainProbe,
       objects,
-      operatorPods: lastOperatorPods(connection.client.server, scope),
+      operatorPods: recalled.operatorPods,
     }
     const snapshot = await liveSnapshot(connection, request)
-    await rememberOperatorPods(snapshot, request.operatorPods)
     this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
     if (probe) snapshot.probes.push(...(await probe(connection, snapshot)))
-    return recordHistory(snapshot)
+    return remember(snapshot, recalled)
   }
 
   close(): void {

@@ -1,7 +1,6 @@
 import { install as installInterruptHandler } from '../util/cleanup.js'
 import type { Connection } from '../cluster/connection.js'
 import { colorWanted, makePalette, plainPalette, type Palette } from '../render/palette.js'
-import { parseLabelSelector } from '../snapshot/label-selector.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { allowColour, writeStderr, writeStdout, type OutputFormat } from '../util/output.js'
 import { BundleSource } from './bundle-source.js'
@@ -66,8 +65,6 @@ export class Session {
 
   /** One snapshot per context (--context a,b reads several clusters), or the bundle's, narrowed by -l. */
   async snapshots(flags: SnapshotFlags, reads: SnapshotReads = {}): Promise<Snapshot[]> {
-    // Checked before any read: a bad selector is an input error, whatever the cluster says.
-    if (flags.selector) parseLabelSelector(flags.selector)
     if (flags['no-redact'] && this.unredacted === 'no') {
       this.unredacted = 'unmarked'
       writeStderr(`warning: ${UNREDACTED_WARNING}\n`)

@@ -9,9 +9,10 @@ export interface KubeFlags {
   kubeconfig?: string
   context?: string
   namespace?: string
-  'request-timeout': string
-  /** Deadline of the whole run (doctor --timeout). */
-  timeout?: string
+  /** Milliseconds (0: none), as every duration a command hands over. */
+  'request-timeout': number
+  /** Deadline of the whole run in milliseconds (doctor --timeout; 0: none). */
+  timeout?: number
 }
 
 export interface SnapshotFlags extends KubeFlags, ScopeInput {

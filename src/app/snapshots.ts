@@ -34,7 +34,7 @@ export interface SnapshotRequest {
   chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number }
   /** What a command that shows less than doctor reads (undefined: everything). */
   objects?: ObjectReads
-  /** Where the operator's manager ran at the last read of this cluster (app/operator-pods.ts). */
+  /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
   operatorPods?: readonly { namespace: string; pod: string }[]
 }
 

@@ -31,7 +31,6 @@ export const COLLECT_COMMAND = defineCommand({
 export const COLLECT_LOG_BUDGET = 512 * 1024 * 1024
 
 export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.context?.includes(',')) throw usageError('collect writes one bundle per cluster', 'give a single --context')
   // What doctor reads, and no sample: every container of every node's Pod, and doctor's probes (the chain's, the
   // signer's), so doctor --bundle decides as the live run did whatever the scope.

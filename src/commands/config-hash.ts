@@ -31,7 +31,6 @@ Every read of a node by any command records its hashes and Pod in history.json u
 })
 
 export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const [snapshot] = await session.snapshots(input, { nameRequired: true })
   const index = new SnapshotIndex(snapshot)
   const node = index.chainNodes()[0]
@@ -67,7 +66,6 @@ export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
 })
 
 export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const read = async (source: string) => {
     const flags = source === 'live' ? { ...input, bundle: undefined, name: input.node } : { ...input, bundle: source, name: input.node, namespace: undefined }
     return { snapshot: (await session.snapshots(flags, { nameRequired: source === 'live' }))[0], source }

@@ -13,7 +13,6 @@ export const DESCRIBE_COMMAND = defineCommand({
 })
 
 export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap'], operator: false }
   const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none', objects })
   const index = new SnapshotIndex(snapshot)

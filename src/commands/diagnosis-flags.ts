@@ -1,7 +1,22 @@
 import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
 import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
+import { parseDuration } from '../util/duration.js'
+import { usageError } from '../util/errors.js'
 import { PROBE_FLAGS, PROBE_WINDOW_FLAG, type FlagSpecs } from './flag-spec.js'
+
+/** One `--phase-timeout Starting=2h` (or a comma-separated list of them) as [phase, milliseconds] pairs. */
+export function phaseTimeouts(value: string): [string, number][] {
+  return value
+    .split(',')
+    .filter((item) => item.trim())
+    .map((item) => {
+      const [phase, duration] = item.split('=').map((part) => part.trim())
+      if (!STUCK_PHASES.includes(phase) || !duration)
+        throw usageError(`--phase-timeout "${item}" is not PHASE=DURATION`, `use one of ${STUCK_PHASES.join(', ')}, e.g. --phase-timeout InitializingData=2h`)
+      return [phase, parseDuration(duration, `--phase-timeout ${phase}`)]
+    })
+}
 
 /** The probes and the rules' settings: what decides which findings a run places (timeline takes these too). */
 export const PROBE_AND_RULE_SETTING_FLAGS = {
@@ -24,6 +39,7 @@ export const PROBE_AND_RULE_SETTING_FLAGS = {
     type: 'string',
     description: `how long a node may hold a phase before phase-stuck reports it, as PHASE=DURATION (repeatable; phases: ${STUCK_PHASES.join(', ')})`,
     multiple: true,
+    parse: phaseTimeouts,
   },
 } satisfies FlagSpecs
 

@@ -41,7 +41,6 @@ const scopeFlags = (scope: Scope) =>
         : { 'all-namespaces': true }
 
 export async function runDiff(input: InputOf<typeof DIFF_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const rules = selectRules({})
   const [before] = await session.snapshots({ ...input, bundle: input.old, namespace: undefined })
   const [after] =

@@ -22,6 +22,7 @@ import type { Snapshot } from '../snapshot/types.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Session } from '../app/session.js'
 import { outputFormatOf } from '../util/output.js'
+import { parseDuration } from '../util/duration.js'
 
 /** doctor's own flags; the oclif command and the quick start both read them. */
 export const DOCTOR_FLAGS = {
@@ -34,6 +35,7 @@ export const DOCTOR_FLAGS = {
     type: 'string',
     description: 'deadline of the whole run: what is not read by then is named, and the report is marked incomplete (exit 3) (0 = none)',
     default: '2m',
+    parse: parseDuration,
   },
   ...DIAGNOSIS_FLAGS,
 } satisfies FlagSpecs
@@ -58,7 +60,6 @@ export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 
 /** Read, diagnose, render, and say how it went as an exit code. */
 export async function runDoctor(input: DoctorInput, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const { rules, settings, probe, chainProbe, logRoles } = diagnosisOptions(input)
   const snapshots = await session.snapshots(input, { probe, logRoles, chainProbe })
   const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))

@@ -38,7 +38,6 @@ export const EVENTS_COMMAND = defineCommand({
 })
 
 export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.for && !/^[\w.-]+\/[\w.-]+$/.test(input.for)) throw usageError(`--for "${input.for}" is not kind/name`, 'e.g. --for pod/fullnode-0')
   if (input.watch) requireLive(input.bundle)
   // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.

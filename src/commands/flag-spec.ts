@@ -3,6 +3,9 @@
  * (src/entry/oclif/oclif-flags.ts) and the quick start parses argv with them (parse-argv.ts): one
  * definition, two readers.
  */
+import { checkedLabelSelector } from '../snapshot/label-selector.js'
+import { parseDuration } from '../util/duration.js'
+
 export type FlagSpec =
   | { type: 'boolean'; description: string; char?: string; helpGroup?: string }
   | {
@@ -16,6 +19,11 @@ export type FlagSpec =
       default?: string
       multiple?: boolean
       required?: boolean
+      /**
+       * The value the runner takes, made from the text where the command line is parsed (a duration in milliseconds,
+       * a checked label selector): a bad value is an input error before anything is read, and no runner parses it.
+       */
+      parse?: (raw: string, flag: string) => unknown
     }
   | { type: 'integer'; description: string; char?: string; helpGroup?: string; default?: number; min?: number; max?: number }
 
@@ -66,21 +74,42 @@ export const choicesOf = (spec: { options?: readonly string[]; templated?: reado
 /** The value a flag has after parsing, by its spec (a flag with a default always has a value). */
 export type FlagValueOf<S> = S extends { type: 'boolean' }
   ? boolean
-  : S extends { type: 'integer'; default: number }
-    ? number
-    : S extends { type: 'integer' }
-      ? number | undefined
-      : S extends { multiple: true }
-        ? string[] | undefined
-        : S extends { default: string } | { required: true }
-          ? OptionOf<S>
-          : OptionOf<S> | undefined
+  : S extends { parse: (raw: string, flag: string) => infer T }
+    ? S extends { multiple: true }
+      ? T[] | undefined
+      : S extends { default: string } | { required: true }
+        ? T
+        : T | undefined
+    : S extends { type: 'integer'; default: number }
+      ? number
+      : S extends { type: 'integer' }
+        ? number | undefined
+        : S extends { multiple: true }
+          ? string[] | undefined
+          : S extends { default: string } | { required: true }
+            ? OptionOf<S>
+            : OptionOf<S> | undefined
 
 export type ArgValueOf<S> = S extends { required: true } ? OptionOf<S> : OptionOf<S> | undefined
 
 /** What a command's runner receives: every flag and argument by name, typed by the spec. */
 export type InputOf<C extends CommandSpec> = { [K in keyof C['flags']]: FlagValueOf<C['flags'][K]> } & {
   [K in keyof C['args']]: ArgValueOf<C['args'][K]>
+}
+
+/**
+ * The parsed command line with each flag that has its own `parse` turned into its value (defaults included): both
+ * readers of a command line (the quick start and oclif) hand their runner what this returns.
+ */
+export function flagValues<C extends CommandSpec>(command: C, parsed: Record<string, unknown>): InputOf<C> {
+  const values: Record<string, unknown> = { ...parsed }
+  for (const [name, spec] of Object.entries(command.flags)) {
+    const raw = parsed[name]
+    if (spec.type !== 'string' || !spec.parse || raw === undefined) continue
+    const parse = spec.parse
+    values[name] = Array.isArray(raw) ? raw.map((item) => parse(String(item), `--${name}`)) : parse(String(raw), `--${name}`)
+  }
+  return values as InputOf<C>
 }
 
 /** Keeps a spec's literal types (flag types, options, defaults) so InputOf can read them. */
@@ -106,7 +135,13 @@ export const KUBE_FLAGS = {
   kubeconfig: { type: 'string', description: 'path to the kubeconfig file (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'KUBE' },
   context: { type: 'string', description: 'kubeconfig context to use', helpGroup: 'KUBE' },
   namespace: { type: 'string', char: 'n', description: 'namespace (default: the context namespace)', helpGroup: 'KUBE' },
-  'request-timeout': { type: 'string', description: 'timeout of each API request (e.g. 10s, 1m; 0 = none)', default: '30s', helpGroup: 'KUBE' },
+  'request-timeout': {
+    type: 'string',
+    description: 'timeout of each API request (e.g. 10s, 1m; 0 = none)',
+    default: '30s',
+    helpGroup: 'KUBE',
+    parse: parseDuration,
+  },
 } satisfies FlagSpecs
 
 /** Flags choosing which nodes a command looks at; NAME is the command's argument. */
@@ -114,7 +149,13 @@ export const SCOPE_FLAGS = {
   set: { type: 'string', description: 'every node of this ChainNodeSet' },
   all: { type: 'boolean', description: 'every node in the namespace (what -n NAMESPACE alone names)' },
   'all-namespaces': { type: 'boolean', char: 'A', description: 'every node in every namespace' },
-  selector: { type: 'string', char: 'l', description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true); alone, looks in the namespace' },
+  selector: {
+    type: 'string',
+    char: 'l',
+    description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true); alone, looks in the namespace',
+    // Checked where the line is parsed: a bad selector is an input error, whatever the cluster says.
+    parse: checkedLabelSelector,
+  },
 } satisfies FlagSpecs
 
 /** Commands that read nodes: live from one or more clusters, or offline from a bundle. */
@@ -131,7 +172,12 @@ export const PROBE_FLAGS = {
     description:
       "skip the active probes, all through port-forwards (the node's RPC on 26657 and node-utils, the remote signer's 8080 and 26659 gate), and report what the cluster records",
   },
-  'gate-timeout': { type: 'string', description: 'how long the signer gate check waits for data (the gate itself waits 25s)', default: '25s' },
+  'gate-timeout': {
+    type: 'string',
+    description: 'how long the signer gate check waits for data (the gate itself waits 25s)',
+    default: '25s',
+    parse: parseDuration,
+  },
 } satisfies FlagSpecs
 
 /** The chain probe's second reading (doctor, timeline and collect ask the nodes' RPC). */
@@ -141,7 +187,12 @@ export const UTC_FLAG = {
 } satisfies FlagSpecs
 
 export const PROBE_WINDOW_FLAG = {
-  'probe-window': { type: 'string', description: 'when the last block is old, read the height again this long after the first reading', default: '3s' },
+  'probe-window': {
+    type: 'string',
+    description: 'when the last block is old, read the height again this long after the first reading',
+    default: '3s',
+    parse: parseDuration,
+  },
   'signing-window': {
     type: 'integer',
     description: "validators: count their signatures in this many of the chain's last commits (read once per chain; 0: do not count)",

@@ -44,7 +44,6 @@ export const LOGS_COMMAND = defineCommand({
 })
 
 export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.follow && input.bundle) throw usageError('--follow needs a live cluster', 'drop --bundle or --follow')
   const query: LogQuery = {
     previous: input.previous,

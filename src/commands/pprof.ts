@@ -155,7 +155,6 @@ type CaptureInput = Omit<InputOf<typeof PPROF_TRACE_COMMAND>, 'seconds'> & { sec
 export const MAX_GROWTH_MS = 3_600_000
 
 export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const nodeFraction = nodeFractionOf(input['node-fraction'])
   const report = await topReport({
     file: input.file,
@@ -174,7 +173,6 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
 }
 
 export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const minFraction = nodeFractionOf(input['node-fraction'])
   const written = await writeFlame({
     file: input.file,
@@ -207,7 +205,6 @@ export const runPprofProfile = (input: InputOf<typeof PPROF_PROFILE_COMMAND>, se
 export const runPprofTrace = (input: InputOf<typeof PPROF_TRACE_COMMAND>, session: Session) => capture('trace', input, session)
 
 async function capture(kind: ProfileKindName, input: CaptureInput, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.seconds !== undefined && (input.seconds < 1 || input.seconds > MAX_SECONDS)) {
     throw usageError(`--seconds ${input.seconds} is out of range`, `give 1 to ${MAX_SECONDS} seconds`)
   }

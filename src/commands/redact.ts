@@ -22,8 +22,7 @@ export const REDACT_COMMAND = defineCommand({
   },
 })
 
-export async function runRedact(input: InputOf<typeof REDACT_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
+export async function runRedact(input: InputOf<typeof REDACT_COMMAND>, _session: Session): Promise<ExitCode> {
   if (samePath(input.bundle, input.out))
     throw usageError(`--out ${input.out} is the bundle being redacted`, 'give --out a new name; the input is kept as it is')
   const snapshot = await readBundle(input.bundle)

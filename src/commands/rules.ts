@@ -16,7 +16,6 @@ export const RULES_COMMAND = defineCommand({
 })
 
 export async function runRulesList(input: InputOf<typeof RULES_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const catalogue = RULES.map((rule) => ({
     id: rule.id,
     severity: rule.severity,
@@ -45,7 +44,6 @@ export const RULES_EXPLAIN_COMMAND = defineCommand({
 })
 
 export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const rule = RULES.find((r) => r.id === input.id)
   if (!rule) throw unknownRule(input.id)
   const page = path.join(session.root, docsPath(rule.id))

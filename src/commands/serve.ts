@@ -55,7 +55,6 @@ export function parseListen(text: string): { host?: string; port: number } {
 
 /** Diagnose every interval and serve the findings and readings until SIGTERM or Ctrl-C. */
 export async function runServe(input: ServeInput, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const listen = parseListen(input.listen)
   const intervalMs = parseDuration(input.interval, '--interval')
   if (intervalMs < 1000) throw usageError(`--interval "${input.interval}" is shorter than a second`, 'e.g. --interval 60s')

@@ -1,5 +1,4 @@
 import { ExitCode } from '../util/errors.js'
-import { parseDuration } from '../util/duration.js'
 import { renderSignerReport } from '../render/signer.js'
 import { signerReport } from '../analysis/signer-report.js'
 import { probeSigners } from '../app/signer-probes.js'
@@ -24,8 +23,7 @@ export const SIGNER_COMMAND = defineCommand({
 })
 
 export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
-  const gateTimeoutMs = parseDuration(input['gate-timeout'], '--gate-timeout')
+  const gateTimeoutMs = input['gate-timeout']
   const probe: Probe | undefined =
     input['no-probe'] || input.bundle ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
   const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'all', probe })

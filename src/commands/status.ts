@@ -64,7 +64,6 @@ export const STATUS_COMMAND = defineCommand({
 })
 
 export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.watch) requireLive(input.bundle)
   const template = input.output.startsWith('jsonpath=') ? input.output.slice('jsonpath='.length) : undefined
   // A bad template is said before the cluster is read.

@@ -50,7 +50,6 @@ export type TimelineInput = InputOf<typeof TIMELINE_COMMAND>
 
 /** Read what doctor reads (probes included unless --no-probe), place everything on one time line, render; exit 3 when reads failed. */
 export async function runTimeline(input: TimelineInput, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   const window = { since: bound(input.since, '--since'), until: bound(input.until, '--until') }
   const { rules, settings, probe, chainProbe, logRoles } = diagnosisOptions(input)
   // The same reads as doctor's: the logs its rules read, and its probes.

@@ -12,7 +12,6 @@ export const VERSION_COMMAND = defineCommand({
 })
 
 export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<ExitCode> {
-  await session.setupOutput(input)
   if (input.output === 'text') session.print(userAgent(session.version))
   else
     session.print(

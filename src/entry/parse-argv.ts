@@ -1,4 +1,4 @@
-import { takesValue, type CommandSpec, type FlagSpec, type InputOf } from '../commands/flag-spec.js'
+import { takesValue, type CommandSpec, type FlagSpec } from '../commands/flag-spec.js'
 
 export type FlagValue = boolean | string | number | string[]
 
@@ -7,13 +7,15 @@ export interface ParsedArgv {
   flags: Record<string, FlagValue | undefined>
 }
 
-/** A command line as the command's runner takes it, flags and arguments by name; undefined hands it to oclif. */
-export function parseCommandLine<C extends CommandSpec>(argv: string[], command: C): InputOf<C> | undefined {
+/** A command line's flags and arguments by name, as text checked against the spec (flagValues makes the values); undefined hands it to oclif. */
+export function parseCommandLine(argv: string[], command: CommandSpec): ParsedLine | undefined {
   if (command.subcommands?.includes(argv[0])) return undefined
   const parsed = parseArgv(argv, command)
-  // The one place where parsed values meet their types: parseArgv checked each against its spec.
-  return parsed && ({ ...parsed.flags, ...parsed.args } as InputOf<C>)
+  return parsed && { ...parsed.flags, ...parsed.args }
 }
+
+/** Flags and arguments by name, before flagValues. */
+export type ParsedLine = Record<string, FlagValue | undefined> & { 'no-color'?: boolean; debug?: boolean }
 
 /**
  * Parse the plain command lines people type (`doctor NAME -n NS -o json`) without loading oclif.

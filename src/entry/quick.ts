@@ -6,7 +6,7 @@
  */
 import type { ExitCode } from '../util/errors.js'
 import { reportFailure } from './failure.js'
-import type { CommandSpec, InputOf } from '../commands/flag-spec.js'
+import { flagValues, type CommandSpec, type InputOf } from '../commands/flag-spec.js'
 import { parseCommandLine } from './parse-argv.js'
 import { Session } from '../app/session.js'
 
@@ -21,11 +21,12 @@ export type QuickStart = (argv: string[], context: QuickContext) => Promise<bool
 /** The words after the command's name, parsed by its spec, then its runner; false when oclif must read the line. */
 export function quickStart<C extends CommandSpec>(spec: C, run: (input: InputOf<C>, session: Session) => Promise<ExitCode>): QuickStart {
   return async (argv, { version, root }) => {
-    const input = parseCommandLine(argv, spec)
-    if (!input) return false
+    const parsed = parseCommandLine(argv, spec)
+    if (!parsed) return false
     const session = new Session(version, root)
     try {
-      const code = await run(input, session)
+      await session.setupOutput(parsed)
+      const code = await run(flagValues(spec, parsed), session)
       process.exitCode = code
     } catch (error) {
       process.exitCode = reportFailure(error as Error, session.debugEnabled)

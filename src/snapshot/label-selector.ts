@@ -27,6 +27,12 @@ export function parseLabelSelector(text: string): LabelSelector {
   return selector
 }
 
+/** The -l text as given, once it is known to parse (the command line's check; the flag keeps its text). */
+export function checkedLabelSelector(text: string): string {
+  parseLabelSelector(text)
+  return text
+}
+
 export interface LabelSelector {
   matchLabels?: Record<string, string>
   matchExpressions?: { key: string; operator: string; values?: string[] }[]

@@ -57,7 +57,7 @@ describe('deploy/serve', () => {
     expect(container.args[0]).toBe('serve')
     const input = parseCommandLine(container.args.slice(1), SERVE_COMMAND)
     expect(input).toBeDefined()
-    const port = parseListen(input!.listen).port
+    const port = parseListen(String(input!.listen)).port
     expect(container.ports).toEqual([{ name: 'metrics', containerPort: port }])
     expect(deployment.spec.template.metadata.annotations).toMatchObject({
       'prometheus.io/scrape': 'true',

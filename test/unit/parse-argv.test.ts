@@ -6,9 +6,9 @@ import { DIFF_COMMAND } from '../../src/commands/diff.js'
 import { CONFIG_HASH_COMMAND, CONFIG_HASH_DIFF_COMMAND } from '../../src/commands/config-hash.js'
 import { DESCRIBE_COMMAND } from '../../src/commands/describe.js'
 import { DOCTOR_COMMAND } from '../../src/commands/doctor.js'
-import { parsePhaseTimeouts } from '../../src/app/diagnosis-options.js'
+import { phaseTimeouts } from '../../src/commands/diagnosis-flags.js'
 import { EVENTS_COMMAND } from '../../src/commands/events.js'
-import type { CommandSpec } from '../../src/commands/flag-spec.js'
+import { flagValues, type CommandSpec } from '../../src/commands/flag-spec.js'
 import { LOGS_COMMAND } from '../../src/commands/logs.js'
 import { parseArgv, parseCommandLine } from '../../src/entry/parse-argv.js'
 import {
@@ -386,13 +386,38 @@ describe('-o jsonpath=TEMPLATE, as kubectl takes it', () => {
 
 describe('--phase-timeout', () => {
   it('reads PHASE=DURATION, repeated or comma-separated', () => {
-    expect(parsePhaseTimeouts(['InitializingData=2h', 'Starting=90m,Upgrading=30s'])).toEqual({
-      InitializingData: 7_200_000,
-      Starting: 5_400_000,
-      Upgrading: 30_000,
-    })
+    expect(['InitializingData=2h', 'Starting=90m,Upgrading=30s'].map(phaseTimeouts)).toEqual([
+      [['InitializingData', 7_200_000]],
+      [
+        ['Starting', 5_400_000],
+        ['Upgrading', 30_000],
+      ],
+    ])
   })
   it.each(['Running=1h', 'Starting', 'Starting=soon'])('refuses %s as a usage error', (value) => {
-    expect(() => parsePhaseTimeouts([value])).toThrow(expect.objectContaining({ exitCode: 2 }))
+    expect(() => phaseTimeouts(value)).toThrow(expect.objectContaining({ exitCode: 2 }))
+  })
+})
+
+describe('values made where the line is parsed (flagValues)', () => {
+  const line = ['-A', '--probe-window', '500ms', '--phase-timeout', 'Starting=90m', '-l', 'validator=true']
+
+  it('hands the runner milliseconds and checked values, the same from both parsers, defaults included', async () => {
+    const fromQuick = flagValues(DOCTOR_COMMAND, parseCommandLine(line, DOCTOR_COMMAND)!)
+    const { args, flags } = (await oclifParseWith(Doctor, line)) as { args: object; flags: object }
+    const fromOclif = flagValues(DOCTOR_COMMAND, { ...flags, ...args })
+    const values = { 'request-timeout': 30_000, timeout: 120_000, 'probe-window': 500, 'gate-timeout': 25_000, selector: 'validator=true' }
+    expect(fromQuick).toMatchObject({ ...values, 'phase-timeout': [[['Starting', 5_400_000]]] })
+    expect(fromOclif).toMatchObject({ ...values, 'phase-timeout': [[['Starting', 5_400_000]]] })
+  })
+
+  it.each([
+    [['--request-timeout', 'soon'], /--request-timeout "soon" is not a duration/],
+    [['--timeout', '5 minutes'], /--timeout "5 minutes" is not a duration/],
+    [['-l', 'a=b=c'], /--selector "a=b=c" is not a label selector/],
+  ])('%j is an input error before anything is read', (argv, message) => {
+    expect(() => flagValues(DOCTOR_COMMAND, parseCommandLine(argv, DOCTOR_COMMAND)!)).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) }),
+    )
   })
 })

@@ -1,5 +1,5 @@
 import type { Command } from '@oclif/core'
-import type { CommandSpec, InputOf } from '../../commands/flag-spec.js'
+import { flagValues, type CommandSpec, type InputOf } from '../../commands/flag-spec.js'
 import type { Session } from '../../app/session.js'
 import type { ExitCode } from '../../util/errors.js'
 import { BaseCommand } from './command.js'
@@ -25,7 +25,8 @@ export function oclifCommandFor<C extends CommandSpec>(spec: C, run: Runner<C>):
 
     override async run(): Promise<void> {
       const { args, flags } = await this.parse(this.ctor)
-      const code = await run({ ...flags, ...args } as InputOf<C>, this.session)
+      await this.session.setupOutput(flags as { 'no-color'?: boolean; debug?: boolean })
+      const code = await run(flagValues(spec, { ...flags, ...args }), this.session)
       process.exitCode = code
     }
   }

@@ -10,7 +10,8 @@ function oclifFlag<S extends FlagSpec>(flagName: string, spec: S): OclifFlagOf<S
   const { type, ...rest } = spec as FlagSpec
   if (type === 'boolean') return Flags.boolean(rest as never) as never
   if (type === 'integer') return Flags.integer(rest as never) as never
-  const { options, templated, multiple, ...plain } = rest as Omit<Extract<FlagSpec, { type: 'string' }>, 'type'>
+  // `parse` makes the runner's value after oclif has read the text (flag-spec.ts flagValues), as the quick start does.
+  const { options, templated, multiple, parse: _value, ...plain } = rest as Omit<Extract<FlagSpec, { type: 'string' }>, 'type'>
   // oclif checks options by equality; a templated option (jsonpath=TEMPLATE) is checked by takesValue instead.
   const choices = templated
     ? {

@@ -1,10 +1,54 @@
+/**
+ * What this machine remembers of each cluster between runs, in the user's state directory: where the operator's
+ * manager ran (so the next read asks for its log at once) and what each ChainNode looked like (so a restart or a
+ * configuration change between two runs is seen). A live read recalls before it reads and remembers after.
+ */
 import path from 'node:path'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
 import { readStateFile, writeStateFile } from '../util/state-file.js'
-import type { Observation, Snapshot } from '../snapshot/types.js'
+import type { Observation, Scope, Snapshot } from '../snapshot/types.js'
 import { configKeyDigests } from '../analysis/config-diff.js'
 import { annotation } from '../snapshot/operator.js'
+
+/**
+ * Where each cluster's operator manager ran at its last read, kept in the state directory: the next read asks
+ * for that log with its first requests instead of a round trip later (cluster/collect.ts uses it only if the
+ * Pod is still the manager). Nothing here changes what is shown.
+ */
+export type OperatorPods = { namespace: string; pod: string }[]
+
+const operatorPodsFile = () => path.join(stateDir(), 'operator-pods.json')
+
+/**
+ * Kept per cluster and namespace (or "*" for -A): a run over every namespace reads every release's manager,
+ * and the next run of one namespace must not ask for all of those logs again.
+ */
+const keyOf = (server: string, scope: Scope) => `${server} ${scope.kind === 'all' ? '*' : (scope.namespace ?? '')}`
+
+function lastOperatorPods(server: string, scope: Scope): OperatorPods {
+  const pods = readStateFile<Record<string, OperatorPods>>(operatorPodsFile(), {})[keyOf(server, scope)]
+  return Array.isArray(pods) ? pods.filter((p) => typeof p?.namespace === 'string' && typeof p?.pod === 'string') : []
+}
+
+/** Remember the manager Pods whose logs this snapshot read, when they differ from `known` (what the read started from). */
+async function rememberOperatorPods(snapshot: Snapshot, known: OperatorPods): Promise<void> {
+  const pods = snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
+  if (JSON.stringify(pods) === JSON.stringify(known)) return
+  const all = readStateFile<Record<string, OperatorPods>>(operatorPodsFile(), {})
+  await writeStateFile(operatorPodsFile(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: pods })
+}
+
+/** What a live read starts from: the manager Pods of the last read of this cluster and scope. */
+export function recall(server: string, scope: Scope): { operatorPods: OperatorPods } {
+  return { operatorPods: lastOperatorPods(server, scope) }
+}
+
+/** After a live read: remember where the manager ran and what the nodes look like; the snapshot gains what earlier runs saw. */
+export async function remember(snapshot: Snapshot, recalled: { operatorPods: OperatorPods }): Promise<Snapshot> {
+  await rememberOperatorPods(snapshot, recalled.operatorPods)
+  return recordHistory(snapshot)
+}
 
 const MAX_PER_NODE = 50
 /**
@@ -56,8 +100,8 @@ const same = (a: Observation, b: Observation) =>
  * (only changes are kept, so the file stays small and "first seen" times stay true).
  */
 export async function recordHistory(snapshot: Snapshot, file = historyFile()): Promise<Snapshot> {
-  const history = readStateFile<History>(file, {})
   const now = observe(snapshot)
+  const history = readStateFile<History>(file, {})
   const previous = now.flatMap((o) => history[key(snapshot.source.server, o.node)] ?? [])
   let changed = false
   for (const observation of now) {

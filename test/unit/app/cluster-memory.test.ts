@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { recordHistory } from '../../../src/app/history-store.js'
+import { recordHistory } from '../../../src/app/cluster-memory.js'
 import { loadBundle } from '../../helpers/bundles.js'
 
 const dirs: string[] = []
