@@ -16,7 +16,8 @@
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
-import { Session } from '../src/app/session.js'
+import { SERVE_RENDERING } from '../src/render/serve-metrics.js'
+import { Session } from '../src/commands/session.js'
 import { ServeLoop } from '../src/app/serve.js'
 import { selectRules, logRolesOf } from '../src/app/doctor.js'
 import { benchCluster } from './cluster.js'
@@ -72,8 +73,9 @@ const memory = () => {
 async function serveOver(namespace: string) {
   const session = new Session('bench', process.cwd())
   const rules = selectRules({})
-  const loop = new ServeLoop(session, {
+  const loop = new ServeLoop(session.reader, {
     listen: { host: '127.0.0.1', port: 0 },
+    render: SERVE_RENDERING,
     intervalMs: 0,
     flags: { namespace, all: true, 'request-timeout': 30_000, tail: 500, 'log-sample': 3 },
     reads: { namespaceByDefault: true, logRoles: logRolesOf(rules) },

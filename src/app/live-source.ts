@@ -2,12 +2,11 @@ import { credentialsFor } from '../cluster/auth.js'
 import type { Connection } from '../cluster/connection.js'
 import { ApiError, KubeClient } from '../cluster/kube-client.js'
 import { resolveContext } from '../cluster/kubeconfig.js'
-import { progress } from '../render/progress.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
 import { ExitCode, UserError } from '../util/errors.js'
 import { recall, remember } from './cluster-memory.js'
-import type { KubeFlags, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
+import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
 import { liveSnapshot } from './snapshots.js'
 
 /** The contexts a run reads: --context a,b names several clusters; none is the kubeconfig's current context. */
@@ -25,8 +24,12 @@ export class LiveSource implements SnapshotSource {
 
   constructor(
     private readonly cliVersion: string,
-    private readonly debugLine: (text: string) => void,
+    private readonly reporter: ReadReporter,
   ) {}
+
+  private debugLine(text: string): void {
+    this.reporter.debugLine(text)
+  }
 
   async connect(flags: KubeFlags, contextName = flags.context): Promise<Connection> {
     const timeoutMs = flags['request-timeout'] || 24 * 3_600_000
@@ -63,7 +66,7 @@ export class LiveSource implements SnapshotSource {
   /** One snapshot per context (--context a,b reads several clusters, in parallel). */
   async read(flags: SnapshotFlags, reads: SnapshotReads): Promise<Snapshot[]> {
     const contexts = contextNames(flags)
-    const spinner = await progress('reading the cluster')
+    const spinner = await this.reporter.progress('reading the cluster')
     try {
       const servers = new Map<string | undefined, string>()
       const read = await Promise.allSettled(

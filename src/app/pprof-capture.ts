@@ -1,5 +1,5 @@
 import type { Connection } from '../cluster/connection.js'
-import type { Session } from './session.js'
+import type { ClusterReader } from './cluster-reader.js'
 import type { KubeFlags } from './snapshot-source.js'
 import { usageError } from '../util/errors.js'
 import { readFile } from 'node:fs/promises'
@@ -42,12 +42,12 @@ export interface CaptureProgress extends GrowthProgress {
 }
 
 /** pprof heap|profile|goroutine|...: port-forward to node-utils' 127.0.0.1:6666, save the profile, summarise it. */
-export async function captureFromNode(session: Session, flags: KubeFlags, request: CaptureRequest, progress: CaptureProgress): Promise<CaptureResult> {
+export async function captureFromNode(reader: ClusterReader, flags: KubeFlags, request: CaptureRequest, progress: CaptureProgress): Promise<CaptureResult> {
   const { kind } = request
-  const connection = await session.connect(flags)
+  const connection = await reader.connect(flags)
   const namespace = connection.context.namespace
   const targetName = request.target ?? 'node-utils'
-  const { pod, endpoint } = await nodePod(session, connection, request.name, targetName)
+  const { pod, endpoint } = await nodePod(reader, connection, request.name, targetName)
   progress.notice(targetName)
   const target = { connection, namespace, pod, ...endpoint }
   const timed = PROFILE_KINDS[kind].timed
@@ -62,7 +62,7 @@ export async function captureFromNode(session: Session, flags: KubeFlags, reques
     timer?.stop()
     // Something else on 6666 answers with a non-profile, or nothing answers: either way, say why if the cluster shows it.
     if (targetName === 'node-utils' && error instanceof CaptureError && (error.kind === 'unreachable' || error.kind === 'not-profile'))
-      progress.unavailable(await whyUnavailable(session, connection, request.name, pod, error))
+      progress.unavailable(await whyUnavailable(reader, connection, request.name, pod, error))
     throw error
   }
 }
@@ -75,10 +75,10 @@ async function summarise(kind: ProfileKindName, file: string, request: CaptureRe
 }
 
 /** A node's snapshot without logs (or with them, to explain a failure), read the way every command reads one. */
-function nodeSnapshot(session: Session, connection: Connection, name: string, logs: 'none' | 'all') {
+function nodeSnapshot(reader: ClusterReader, connection: Connection, name: string, logs: 'none' | 'all') {
   return liveSnapshot(connection, {
     scope: resolveScope({ name }, connection.context.namespace, { nameRequired: true }),
-    cliVersion: session.version,
+    cliVersion: reader.cliVersion,
     redact: false,
     logs,
     tailLines: logs === 'none' ? 1 : 500,
@@ -86,8 +86,13 @@ function nodeSnapshot(session: Session, connection: Connection, name: string, lo
   })
 }
 
-async function nodePod(session: Session, connection: Connection, name: string, target: ProfileTarget): Promise<{ pod: string; endpoint: ProfilingEndpoint }> {
-  const index = new SnapshotIndex(await nodeSnapshot(session, connection, name, 'none'))
+async function nodePod(
+  reader: ClusterReader,
+  connection: Connection,
+  name: string,
+  target: ProfileTarget,
+): Promise<{ pod: string; endpoint: ProfilingEndpoint }> {
+  const index = new SnapshotIndex(await nodeSnapshot(reader, connection, name, 'none'))
   const node = index.chainNodes()[0]
   const pod = index.podOf(node)
   const namespace = connection.context.namespace
@@ -96,8 +101,8 @@ async function nodePod(session: Session, connection: Connection, name: string, t
 }
 
 /** Nothing answered on 6666: why, from the profiling-unavailable rule on fresh evidence. */
-async function whyUnavailable(session: Session, connection: Connection, name: string, pod: string, error: CaptureError): Promise<Finding[]> {
-  const snapshot = await nodeSnapshot(session, connection, name, 'all')
+async function whyUnavailable(reader: ClusterReader, connection: Connection, name: string, pod: string, error: CaptureError): Promise<Finding[]> {
+  const snapshot = await nodeSnapshot(reader, connection, name, 'all')
   const namespace = connection.context.namespace
   snapshot.probes.push({ kind: 'pprof', namespace, pod, target: `pod/${pod}:6666`, ok: false, detail: error.message, at: new Date().toISOString() })
   const result = diagnose([snapshot], selectRules({ only: ['profiling-unavailable'] }))

@@ -3,8 +3,6 @@ import path from 'node:path'
 import { usageError } from '../util/errors.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
 import { flameGraph } from '../pprof/flame.js'
-import { renderFlameHtml } from '../render/flame-html.js'
-import { renderFlameSvg } from '../render/flame-svg.js'
 import type { FlameWritten } from '../pprof/results.js'
 import { loadProfile } from './pprof-report.js'
 
@@ -19,8 +17,11 @@ export interface FlameRequest {
   onStep?: (what: string) => void
 }
 
+/** How a flame graph is drawn, by format: render/flame-html.ts and render/flame-svg.ts, handed over by the command. */
+export type FlameRenderers = Record<'html' | 'svg', (graph: ReturnType<typeof flameGraph>, meta: { file: string }) => string>
+
 /** `pprof flame FILE`: the profile's flame graph written, through a temporary name, as a page or a picture; the graph says which filters matched nothing. */
-export async function writeFlame(request: FlameRequest): Promise<FlameWritten> {
+export async function writeFlame(request: FlameRequest, renderers: FlameRenderers): Promise<FlameWritten> {
   const output = request.output ?? defaultFlameName(request.file)
   const format = flameFormatOf(output)
   if (path.resolve(output) === path.resolve(request.file)) throw usageError(`-o ${output} is the profile itself`, 'name another file, e.g. -o flame.html')
@@ -28,7 +29,7 @@ export async function writeFlame(request: FlameRequest): Promise<FlameWritten> {
   const sampleIndex = request.sampleIndex !== undefined && /^\d+$/.test(request.sampleIndex) ? Number(request.sampleIndex) : request.sampleIndex
   request.onStep?.('building the call tree')
   const graph = flameGraph(profile, { sampleIndex, focus: request.focus, ignore: request.ignore, minFraction: request.minFraction })
-  const text = format === 'svg' ? renderFlameSvg(graph, { file: request.file }) : renderFlameHtml(graph, { file: request.file })
+  const text = renderers[format](graph, { file: request.file })
   await writeFileAtomic(output, (tmp) => writeFile(tmp, text))
   return { output, format, bytes: Buffer.byteLength(text), graph }
 }

@@ -1,19 +1,25 @@
 import type { RuleSettings, Rule } from '../engine/define-rule.js'
 import { startHttpServer, type HttpAnswer, type ListenAddress, type RunningServer } from '../cluster/http-server.js'
-import { doctorJson } from '../render/doctor-json.js'
-import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../render/prometheus.js'
-import { readingsOf, serveMetrics, type ServeStatus } from '../render/serve-metrics.js'
-import { blindSources, mergeSources, sourcesOf } from '../render/serve-sources.js'
+import { readingsOf, type ServeStatus } from '../analysis/serve-readings.js'
+import { blindSources, mergeSources, sourcesOf } from '../analysis/serve-sources.js'
+import type { DoctorResult } from '../engine/doctor-result.js'
 import { WatchedLists } from '../cluster/watched-lists.js'
 import { diagnoseYielding } from './doctor.js'
 import type { Connection } from '../cluster/connection.js'
 import { contextNames } from './live-source.js'
-import type { Session } from './session.js'
+import type { ClusterReader } from './cluster-reader.js'
 import type { SnapshotFlags, SnapshotReads } from './snapshot-source.js'
 import { narrowBySelector } from './snapshots.js'
 
+/** How the served answers are worded: render/serve-metrics.ts SERVE_RENDERING, handed over by the command. */
+export interface ServeRendering {
+  metrics: { contentType: string; render(status: ServeStatus): string }
+  report(result: DoctorResult, version: string): string
+}
+
 export interface ServeOptions {
   listen: ListenAddress
+  render: ServeRendering
   intervalMs: number
   flags: SnapshotFlags
   reads: SnapshotReads
@@ -47,11 +53,11 @@ export class ServeLoop {
   private finished?: () => void
 
   constructor(
-    private readonly session: Session,
+    private readonly reader: ClusterReader,
     private readonly options: ServeOptions,
   ) {
     this.status = {
-      version: session.version,
+      version: reader.cliVersion,
       nodeVersion: process.version,
       nodes: [],
       findings: [],
@@ -67,11 +73,11 @@ export class ServeLoop {
 
   /** Connect (a bad kubeconfig is an input error before anything listens), then listen; returns the address. */
   async start(): Promise<{ host: string; port: number }> {
-    const connections = await Promise.all(contextNames(this.options.flags).map((name) => this.session.connect(this.options.flags, name)))
+    const connections = await Promise.all(contextNames(this.options.flags).map((name) => this.reader.connect(this.options.flags, name)))
     // Each cycle reads the same lists: after the first, watches keep them current and a cycle lists none of them again.
     this.connections = connections.map((connection) => ({ ...connection, watched: new WatchedLists(connection.client) }))
     this.server = await startHttpServer(this.options.listen, {
-      '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: this.exposition() }),
+      '/metrics': () => ({ status: 200, contentType: this.options.render.metrics.contentType, body: this.exposition() }),
       '/healthz': () => text(200, 'ok\n'),
       '/readyz': () => this.readiness(),
       '/report': () =>
@@ -116,7 +122,7 @@ export class ServeLoop {
    * tens of thousands of lines, and scrapes now arrive while a cycle runs).
    */
   private exposition(): string {
-    return (this.rendered ??= renderExposition(serveMetrics(this.status)))
+    return (this.rendered ??= this.options.render.metrics.render(this.status))
   }
 
   /** Ready once a cycle has read the cluster, and as long as fewer than --unready-after cycles in a row could not. */
@@ -145,7 +151,7 @@ export class ServeLoop {
     const requestsBefore = this.requestCount()
     const status = this.status
     try {
-      const read = await Promise.all(this.connections.map((connection) => this.session.live.readLive(connection, flags, reads)))
+      const read = await Promise.all(this.connections.map((connection) => this.reader.live.readLive(connection, flags, reads)))
       if (this.stopping) return
       const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
       const result = await diagnoseYielding(snapshots, rules, settings)
@@ -155,7 +161,7 @@ export class ServeLoop {
       const reports = result.clusters.map((c) => c.report)
       status.sources = sources
       status.lastRunSuccess = collectionErrors.length === 0 && reports.every((r) => r.ruleErrors.length === 0)
-      this.report = JSON.stringify(doctorJson(result, this.session.version))
+      this.report = this.options.render.report(result, this.reader.cliVersion)
       const answered = sources.find((h) => h.source === 'apiserver')?.up !== false
       if (answered) {
         const several = this.connections.length > 1

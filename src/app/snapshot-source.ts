@@ -41,9 +41,21 @@ export interface SnapshotReads {
   objects?: SnapshotRequest['objects']
 }
 
+/** A spinner line while something is read; a run's output gives one (render/progress.ts), or none. */
+export interface ReadProgress {
+  update(text: string): void
+  stop(): void
+}
+
+/** What a reader has to say while it reads, to the run's output (render/output.ts). */
+export interface ReadReporter {
+  debugLine(text: string): void
+  progress(text: string): Promise<ReadProgress>
+}
+
 /**
  * Where a run's snapshots come from: the clusters of the kubeconfig's contexts (app/live-source.ts) or a bundle
- * (app/bundle-source.ts). A command asks the Session; it never knows which of them answered.
+ * (app/bundle-source.ts). A command asks the ClusterReader; it never knows which of them answered.
  */
 export interface SnapshotSource {
   /** One snapshot per cluster read, or the bundle's, narrowed to the scope the flags name. */

@@ -4,7 +4,7 @@ import { activeProbes } from '../app/diagnosis-options.js'
 import { writeBundle } from '../snapshot/bundle.js'
 import { withinLogBudget } from '../snapshot/left-out.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, PROBE_FLAGS, PROBE_WINDOW_FLAG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { writeStderr } from '../util/output.js'
 
 export const COLLECT_COMMAND = defineCommand({
@@ -35,7 +35,7 @@ export async function runCollect(input: InputOf<typeof COLLECT_COMMAND>, session
   // What doctor reads, and no sample: every container of every node's Pod, and doctor's probes (the chain's, the
   // signer's), so doctor --bundle decides as the live run did whatever the scope.
   const { probe, chainProbe } = activeProbes(input)
-  const [collected] = await session.snapshots(input, { logs: 'all', probe, chainProbe })
+  const [collected] = await session.reader.snapshots(input, { logs: 'all', probe, chainProbe })
   const released = onlyReconcilingReleases(collected)
   const { kept, leftOut: overBudget } = withinLogBudget(released.logs, COLLECT_LOG_BUDGET)
   // Every log the bundle does not carry, with why: a read that failed (a container that did not answer) or the size limit.

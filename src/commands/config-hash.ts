@@ -6,7 +6,7 @@ import { watchConfigHash } from '../app/config-watch.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
 import { outputFormatOf } from '../util/output.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { STATE_DIR_HELP } from '../util/state-dir.js'
 
 export const CONFIG_HASH_COMMAND = defineCommand({
@@ -31,16 +31,23 @@ Every read of a node by any command records its hashes and Pod in history.json u
 })
 
 export async function runConfigHash(input: InputOf<typeof CONFIG_HASH_COMMAND>, session: Session): Promise<ExitCode> {
-  const [snapshot] = await session.snapshots(input, { nameRequired: true })
+  const [snapshot] = await session.reader.snapshots(input, { nameRequired: true })
   const index = new SnapshotIndex(snapshot)
   const node = index.chainNodes()[0]
   const key = `${node.metadata.namespace}/${node.metadata.name}`
   const state = configState(index, node, Date.parse(snapshot.collectedAt))
   const history = (snapshot.observations ?? []).filter((o) => o.node === key)
-  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2), 'json')
-  else session.print(renderConfigHash(key, state, history, undefined, session.palette))
+  if (input.output === 'json')
+    session.output.print(JSON.stringify({ schemaVersion: 1, kind: 'ConfigHashReport', node: key, ...state, history }, null, 2), 'json')
+  else session.output.print(renderConfigHash(key, state, history, undefined, session.output.palette))
   if (input.watch)
-    await watchConfigHash((await session.connect(input)).client, snapshot, node, (event) => session.print(renderConfigWatchEvent(event)), !input['no-redact'])
+    await watchConfigHash(
+      (await session.reader.connect(input)).client,
+      snapshot,
+      node,
+      (event) => session.output.print(renderConfigWatchEvent(event)),
+      !input['no-redact'],
+    )
   return ExitCode.Clean
 }
 
@@ -68,11 +75,11 @@ export const CONFIG_HASH_DIFF_COMMAND = defineCommand({
 export async function runConfigHashDiff(input: InputOf<typeof CONFIG_HASH_DIFF_COMMAND>, session: Session): Promise<ExitCode> {
   const read = async (source: string) => {
     const flags = source === 'live' ? { ...input, bundle: undefined, name: input.node } : { ...input, bundle: source, name: input.node, namespace: undefined }
-    return { snapshot: (await session.snapshots(flags, { nameRequired: source === 'live' }))[0], source }
+    return { snapshot: (await session.reader.snapshots(flags, { nameRequired: source === 'live' }))[0], source }
   }
   const [before, after] = [await read(input.before), await read(input.after)]
   const comparison = compareConfigs(before, after, input.node)
-  session.print(
+  session.output.print(
     input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'ConfigDiff', ...comparison }, null, 2) : renderConfigDiff(comparison),
     outputFormatOf(input.output),
   )

@@ -3,7 +3,7 @@ import { describeChainNode, describePod } from '../render/describe.js'
 import { visible } from '../render/visible.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 
 export const DESCRIBE_COMMAND = defineCommand({
   summary: 'Describe a ChainNode and its Pod with their Events, the way kubectl describe does',
@@ -14,7 +14,7 @@ export const DESCRIBE_COMMAND = defineCommand({
 
 export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, session: Session): Promise<ExitCode> {
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap'], operator: false }
-  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'none', objects })
+  const [snapshot] = await session.reader.snapshots(input, { nameRequired: true, logs: 'none', objects })
   const index = new SnapshotIndex(snapshot)
   // Ages are counted to when the snapshot was taken: offline, that is when the bundle was collected.
   const now = Date.parse(snapshot.collectedAt)
@@ -27,6 +27,6 @@ export async function runDescribe(input: InputOf<typeof DESCRIBE_COMMAND>, sessi
     ]
   })
   // Nothing is cut, as kubectl describe cuts nothing: a long value wraps in the terminal.
-  session.print(sections.join('\n'))
+  session.output.print(sections.join('\n'))
   return snapshot.collectionErrors.length > 0 ? ExitCode.Incomplete : ExitCode.Clean
 }

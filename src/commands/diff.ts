@@ -1,6 +1,6 @@
 import { compareBundles } from '../analysis/bundle-diff.js'
 import { diagnose, selectRules } from '../app/doctor.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { FAIL_ON } from '../engine/exit-code.js'
 import { severityRank } from '../engine/define-rule.js'
 import { renderDiffMarkdown, renderDiffText } from '../render/diff.js'
@@ -42,11 +42,11 @@ const scopeFlags = (scope: Scope) =>
 
 export async function runDiff(input: InputOf<typeof DIFF_COMMAND>, session: Session): Promise<ExitCode> {
   const rules = selectRules({})
-  const [before] = await session.snapshots({ ...input, bundle: input.old, namespace: undefined })
+  const [before] = await session.reader.snapshots({ ...input, bundle: input.old, namespace: undefined })
   const [after] =
     input.new === 'live'
-      ? await session.snapshots({ ...input, ...scopeFlags(before.scope) }, { logRoles: new Set(rules.flatMap((r) => r.logs ?? [])) })
-      : await session.snapshots({ ...input, bundle: input.new, namespace: undefined })
+      ? await session.reader.snapshots({ ...input, ...scopeFlags(before.scope) }, { logRoles: new Set(rules.flatMap((r) => r.logs ?? [])) })
+      : await session.reader.snapshots({ ...input, bundle: input.new, namespace: undefined })
   const comparison = compareBundles(
     { snapshot: before, source: input.old, result: diagnose([before], rules, input.old) },
     { snapshot: after, source: input.new, result: diagnose([after], rules, input.new === 'live' ? undefined : input.new) },
@@ -56,7 +56,7 @@ export async function runDiff(input: InputOf<typeof DIFF_COMMAND>, session: Sess
     json: () => JSON.stringify({ schemaVersion: 1, kind: 'BundleDiff', ...comparison }, null, 2),
     markdown: () => renderDiffMarkdown(comparison),
   }[input.output]()
-  session.print(rendered, outputFormatOf(input.output))
+  session.output.print(rendered, outputFormatOf(input.output))
   const failOn = input['fail-on']
   const worse = failOn !== 'never' && comparison.incidents.appeared.some((i) => severityRank(i.severity) >= severityRank(failOn))
   return worse ? ExitCode.Findings : ExitCode.Clean

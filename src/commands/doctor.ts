@@ -20,7 +20,7 @@ import {
 import { DIAGNOSIS_FLAGS } from './diagnosis-flags.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { outputFormatOf } from '../util/output.js'
 import { parseDuration } from '../util/duration.js'
 
@@ -61,21 +61,21 @@ export type DoctorInput = InputOf<typeof DOCTOR_COMMAND>
 /** Read, diagnose, render, and say how it went as an exit code. */
 export async function runDoctor(input: DoctorInput, session: Session): Promise<ExitCode> {
   const { rules, settings, probe, chainProbe, logRoles } = diagnosisOptions(input)
-  const snapshots = await session.snapshots(input, { probe, logRoles, chainProbe })
+  const snapshots = await session.reader.snapshots(input, { probe, logRoles, chainProbe })
   const indexes = snapshots.map((snapshot) => new SnapshotIndex(snapshot))
   const result = diagnose(snapshots, rules, input.bundle, settings, indexes)
   if (result.clusters.every((c) => c.report.nodes.length === 0)) throw noNodesError(input, snapshots)
   const failOn = input['fail-on']
   const view = {
-    palette: session.palette,
+    palette: session.output.palette,
     failOn,
     version: session.version,
-    debug: session.debugEnabled,
+    debug: session.output.debugEnabled,
     width: tableWidth(),
     utc: Boolean(input.utc),
     ...(input.output === 'text' ? { leadUps: leadUps(indexes, result) } : {}),
   }
-  session.print(DOCTOR_FORMATS[input.output](result, view), outputFormatOf(input.output))
+  session.output.print(DOCTOR_FORMATS[input.output](result, view), outputFormatOf(input.output))
   return exitCodeFor(result, failOn)
 }
 

@@ -7,7 +7,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { bound } from '../app/timeline.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, LISTING_FLAGS, NODE_ARG, outputSpec, SCOPE_FLAGS, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { outputFormatOf } from '../util/output.js'
 import { eventTime } from '../snapshot/events.js'
 import type { KubeEvent } from '../snapshot/kinds.js'
@@ -42,7 +42,7 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   if (input.watch) requireLive(input.bundle)
   // The objects whose Events belong to a node (relatedObjects), and ConfigMaps for the history every read records.
   const objects = { kinds: ['Pod', 'Event', 'ConfigMap', 'PersistentVolumeClaim', 'VolumeSnapshot', 'ChainNodeSet'], operator: false }
-  const read = () => session.snapshots(input, { logs: 'none', objects, namespaceByDefault: true })
+  const read = () => session.reader.snapshots(input, { logs: 'none', objects, namespaceByDefault: true })
   const since = bound(input.since, '--since')
   // Like kubectl logs --since: an Event counts by when it was last seen (offline, before the bundle's collection).
   const recent = (snapshot: Snapshot) => (event: KubeEvent) => {
@@ -59,8 +59,11 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   for (const snapshot of snapshots) {
     const events = eventsOf(snapshot)
     if (input.output !== 'text')
-      session.print(structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }), outputFormatOf(input.output))
-    else session.print(events.length ? table(snapshot) : 'No events found.')
+      session.output.print(
+        structured(input.output, { schemaVersion: 1, kind: 'EventList', context: snapshot.source.context, events }),
+        outputFormatOf(input.output),
+      )
+    else session.output.print(events.length ? table(snapshot) : 'No events found.')
   }
   const code = snapshots.some((s) => s.collectionErrors.length > 0) ? ExitCode.Incomplete : ExitCode.Clean
   if (!input.watch) return code
@@ -78,7 +81,7 @@ export async function runEvents(input: InputOf<typeof EVENTS_COMMAND>, session: 
   await watchRows(
     async () => keyed(await read()),
     keyed(snapshots),
-    (line) => session.print(line),
+    (line) => session.output.print(line),
   )
   return code
 }

@@ -6,7 +6,7 @@
  * makes oclif's command classes (help, manifest, README, completion). The types below check every name.
  */
 import type { CommandSpec } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import type { ExitCode } from '../util/errors.js'
 
 /** The modules that define commands, by file name (src/entry/command-index.ts imports each). */

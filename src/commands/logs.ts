@@ -16,7 +16,7 @@ import {
 } from '../app/logs.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 
 export const LOGS_COMMAND = defineCommand({
   summary: 'Logs of a node: the chain binary, node-utils, the signer gate, or the operator',
@@ -56,7 +56,7 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
   }
   // Live, the snapshot only finds the containers (the operator's release for -c operator); their logs are read below.
   const objects = { kinds: ['Pod', 'ConfigMap'], operator: input.container === 'operator' }
-  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none', logRoles: new Set(), objects })
+  const [snapshot] = await session.reader.snapshots(input, { nameRequired: true, logs: input.bundle ? 'all' : 'none', logRoles: new Set(), objects })
   const index = new SnapshotIndex(snapshot)
   const sources = logSources(index, index.chainNodes()[0], input.container)
   if (input.bundle) {
@@ -73,14 +73,14 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
         continue
       }
       if (query.tailLines === 0) continue
-      session.print(
+      session.output.print(
         lines.map(visible).join('\n') ||
           `(no ${query.previous ? 'previous ' : ''}log of ${source.label} in the bundle${query.sinceSeconds ? ` since ${input.since}` : ''})`,
       )
     }
     return unread ? ExitCode.Incomplete : ExitCode.Clean
   }
-  const { client } = await session.connect(input)
+  const { client } = await session.reader.connect(input)
   // Each container on its own: one that cannot be read (waiting, deleted, refused) is one line on stderr.
   // -p on a container that never restarted is kubectl's usage error when it is the only one (or none did).
   const failed = (error: unknown, source: LogSource) =>
@@ -99,7 +99,7 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
     let unread = 0
     for (const read of reads) {
       if ('error' in read) unread += failed(read.error, read.source)
-      else if (read.lines.length) session.print(read.lines.map(visible).join('\n'))
+      else if (read.lines.length) session.output.print(read.lines.map(visible).join('\n'))
     }
     return unread ? ExitCode.Incomplete : ExitCode.Clean
   }
@@ -107,7 +107,7 @@ export async function runLogs(input: InputOf<typeof LOGS_COMMAND>, session: Sess
   const release = onInterrupt(() => abort.abort())
   try {
     const streams = sources.map((source) =>
-      followLive(client, source, query, (line) => session.print(visible(line)), abort.signal).then(
+      followLive(client, source, query, (line) => session.output.print(visible(line)), abort.signal).then(
         () => 0,
         (error: unknown) => failed(error, source),
       ),

@@ -12,7 +12,8 @@ import { countdown } from '../render/progress.js'
 import { topReport } from '../app/pprof-report.js'
 import { writeFlame } from '../app/pprof-flame.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, REQUIRED_NODE_ARG, type FlagSpecs, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
+import { FLAME_FORMATS } from '../render/flame-formats.js'
 
 /** The longest capture we accept: the request timeout follows it, and a forgotten run must end. */
 export const MAX_SECONDS = 600
@@ -165,24 +166,27 @@ export async function runPprofTop(input: InputOf<typeof PPROF_TOP_COMMAND>, sess
     base: input.base,
     focus: input.focus,
     ignore: input.ignore,
-    onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
+    onStep: (what) => session.output.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
   })
   for (const warning of unmatchedFilterWarnings(report.table.unmatchedFilters, report.filters)) writeStderr(warning)
-  session.print(renderTopReport(report, input.output))
+  session.output.print(renderTopReport(report, input.output))
   return ExitCode.Clean
 }
 
 export async function runPprofFlame(input: InputOf<typeof PPROF_FLAME_COMMAND>, session: Session): Promise<ExitCode> {
   const minFraction = nodeFractionOf(input['node-fraction'])
-  const written = await writeFlame({
-    file: input.file,
-    output: input.output,
-    sampleIndex: input['sample-index'],
-    focus: input.focus,
-    ignore: input.ignore,
-    minFraction,
-    onStep: (what) => session.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
-  })
+  const written = await writeFlame(
+    {
+      file: input.file,
+      output: input.output,
+      sampleIndex: input['sample-index'],
+      focus: input.focus,
+      ignore: input.ignore,
+      minFraction,
+      onStep: (what) => session.output.debugLine(`pprof: ${what}, at ${(process.uptime() * 1000).toFixed(0)} ms`),
+    },
+    FLAME_FORMATS,
+  )
   for (const warning of unmatchedFilterWarnings(written.graph.unmatchedFilters, input)) writeStderr(warning)
   writeStderr(`${flameWrittenText(written)}\n`)
   return ExitCode.Clean
@@ -212,7 +216,7 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
   if (growthMs !== undefined && (growthMs < 1000 || growthMs > MAX_GROWTH_MS))
     throw usageError(`--growth ${input.growth} is out of range`, 'give 1s to 1h, e.g. --growth 60s')
   const result = await captureFromNode(
-    session,
+    session.reader,
     input,
     {
       kind,
@@ -230,9 +234,9 @@ async function capture(kind: ProfileKindName, input: CaptureInput, session: Sess
       capturing: (what) => countdown(capturingText(what), what.seconds),
       saved: (file, bytes) => writeStderr(`${savedText(file, bytes)}\n`),
       waiting: (what) => countdown(waitingText(what), Math.ceil(what.intervalMs / 1000)),
-      unavailable: (findings) => findings.forEach((finding) => writeStderr(`${renderFinding(finding, session.palette).join('\n')}\n`)),
+      unavailable: (findings) => findings.forEach((finding) => writeStderr(`${renderFinding(finding, session.output.palette).join('\n')}\n`)),
     },
   )
-  session.print(renderCaptureResult(result, input.top))
+  session.output.print(renderCaptureResult(result, input.top))
   return ExitCode.Clean
 }

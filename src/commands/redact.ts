@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { readBundle, writeBundle } from '../snapshot/bundle.js'
 import { redactSnapshot } from '../snapshot/redact.js'
 import { ExitCode, usageError } from '../util/errors.js'

@@ -5,7 +5,7 @@ import { columns } from '../render/columns.js'
 import { docsPath } from '../engine/rule-docs.js'
 import { RULES, unknownRule } from '../rules/index.js'
 import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 
 export const RULES_COMMAND = defineCommand({
   summary: 'List the diagnostic rules doctor runs',
@@ -25,9 +25,9 @@ export async function runRulesList(input: InputOf<typeof RULES_COMMAND>, session
     logs: rule.logs ?? [],
     docs: docsPath(rule.id),
   }))
-  if (input.output === 'json') session.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
+  if (input.output === 'json') session.output.print(JSON.stringify({ schemaVersion: 1, kind: 'RuleCatalogue', rules: catalogue }, null, 2))
   else
-    session.print(
+    session.output.print(
       columns(
         ['id', 'severity', 'title'],
         catalogue.map((r) => [r.id, r.severity, r.title]),
@@ -47,6 +47,6 @@ export async function runRulesExplain(input: InputOf<typeof RULES_EXPLAIN_COMMAN
   const rule = RULES.find((r) => r.id === input.id)
   if (!rule) throw unknownRule(input.id)
   const page = path.join(session.root, docsPath(rule.id))
-  session.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
+  session.output.print(existsSync(page) ? readFileSync(page, 'utf8') : `${rule.id}: ${rule.title}\n\nImplements: ${rule.specRow}\n`)
   return ExitCode.Clean
 }

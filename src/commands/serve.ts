@@ -1,8 +1,9 @@
+import { SERVE_RENDERING } from '../render/serve-metrics.js'
 import { writeStderr } from '../util/output.js'
 import { ExitCode, usageError } from '../util/errors.js'
 import { parseDuration } from '../util/duration.js'
 import { ServeLoop } from '../app/serve.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { diagnosisOptions } from '../app/diagnosis-options.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, NODE_ARG, SCOPE_FLAGS, SNAPSHOT_FLAGS, type FlagSpecs, type InputOf } from './flag-spec.js'
 import { DIAGNOSIS_FLAGS } from './diagnosis-flags.js'
@@ -60,8 +61,9 @@ export async function runServe(input: ServeInput, session: Session): Promise<Exi
   if (intervalMs < 1000) throw usageError(`--interval "${input.interval}" is shorter than a second`, 'e.g. --interval 60s')
   const { rules, settings, probe, chainProbe, logRoles, probed } = diagnosisOptions(input)
   const log = (line: string) => writeStderr(`${new Date().toISOString()} ${line}\n`)
-  const loop = new ServeLoop(session, {
+  const loop = new ServeLoop(session.reader, {
     listen,
+    render: SERVE_RENDERING,
     intervalMs,
     // Secrets stay masked: /report is served over the network.
     flags: { ...input, 'no-redact': false },

@@ -4,7 +4,7 @@ import { signerReport } from '../analysis/signer-report.js'
 import { probeSigners } from '../app/signer-probes.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { defineCommand, GLOBAL_FLAGS, KUBE_FLAGS, outputSpec, PROBE_FLAGS, REQUIRED_NODE_ARG, SNAPSHOT_FLAGS, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import type { Probe } from '../app/snapshot-source.js'
 import { outputFormatOf } from '../util/output.js'
 
@@ -26,11 +26,13 @@ export async function runSigner(input: InputOf<typeof SIGNER_COMMAND>, session: 
   const gateTimeoutMs = input['gate-timeout']
   const probe: Probe | undefined =
     input['no-probe'] || input.bundle ? undefined : (connection, snapshot) => probeSigners(connection, snapshot, { gateTimeoutMs })
-  const [snapshot] = await session.snapshots(input, { nameRequired: true, logs: 'all', probe })
+  const [snapshot] = await session.reader.snapshots(input, { nameRequired: true, logs: 'all', probe })
   const index = new SnapshotIndex(snapshot)
   const report = signerReport(index, index.chainNodes()[0])
-  session.print(
-    input.output === 'json' ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2) : renderSignerReport(report, session.palette),
+  session.output.print(
+    input.output === 'json'
+      ? JSON.stringify({ schemaVersion: 1, kind: 'SignerReport', ...report }, null, 2)
+      : renderSignerReport(report, session.output.palette),
     outputFormatOf(input.output),
   )
   return report.problems.length ? ExitCode.Findings : snapshot.collectionErrors.length ? ExitCode.Incomplete : ExitCode.Clean

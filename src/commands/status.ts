@@ -16,7 +16,7 @@ import {
   templatedOutputSpec,
   type InputOf,
 } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
 import { outputFormatOf, writeStderr, writeStdout } from '../util/output.js'
 import { diagnose, selectRules } from '../app/doctor.js'
@@ -78,7 +78,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     operator: true,
     operatorKinds: ['Lease', 'Certificate'],
   }
-  const read = () => session.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
+  const read = () => session.reader.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()
   // No cell is cut (kubectl cuts none: a long row wraps in the terminal).
   const text = (snapshot: Snapshot, rows: StatusRow[], noHeaders = input['no-headers']) =>
@@ -110,7 +110,10 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
         subject: f.subject,
       })),
     )
-    session.print(structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, operator, collectionErrors }), outputFormatOf(input.output))
+    session.output.print(
+      structured(input.output, { schemaVersion: 1, kind: 'NodeStatusList', nodes, operator, collectionErrors }),
+      outputFormatOf(input.output),
+    )
   } else if (template !== undefined) {
     // As kubectl get -o jsonpath: over the ChainNode itself when one is named, else over a List of them.
     const nodes = snapshots.flatMap((snapshot) => {
@@ -127,16 +130,16 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
       const index = new SnapshotIndex(snapshot)
       const nodes = new Map(index.chainNodes().map((n) => [`${n.metadata.namespace}/${n.metadata.name}`, n]))
       const lines = rowsOf(snapshot).map((r) => nameLine(nodes.get(`${r.namespace}/${r.name}`)!))
-      if (lines.length) session.print(visible(lines.join('\n')))
+      if (lines.length) session.output.print(visible(lines.join('\n')))
     }
   } else {
     for (const snapshot of snapshots) {
-      if (snapshots.length > 1) session.print(session.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
+      if (snapshots.length > 1) session.output.print(session.output.palette.paint('heading', `Cluster ${visible(snapshot.source.context)}`))
       const rows = rowsOf(snapshot)
       // stdout holds only the table; what is said about it goes to stderr, as kubectl's notes, and not at all with --no-headers.
       const notes = !input['no-headers'] && rows.length > 0
       if (notes) noteOnStderr(operatorTroubleLines(operatorTrouble(snapshot).diagnosis, stderrPalette(session), tableWidth(process.stderr)).join('\n'))
-      if (rows.length) session.print(text(snapshot, rows))
+      if (rows.length) session.output.print(text(snapshot, rows))
       else writeStderr(`${noneFound(snapshot)}\n`)
       if (notes) noteOnStderr(['', ...statusNotes(new SnapshotIndex(snapshot), rows, snapshot.scope.kind === 'all', tableWidth(process.stderr))].join('\n'))
     }
@@ -158,7 +161,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   await watchRows(
     async () => keyed(await read()),
     await keyed(snapshots),
-    (line) => session.print(line),
+    (line) => session.output.print(line),
   )
   return code
 }
@@ -167,7 +170,7 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
 const noteOnStderr = (text: string) => text.trim() && writeStderr(text.endsWith('\n') ? text : `${text}\n`)
 
 /** Colours on stderr only when it is a terminal, as on stdout. */
-const stderrPalette = (session: Session) => (process.stderr.isTTY ? session.palette : plainPalette)
+const stderrPalette = (session: Session) => (process.stderr.isTTY ? session.output.palette : plainPalette)
 
 /** kubectl's "No resources found in NS namespace.", on stderr as kubectl's. */
 function noneFound(snapshot: Snapshot): string {

@@ -16,7 +16,7 @@ import {
   UTC_FLAG,
 } from './flag-spec.js'
 import { PROBE_AND_RULE_SETTING_FLAGS } from './diagnosis-flags.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { outputFormatOf } from '../util/output.js'
 
 /** timeline's own flags; the oclif command and the quick start both read them. */
@@ -53,8 +53,8 @@ export async function runTimeline(input: TimelineInput, session: Session): Promi
   const window = { since: bound(input.since, '--since'), until: bound(input.until, '--until') }
   const { rules, settings, probe, chainProbe, logRoles } = diagnosisOptions(input)
   // The same reads as doctor's: the logs its rules read, and its probes.
-  const snapshots = await session.snapshots(input, { probe, logRoles, chainProbe })
+  const snapshots = await session.reader.snapshots(input, { probe, logRoles, chainProbe })
   const clusters = timelines(snapshots, rules, window, input.bundle, settings)
-  session.print(renderTimeline(input.output, clusters, session.palette, Boolean(input.utc), tableWidth()), outputFormatOf(input.output))
+  session.output.print(renderTimeline(input.output, clusters, session.output.palette, Boolean(input.utc), tableWidth()), outputFormatOf(input.output))
   return clusters.some((c) => c.incomplete) ? ExitCode.Incomplete : ExitCode.Clean
 }

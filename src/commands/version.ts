@@ -1,7 +1,7 @@
 import { ExitCode } from '../util/errors.js'
 import { structured } from '../render/structured.js'
 import { defineCommand, GLOBAL_FLAGS, outputSpec, type InputOf } from './flag-spec.js'
-import type { Session } from '../app/session.js'
+import type { Session } from './session.js'
 import { userAgent } from '../util/user-agent.js'
 
 export const VERSION_COMMAND = defineCommand({
@@ -12,9 +12,9 @@ export const VERSION_COMMAND = defineCommand({
 })
 
 export async function runVersion(input: InputOf<typeof VERSION_COMMAND>, session: Session): Promise<ExitCode> {
-  if (input.output === 'text') session.print(userAgent(session.version))
+  if (input.output === 'text') session.output.print(userAgent(session.version))
   else
-    session.print(
+    session.output.print(
       structured(input.output, { name: 'kubectl-chainnode', version: session.version, platform: process.platform, arch: process.arch, node: process.version }),
     )
   return ExitCode.Clean

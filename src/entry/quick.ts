@@ -8,7 +8,7 @@ import type { ExitCode } from '../util/errors.js'
 import { reportFailure } from './failure.js'
 import { flagValues, type CommandSpec, type InputOf } from '../commands/flag-spec.js'
 import { parseCommandLine } from './parse-argv.js'
-import { Session } from '../app/session.js'
+import { Session } from '../commands/session.js'
 
 /** What only the entry point knows: the version, and where package.json and docs/ are. */
 export interface QuickContext {
@@ -25,11 +25,11 @@ export function quickStart<C extends CommandSpec>(spec: C, run: (input: InputOf<
     if (!parsed) return false
     const session = new Session(version, root)
     try {
-      await session.setupOutput(parsed)
+      await session.output.setup(parsed)
       const code = await run(flagValues(spec, parsed), session)
       process.exitCode = code
     } catch (error) {
-      process.exitCode = reportFailure(error as Error, session.debugEnabled)
+      process.exitCode = reportFailure(error as Error, session.output.debugEnabled)
     } finally {
       session.close()
     }

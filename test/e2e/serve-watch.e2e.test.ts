@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { apply, deleteObject, useCluster } from '../cluster/kube.js'
-import { Session } from '../../src/app/session.js'
+import { Session } from '../../src/commands/session.js'
 import { WatchedLists } from '../../src/cluster/watched-lists.js'
 import { ROOT } from '../helpers/cli.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
@@ -57,7 +57,7 @@ describe('serve keeps its lists current by watches', () => {
 
   it('past its cap a list is listed as before; a watch the server ends is reopened and still sees changes', async () => {
     const session = new Session('test', ROOT)
-    const { client } = await session.connect({ kubeconfig: inject('kubeconfigPath'), 'request-timeout': 30_000 })
+    const { client } = await session.reader.connect({ kubeconfig: inject('kubeconfigPath'), 'request-timeout': 30_000 })
     // Watches the server ends after a second, and at most one of them.
     const watched = new WatchedLists(client, 1, 1)
     const pods = `/api/v1/namespaces/${NS}/pods?resourceVersion=0`

@@ -1,6 +1,6 @@
 import type { Command } from '@oclif/core'
 import { flagValues, type CommandSpec, type InputOf } from '../../commands/flag-spec.js'
-import type { Session } from '../../app/session.js'
+import type { Session } from '../../commands/session.js'
 import type { ExitCode } from '../../util/errors.js'
 import { BaseCommand } from './command.js'
 import { KubeCommand } from './kube-command.js'
@@ -25,7 +25,7 @@ export function oclifCommandFor<C extends CommandSpec>(spec: C, run: Runner<C>):
 
     override async run(): Promise<void> {
       const { args, flags } = await this.parse(this.ctor)
-      await this.session.setupOutput(flags as { 'no-color'?: boolean; debug?: boolean })
+      await this.session.output.setup(flags as Parameters<Session['output']['setup']>[0])
       const code = await run(flagValues(spec, { ...flags, ...args }), this.session)
       process.exitCode = code
     }

@@ -1,7 +1,7 @@
 import { Command, Errors } from '@oclif/core'
 import { GLOBAL_FLAGS } from '../../commands/flag-spec.js'
 import { reportFailure } from '../failure.js'
-import { Session } from '../../app/session.js'
+import { Session } from '../../commands/session.js'
 import { ExitCode } from '../../util/errors.js'
 import { oclifFlags } from './oclif-flags.js'
 import { didYouMean } from '../../util/suggest.js'
@@ -17,11 +17,11 @@ export abstract class BaseCommand extends Command {
   protected readonly session = new Session(this.config.version, this.config.root)
 
   protected setupOutput(flags: { 'no-color'?: boolean; debug?: boolean }): Promise<void> {
-    return this.session.setupOutput(flags)
+    return this.session.output.setup(flags)
   }
 
   protected print(text: string): void {
-    this.session.print(text)
+    this.session.output.print(text)
   }
 
   protected override async catch(error: Error & { oclif?: { exit?: number } }): Promise<void> {
@@ -39,7 +39,7 @@ export abstract class BaseCommand extends Command {
     const missing = missingArgument(error)
     if (missing) {
       const example = (this.ctor.examples?.[0] as string | undefined)?.replace('<%= config.bin %>', this.config.bin)
-      process.exitCode = reportFailure(new Error(missing), this.session.debugEnabled, ExitCode.Usage, example ? `e.g. ${example}` : 'see --help')
+      process.exitCode = reportFailure(new Error(missing), this.session.output.debugEnabled, ExitCode.Usage, example ? `e.g. ${example}` : 'see --help')
       return
     }
     const flag = nonexistentFlag(error)
@@ -47,15 +47,15 @@ export abstract class BaseCommand extends Command {
       const known = Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags }).map((name) => `--${name}`)
       process.exitCode = reportFailure(
         new Error(`unknown flag: ${flag}`),
-        this.session.debugEnabled,
+        this.session.output.debugEnabled,
         ExitCode.Usage,
         `${didYouMean(flag.split('=')[0], known)}see --help`,
       )
       return
     }
     process.exitCode = parseError
-      ? reportFailure(error, this.session.debugEnabled, ExitCode.Usage, 'see --help')
-      : reportFailure(error, this.session.debugEnabled)
+      ? reportFailure(error, this.session.output.debugEnabled, ExitCode.Usage, 'see --help')
+      : reportFailure(error, this.session.output.debugEnabled)
   }
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { describe, expect, it } from 'vitest'
 import { defaultFlameName, flameFormatOf, writeFlame } from '../../../src/app/pprof-flame.js'
+import { FLAME_FORMATS } from '../../../src/render/flame-formats.js'
 import { decodeProfile } from '../../../src/pprof/decode.js'
 import { flameGraph, type FlameGraph } from '../../../src/pprof/flame.js'
 import { topTable } from '../../../src/pprof/top.js'
@@ -190,12 +191,12 @@ describe('pprof flame output', () => {
   it('writes through a temporary name, leaves nothing behind on a bad profile, and never over the profile', async () => {
     const bad = path.join(dir, 'bad.pb.gz')
     writeFileSync(bad, 'not a profile')
-    await expect(writeFlame({ file: bad, output: path.join(dir, 'bad.html') })).rejects.toThrow()
+    await expect(writeFlame({ file: bad, output: path.join(dir, 'bad.html') }, FLAME_FORMATS)).rejects.toThrow()
     expect(readdirSync(dir)).toEqual(['bad.pb.gz'])
     const copy = path.join(dir, 'cpu.html')
     writeFileSync(copy, readFileSync(path.join(FIXTURES, 'go-cpu.pb.gz')))
-    await expect(writeFlame({ file: copy, output: copy })).rejects.toThrow(/is the profile itself/)
-    const written = await writeFlame({ file: path.join(FIXTURES, 'go-cpu.pb.gz'), output: path.join(dir, 'out.svg') })
+    await expect(writeFlame({ file: copy, output: copy }, FLAME_FORMATS)).rejects.toThrow(/is the profile itself/)
+    const written = await writeFlame({ file: path.join(FIXTURES, 'go-cpu.pb.gz'), output: path.join(dir, 'out.svg') }, FLAME_FORMATS)
     expect(written.format).toBe('svg')
     expect(existsSync(path.join(dir, 'out.svg'))).toBe(true)
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([])

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { renderExposition } from '../../../src/render/prometheus.js'
-import { serveMetrics, type ServeStatus } from '../../../src/render/serve-metrics.js'
-import { blindSources, mergeSources, sourcesOf } from '../../../src/render/serve-sources.js'
+import type { ServeStatus } from '../../../src/analysis/serve-readings.js'
+import { serveMetrics } from '../../../src/render/serve-metrics.js'
+import { blindSources, mergeSources, sourcesOf } from '../../../src/analysis/serve-sources.js'
 import type { Snapshot, SigningReading } from '../../../src/snapshot/types.js'
 import { loadBundle } from '../../helpers/bundles.js'
 
