@@ -3,7 +3,7 @@ import type { Snapshot } from '../snapshot/types.js'
 import { BundleSource } from './bundle-source.js'
 import { LiveSource } from './live-source.js'
 import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
-import { narrowBySelector } from './snapshots.js'
+import { narrowBySelector } from '../snapshot/label-selector.js'
 
 /**
  * The one reader of a run: the clusters of the kubeconfig's contexts, or a bundle. A command asks it for

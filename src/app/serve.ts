@@ -9,7 +9,7 @@ import type { Connection } from '../cluster/connection.js'
 import { contextNames } from './live-source.js'
 import type { ClusterReader } from './cluster-reader.js'
 import type { SnapshotFlags, SnapshotReads } from './snapshot-source.js'
-import { narrowBySelector } from './snapshots.js'
+import { narrowBySelector } from '../snapshot/label-selector.js'
 
 /** How the served answers are worded: render/serve-metrics.ts SERVE_RENDERING, handed over by the command. */
 export interface ServeRendering {

@@ -6,7 +6,6 @@ import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 export { DEFAULT_SIGNING_WINDOW }
 import { readBundle } from '../snapshot/bundle.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.js'
 import { Redactor, redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
 import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
@@ -153,23 +152,6 @@ function withContext(snapshot: Snapshot, dropped: KubeObject[]): Pick<Snapshot, 
     probes: [],
   }
   return { keySearch: { ...search, nodes: [...search.nodes, ...context] } }
-}
-
-/** Keep the ChainNodes whose labels match -l; what they own stays, as in a narrowed bundle. */
-export function narrowBySelector(snapshot: Snapshot, selector: string): Snapshot {
-  const parsed = parseLabelSelector(selector)
-  const dropped = new Set(
-    snapshot.objects
-      .filter((o) => o.kind === 'ChainNode' && !selectorMatches(parsed, o.metadata.labels ?? {}))
-      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
-  )
-  if (dropped.size === 0) return snapshot
-  const isDropped = (namespace: string | undefined, name: string) => dropped.has(`${namespace}/${name}`)
-  return {
-    ...snapshot,
-    objects: snapshot.objects.filter((o) => o.kind !== 'ChainNode' || !isDropped(o.metadata.namespace, o.metadata.name)),
-    chainNodeRows: snapshot.chainNodeRows.filter((row) => !isDropped(row.namespace, row.name)),
-  }
 }
 
 /**
