@@ -1,6 +1,6 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { Evidence } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from '../engine/rule-ids.js'
 import { compareText } from '../util/compare.js'
 import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
 import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'

@@ -1,7 +1,7 @@
 import { refOf } from '../snapshot/index.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { defineRule, severityRank, type Rule, type RuleHit, type Severity } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from '../engine/rule-ids.js'
 import { compareText } from '../util/compare.js'
 import { entryById, fillTemplate, SHARED_ACTIONS } from './operator-vocabulary.js'
 import { operatorSaid, sameFailure, type VocabularyHit } from './operator-said.js'

@@ -1,7 +1,7 @@
 import { nodesOf, severityRank, type Finding, type Rule, type Severity } from './define-rule.js'
 import { groupByCause, type FindingGroup } from './group-findings.js'
 import type { Report, NodeResult } from './run-rules.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from './rule-ids.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 
