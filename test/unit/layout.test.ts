@@ -137,10 +137,13 @@ describe('source layout', () => {
     expect(reads.map((edge) => show(edge.to))).toEqual([])
   })
 
-  it('holds only rules, their registry and the symptom rows they cover in rules/', () => {
+  // The operator's vocabulary (rules/vocabulary/) is the data and kit the vocabulary rules share; each rule is still its own file.
+  it('holds only rules, their registry, the symptom rows they cover and the operator vocabulary in rules/', () => {
     const files = readdirSync(path.join(SRC, 'rules')).map((name) => name.replace(/\.ts$/, ''))
-    const registry = ['index', 'spec-symptoms']
+    const registry = ['index', 'spec-symptoms', 'vocabulary']
     expect(files.filter((name) => !registry.includes(name) && !(RULE_IDS as readonly string[]).includes(name))).toEqual([])
+    const shared = readdirSync(path.join(SRC, 'rules', 'vocabulary')).map((name) => name.replace(/\.ts$/, ''))
+    expect(shared.filter((name) => (RULE_IDS as readonly string[]).includes(name))).toEqual([])
   })
 })
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../../src/analysis/operator-vocabulary.js'
+import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../../src/rules/vocabulary/index.js'
 import { runRules } from '../../../../src/engine/run-rules.js'
 import type { Finding, Rule } from '../../../../src/engine/define-rule.js'
 import { RULES } from '../../../../src/rules/index.js'

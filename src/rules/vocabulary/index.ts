@@ -1,5 +1,5 @@
-import type { Severity } from '../engine/define-rule.js'
-import type { RuleId } from '../engine/rule-ids.js'
+import type { Severity } from '../../engine/define-rule.js'
+import type { RuleId } from '../../engine/rule-ids.js'
 
 /**
  * The operator's failure vocabulary: every Warning Event, returned reconcile error, error-level log line,
