@@ -1,6 +1,6 @@
 /**
  * docs/operator-vocabulary.md, the catalogue of the operator's failure vocabulary
- * (src/analysis/operator-vocabulary.ts) as a table a reviewer can diff against the next operator release.
+ * (src/rules/vocabulary/) as a table a reviewer can diff against the next operator release.
  *   npx tsx scripts/gen-vocabulary-docs.ts           rewrite it
  *   npx tsx scripts/gen-vocabulary-docs.ts --check   exit 1 when it differs
  * test/unit/rules/catalogue/operator-vocabulary.test.ts fails when it is out of date.
@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { OPERATOR_VERSION, SHARED_ACTIONS, VOCABULARY, type VocabularyEntry } from '../src/analysis/operator-vocabulary.js'
+import { OPERATOR_VERSION, SHARED_ACTIONS, VOCABULARY, type VocabularyEntry } from '../src/rules/vocabulary/index.js'
 
 export const VOCABULARY_DOC = path.resolve(import.meta.dirname, '..', 'docs', 'operator-vocabulary.md')
 
@@ -35,7 +35,7 @@ export function renderVocabularyDoc(): string {
     `Read from the source of ${OPERATOR_VERSION} (\`internal/controllers/chainnode\`, \`internal/controllers/chainnodeset\`): every`,
     'Warning Event its recorders write, every error a Reconcile returns (controller-runtime logs it as',
     '`"msg":"Reconciler error"` and records no Event), the error lines it logs and goes on, and the phases and status',
-    'fields that say something is wrong. Generated from `src/analysis/operator-vocabulary.ts` by',
+    'fields that say something is wrong. Generated from `src/rules/vocabulary/` by',
     '`npx tsx scripts/gen-vocabulary-docs.ts`; diff the next operator release against it.',
     '',
     `${VOCABULARY.length} entries, reported by ${rules.length} rules: ${rules.map((rule) => `[${rule}](rules/${rule}.md)`).join(', ')}.`,

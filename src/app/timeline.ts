@@ -1,6 +1,6 @@
 import type { DoctorResult } from '../engine/doctor-result.js'
 import type { Rule, RuleSettings } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from '../engine/rule-ids.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import type { Snapshot } from '../snapshot/types.js'
 import { allEntries, buildTimeline, leadUp, type Bound, type WindowRequest } from '../timeline/build.js'

@@ -1,5 +1,5 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from './rule-ids.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import type { ChainNode, ChainNodeSet, Pod } from '../snapshot/kinds.js'

@@ -1,7 +1,7 @@
 import { nodesOf, severityRank, type Finding, type Rule, type Severity } from './define-rule.js'
 import { groupByCause, type FindingGroup } from './group-findings.js'
 import type { Report, NodeResult } from './run-rules.js'
-import type { RuleId } from '../rules/ids.js'
+import { outranks, type RuleId } from './rule-ids.js'
 import type { ObjectRef } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
 
@@ -87,9 +87,6 @@ export function explainLinksOf(rules: readonly Pick<Rule, 'id' | 'explains'>[]):
   return new Map(rules.filter((rule) => rule.explains?.length).map((rule) => [rule.id, new Set(rule.explains)]))
 }
 
-/** Findings that come before every other of their severity: two signers of one key can cost the stake within a block. */
-const OUTRANKING: readonly RuleId[] = ['double-sign-risk']
-
 /**
  * The diagnosis of one report, computed once after the rules ran: findings linked into incidents, ordered, and
  * each node's state. Renderers word and lay it out; they neither group nor count.
@@ -144,11 +141,11 @@ export function diagnosisOf(report: Report, links: ExplainLinks): Diagnosis {
 
 /** Worst first; the outranking cause first within its severity; then the most nodes; then the earliest; then by name. */
 export function incidentOrder(a: Incident, b: Incident): number {
-  const outranks = (i: Incident) => (OUTRANKING.includes(i.cause.ruleId) ? 1 : 0)
+  const rank = (i: Incident) => (outranks(i.cause.ruleId) ? 1 : 0)
   const began = (i: Incident) => (i.began ? Date.parse(i.began) : Number.POSITIVE_INFINITY)
   return (
     severityRank(b.severity) - severityRank(a.severity) ||
-    outranks(b) - outranks(a) ||
+    rank(b) - rank(a) ||
     b.nodes.length - a.nodes.length ||
     began(a) - began(b) ||
     compareText(`${a.cause.ruleId}|${nodeKey(a.nodes[0])}`, `${b.cause.ruleId}|${nodeKey(b.nodes[0])}`) ||

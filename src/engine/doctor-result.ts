@@ -1,5 +1,5 @@
 import type { Severity } from './define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from './rule-ids.js'
 import type { Scope } from '../snapshot/types.js'
 import type { Report } from './run-rules.js'
 import type { Diagnosis, NodeState } from './diagnosis.js'

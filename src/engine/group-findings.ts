@@ -1,6 +1,6 @@
 import { nodesOf, onsetOf, severityRank, type Finding, type Severity } from './define-rule.js'
 import type { ObjectRef } from '../snapshot/types.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from './rule-ids.js'
 import type { Report } from './run-rules.js'
 
 /** Findings of several nodes with one cause: the rule, the chain and the data that explains it are the same. */

@@ -1,6 +1,6 @@
 import type { Finding, Rule, RuleSettings } from './define-rule.js'
 import { severityRank } from './define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import { outranks, type RuleId } from './rule-ids.js'
 import { refOf, type SnapshotIndex } from '../snapshot/index.js'
 import type { CollectionError, CosmosReading, ObjectRef, SigningReading } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
@@ -202,11 +202,8 @@ function applySuppression(findings: Finding[], rules: readonly Rule[]): { kept: 
   return { kept, suppressed }
 }
 
-/** Findings that come before every other of their severity: two signers of one key can cost the stake within a block. */
-const OUTRANKING: readonly RuleId[] = ['double-sign-risk']
-
 export function sortFindings(findings: Finding[]): Finding[] {
   const key = (f: Finding) => `${f.node.namespace}/${f.node.name}|${f.ruleId}|${f.subject.kind}/${f.subject.name}`
-  const outranks = (f: Finding) => (OUTRANKING.includes(f.ruleId) ? 1 : 0)
-  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || outranks(b) - outranks(a) || compareText(key(a), key(b)))
+  const rank = (f: Finding) => (outranks(f.ruleId) ? 1 : 0)
+  return [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || rank(b) - rank(a) || compareText(key(a), key(b)))
 }

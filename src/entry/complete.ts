@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { credentialsFor } from '../cluster/auth.js'
 import { KubeClient } from '../cluster/kube-client.js'
 import { loadKubeconfig, kubeconfigFiles, resolveContext } from '../cluster/kubeconfig.js'
-import { RULE_IDS } from '../rules/ids.js'
+import { RULE_IDS } from '../engine/rule-ids.js'
 import { CONTAINER_CHOICES } from '../app/logs.js'
 
 /** cobra's ShellCompDirectiveNoFileComp: kubectl (and our scripts) read it from the last line. */

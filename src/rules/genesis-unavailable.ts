@@ -1,4 +1,4 @@
-import { vocabularyRule } from '../analysis/vocabulary-rule.js'
+import { vocabularyRule } from './vocabulary/vocabulary-rule.js'
 
 /** A set is Initializing for the seconds its first genesis download takes: only longer is a finding by itself. */
 const INITIALIZING_GRACE_MS = 10 * 60_000

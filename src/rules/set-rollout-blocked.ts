@@ -1,5 +1,5 @@
-import { vocabularyRule } from '../analysis/vocabulary-rule.js'
-import { operatorSaid } from '../analysis/operator-said.js'
+import { vocabularyRule } from './vocabulary/vocabulary-rule.js'
+import { operatorSaid } from './vocabulary/operator-said.js'
 import { classifyReconcileError } from '../analysis/reconcile-causes.js'
 import { failingRunOf } from '../analysis/reconcile-log.js'
 import { severityRank } from '../engine/define-rule.js'

@@ -1,4 +1,4 @@
-import type { RuleId } from './ids.js'
+import type { RuleId } from '../engine/rule-ids.js'
 
 /**
  * The symptom table of the diagnostics reference the product was built from (§7 "Errors" of the

@@ -1,4 +1,4 @@
-import { vocabularyRule } from '../analysis/vocabulary-rule.js'
+import { vocabularyRule } from './vocabulary/vocabulary-rule.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'

@@ -1,4 +1,4 @@
-import { vocabularyRule } from '../analysis/vocabulary-rule.js'
+import { vocabularyRule } from './vocabulary/vocabulary-rule.js'
 
 export default vocabularyRule({
   id: 'upgrade-blocked',

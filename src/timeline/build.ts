@@ -1,5 +1,5 @@
 import type { Finding } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
+import type { RuleId } from '../engine/rule-ids.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { chainNodeEntries } from './chainnode.js'
 import { collapse, inWindow } from './collapse.js'

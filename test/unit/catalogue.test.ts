@@ -17,6 +17,11 @@ describe('rule catalogue', () => {
     expect(RULES.map((r) => r.id)).toEqual([...RULE_IDS])
   })
 
+  it('takes each rule from the file named after its id: the id is written in the catalogue and in its rule alone', async () => {
+    for (const rule of RULES)
+      expect({ id: rule.id, same: (await import(`../../src/rules/${rule.id}.ts`)).default === rule }).toEqual({ id: rule.id, same: true })
+  })
+
   it('has a docs page for every registered id and no page for an id it lacks', () => {
     const pages = readdirSync(path.join(ROOT, 'docs', 'rules'))
       .filter((file) => file.endsWith('.md'))

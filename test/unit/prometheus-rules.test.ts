@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import yaml from 'js-yaml'
 import { describe, expect, it } from 'vitest'
-import { RULE_IDS } from '../../src/rules/ids.js'
+import { RULE_IDS } from '../../src/engine/rule-ids.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const ALERTS = path.join(ROOT, 'deploy', 'prometheus', 'alerts.yaml')

@@ -3,12 +3,12 @@ import { diagnose } from '../../../src/app/doctor.js'
 import type { Finding, Rule } from '../../../src/engine/define-rule.js'
 import { diagnosisOf, explainLinksOf } from '../../../src/engine/diagnosis.js'
 import { exitCodeFor } from '../../../src/engine/exit-code.js'
-import type { Report } from '../../../src/engine/run-rules.js'
+import { sortFindings, type Report } from '../../../src/engine/run-rules.js'
 import { doctorJson } from '../../../src/render/doctor-json.js'
 import { renderDoctorMarkdown } from '../../../src/render/doctor-markdown.js'
 import { renderDoctorText } from '../../../src/render/doctor-text.js'
 import { plainPalette } from '../../../src/render/palette.js'
-import { RULE_IDS } from '../../../src/rules/ids.js'
+import { RULE_IDS } from '../../../src/engine/rule-ids.js'
 import { RULES } from '../../../src/rules/index.js'
 import { ExitCode } from '../../../src/util/errors.js'
 import { failedChainProbe } from '../../helpers/snapshot-edits.js'
@@ -110,6 +110,17 @@ describe('incidents: a cause with the findings it explains', () => {
     ])
     const markdown = renderDoctorMarkdown(result)
     expect(markdown.indexOf('`reconcile-failing` on')).toBeLessThan(markdown.indexOf('`phase-stuck` on'))
+  })
+
+  it('the outranking rule (double-sign-risk, at the head of RULE_IDS) comes first of its severity, whatever its node is called and however many nodes the others touch', () => {
+    const findings = [finding('image-pull', 'a-0'), finding('image-pull', 'a-1'), finding('double-sign-risk', 'z-0'), finding('oom-recovery', 'b-0')]
+    expect(RULE_IDS[0]).toBe('double-sign-risk')
+    expect(sortFindings(findings).map((f) => f.ruleId)).toEqual(['double-sign-risk', 'image-pull', 'image-pull', 'oom-recovery'])
+    const { incidents } = diagnosisOf(reportOf(findings, ['a-0', 'a-1', 'b-0', 'z-0']), explainLinksOf(rules))
+    expect(incidents[0].cause.ruleId).toBe('double-sign-risk')
+    // Of a lower severity it outranks nothing.
+    const warned = [finding('image-pull', 'a-0'), finding('double-sign-risk', 'z-0', { severity: 'warning' })]
+    expect(sortFindings(warned).map((f) => f.ruleId)).toEqual(['image-pull', 'double-sign-risk'])
   })
 
   it('findings that name one incident (one key presented by several nodes) are one incident naming every node', () => {

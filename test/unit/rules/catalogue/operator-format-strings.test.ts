@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { entryById, VOCABULARY } from '../../../../src/analysis/operator-vocabulary.js'
+import { entryById, VOCABULARY } from '../../../../src/rules/vocabulary/index.js'
 import type { CauseMatch } from '../../../../src/analysis/reconcile-causes.js'
 import { runRules } from '../../../../src/engine/run-rules.js'
 import { RULES } from '../../../../src/rules/index.js'

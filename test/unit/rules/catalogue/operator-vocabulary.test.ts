@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../../src/analysis/operator-vocabulary.js'
+import { OPERATOR_VERSION, VOCABULARY, type VocabularyEntry } from '../../../../src/rules/vocabulary/index.js'
 import { runRules } from '../../../../src/engine/run-rules.js'
 import type { Finding, Rule } from '../../../../src/engine/define-rule.js'
 import { RULES } from '../../../../src/rules/index.js'
 import { SnapshotIndex } from '../../../../src/snapshot/index.js'
 import type { Snapshot } from '../../../../src/snapshot/types.js'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { ROOT } from '../../../helpers/cli.js'
 import { renderVocabularyDoc, VOCABULARY_DOC } from '../../../../scripts/gen-vocabulary-docs.js'
 import { managerLine, operatorEvent, type TsForm } from '../../../helpers/operator-records.js'
 import { type Editable, findObject, loadBundle } from '../../../helpers/bundles.js'
@@ -215,6 +217,21 @@ describe(`the operator's vocabulary (${OPERATOR_VERSION})`, () => {
       expect(entry.action.length).toBeGreaterThan(2)
       if (entry.channel === 'event') expect(entry.reason).toBeTruthy()
     }
+  })
+
+  // rules/vocabulary/ follows the operator's source: one module per part of the ChainNode controller, one for the ChainNodeSet controller.
+  it("gathers every part of the operator once, the ChainNode controller's parts before the ChainNodeSet controller's", async () => {
+    const files = readdirSync(path.join(ROOT, 'src', 'rules', 'vocabulary', 'chainnode')).map((file) => file.replace(/\.ts$/, ''))
+    const partOf = async (name: string) => Object.values(await import(`../../../../src/rules/vocabulary/chainnode/${name}.ts`)) as VocabularyEntry[][]
+    const nodeParts = (await Promise.all(files.map(partOf))).flat()
+    const { CHAINNODESET } = await import('../../../../src/rules/vocabulary/chainnodeset.js')
+    expect(nodeParts.length).toBe(files.length)
+    for (const part of nodeParts) expect([...new Set(part.map((entry) => entry.kind))]).toEqual(['ChainNode'])
+    expect([...new Set(CHAINNODESET.map((entry) => entry.kind))]).toEqual(['ChainNodeSet'])
+    const gathered = [...nodeParts.flat(), ...CHAINNODESET]
+    expect(gathered.length).toBe(VOCABULARY.length)
+    expect(VOCABULARY.filter((entry) => !gathered.includes(entry)).map((entry) => entry.id)).toEqual([])
+    expect(VOCABULARY.slice(-CHAINNODESET.length)).toEqual(CHAINNODESET)
   })
 
   it('is written out in docs/operator-vocabulary.md (npx tsx scripts/gen-vocabulary-docs.ts)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { sameFailure } from '../../../src/analysis/operator-said.js'
-import { formatErrorEvent } from '../../helpers/go-format.js'
+import { sameFailure } from '../../../../src/rules/vocabulary/operator-said.js'
+import { formatErrorEvent } from '../../../helpers/go-format.js'
 
 describe('sameFailure: an Event and the reconcile error it shortened', () => {
   it('an Event FormatErrorEvent cut to its last part, or at 256 characters, is the same failure', () => {

@@ -1,13 +1,13 @@
-import { refOf } from '../snapshot/index.js'
-import type { SnapshotIndex } from '../snapshot/index.js'
-import { defineRule, severityRank, type Rule, type RuleHit, type Severity } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
-import { compareText } from '../util/compare.js'
-import { entryById, fillTemplate, SHARED_ACTIONS } from './operator-vocabulary.js'
+import { refOf } from '../../snapshot/index.js'
+import type { SnapshotIndex } from '../../snapshot/index.js'
+import { defineRule, severityRank, type Rule, type RuleHit, type Severity } from '../../engine/define-rule.js'
+import type { RuleId } from '../../engine/rule-ids.js'
+import { compareText } from '../../util/compare.js'
+import { entryById, fillTemplate, SHARED_ACTIONS } from './index.js'
 import { operatorSaid, sameFailure, type VocabularyHit } from './operator-said.js'
-import { causeAction, classifyReconcileError, type CauseMatch } from './reconcile-causes.js'
-import { failingRunOf, groupErrors } from './reconcile-log.js'
-import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
+import { causeAction, classifyReconcileError, type CauseMatch } from '../../analysis/reconcile-causes.js'
+import { failingRunOf, groupErrors } from '../../analysis/reconcile-log.js'
+import { type ChainNode, type ChainNodeSet, isKind } from '../../snapshot/kinds.js'
 
 export interface VocabularyData {
   /** The catalogue entry that decides the cause and action (the most severe, then the latest). */
@@ -94,7 +94,7 @@ function hitOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet, hits: Vocabu
 }
 
 /**
- * A rule whose causes and actions are the catalogue's (src/analysis/operator-vocabulary.ts): it reports what
+ * A rule whose causes and actions are the catalogue's (src/rules/vocabulary/index.ts): it reports what
  * the operator says about the node, and about the node's ChainNodeSet (a finding of the set, shared by its
  * nodes; for a set with no ChainNode yet, of the set alone).
  */

@@ -1,12 +1,12 @@
-import type { SnapshotIndex } from '../snapshot/index.js'
-import type { Evidence } from '../engine/define-rule.js'
-import type { RuleId } from '../rules/ids.js'
-import { compareText } from '../util/compare.js'
-import { VOCABULARY, type VocabularyEntry } from './operator-vocabulary.js'
-import { failingRunOf, groupErrors, reconcileLines } from './reconcile-log.js'
-import { eventEvidence, field } from '../engine/evidence.js'
-import { eventText, eventTime } from '../snapshot/events.js'
-import { type ChainNode, type ChainNodeSet, isKind } from '../snapshot/kinds.js'
+import type { SnapshotIndex } from '../../snapshot/index.js'
+import type { Evidence } from '../../engine/define-rule.js'
+import type { RuleId } from '../../engine/rule-ids.js'
+import { compareText } from '../../util/compare.js'
+import { VOCABULARY, type VocabularyEntry } from './index.js'
+import { failingRunOf, groupErrors, reconcileLines } from '../../analysis/reconcile-log.js'
+import { eventEvidence, field } from '../../engine/evidence.js'
+import { eventText, eventTime } from '../../snapshot/events.js'
+import { type ChainNode, type ChainNodeSet, isKind } from '../../snapshot/kinds.js'
 
 /** An error-level line the operator logs and then goes on: it repeats each reconcile while it holds, so an older one is over. */
 const ERROR_LOG_FRESH_MS = 20 * 60_000

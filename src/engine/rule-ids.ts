@@ -2,13 +2,19 @@ import { usageError, type UserError } from '../util/errors.js'
 import { didYouMean } from '../util/suggest.js'
 
 /**
- * Every rule id, in the order doctor runs and reports them; each has src/rules/<id>.ts and docs/rules/<id>.md.
- * They stand apart from the rules themselves: the engine and the findings name rules by id, and the rules
- * import the engine's kit, so the ids must not pull the rules in.
+ * Findings that come before every other finding of their severity: two signers of one key can cost
+ * the stake within a block, so losing the stake outranks every other trouble.
+ */
+const OUTRANKING_IDS = ['double-sign-risk'] as const
+
+/**
+ * Every rule id, in the order doctor runs them (and `chainnode rules` lists them), the outranking ones first; each
+ * has src/rules/<id>.ts and docs/rules/<id>.md. The one place an id is written: the engine and the findings name
+ * rules by id, the registry (src/rules/index.ts) orders the rules by it, and the rules import the engine's kit, so
+ * the ids live beside the engine's types, below the rules.
  */
 export const RULE_IDS = [
-  // Losing the stake outranks every other trouble: the first finding of a report.
-  'double-sign-risk',
+  ...OUTRANKING_IDS,
   'validator-tombstoned',
   'webhook-certificates',
   'config-change-restart',
@@ -56,6 +62,9 @@ export const RULE_IDS = [
 ] as const
 
 export type RuleId = (typeof RULE_IDS)[number]
+
+/** Whether a finding of this rule comes before the others of its severity (OUTRANKING_IDS). */
+export const outranks = (id: RuleId): boolean => (OUTRANKING_IDS as readonly RuleId[]).includes(id)
 
 export const isRuleId = (id: string): id is RuleId => (RULE_IDS as readonly string[]).includes(id)
 

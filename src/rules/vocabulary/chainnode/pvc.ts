@@ -1,0 +1,65 @@
+import type { VocabularyEntry } from '../entry.js'
+
+/** What the ChainNode controller says in pvc.go (cosmopilot internal/controllers/chainnode/): the data volume, its initialisation and its automatic growth. */
+export const STORAGE: readonly VocabularyEntry[] = [
+  {
+    id: 'event/PvcMaxSizeReached',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'PvcMaxSizeReached',
+    pattern: /^Data volume reached maximum allowed size \((?<max>[^)]*)\)/,
+    template: 'Data volume reached maximum allowed size (<max>)',
+    rule: 'data-volume-full',
+    severity: 'error',
+    cause: 'the data volume has reached .spec.persistence.autoResizeMaxSize and cannot grow further: the node stops when the disk is full',
+    action: 'volume',
+  },
+  {
+    id: 'status/dataUsage',
+    kind: 'ChainNode',
+    channel: 'status',
+    pattern: /^\.status\.dataUsage = "(?<usage>9[5-9]|\d{3,})%"$/,
+    template: '.status.dataUsage = <95% or more>',
+    rule: 'data-volume-full',
+    severity: 'error',
+    cause: 'the data volume is nearly full',
+    action: 'volume',
+  },
+  {
+    id: 'reconcile-error/resize-pvc',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /failed to resize PVC (?<pvc>\S+):/,
+    template: 'failed to resize PVC <pvc>: <api error>',
+    rule: 'pvc-not-growing',
+    severity: 'error',
+    cause: 'the API server refuses the larger size request of the data PVC',
+    action: 'Use a storage class with allowVolumeExpansion: true.',
+  },
+  {
+    id: 'event/DataInitFailed',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'DataInitFailed',
+    pattern: /^Data initialization pod failed: (?<detail>.*)/,
+    template: 'Data initialization pod failed: <container>: <reason | exit code n | pod message | unknown>',
+    rule: 'data-init-failing',
+    severity: 'error',
+    cause:
+      'the data init Pod ({object}-init-data: snapshot download or .spec.persistence.additionalInitCommands) fails; the operator deletes it and retries every 10 s',
+    action:
+      'Read the failing container of the next attempt: kubectl logs -n {namespace} {object}-init-data --all-containers; fix .spec.persistence.additionalInitCommands (or the snapshot URL they fetch), or raise .spec.persistence.initTimeout.',
+    clearedBy: ['DataInitialized'],
+  },
+  {
+    id: 'reconcile-error/create-pvc',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /failed to (?:create|update) PVC (?<pvc>\S+): (?<error>.*)/,
+    template: 'failed to create PVC <name>: <api error>',
+    rule: 'reconcile-failing',
+    severity: 'error',
+    cause: 'the API server refuses a PVC of the node (the error names why: quota, storage class)',
+    action: 'api',
+  },
+]

@@ -1,0 +1,51 @@
+import { editNode, type VocabularyEntry } from '../entry.js'
+
+/** What the ChainNode controller says in vpa.go (cosmopilot internal/controllers/chainnode/): the vertical autoscaler and OOM recovery. */
+export const VPA: readonly VocabularyEntry[] = [
+  {
+    id: 'event/VPAEmergencyScaleUp',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'VPAEmergencyScaleUp',
+    pattern: /^Emergency memory scale-up due to OOM: (?<from>\S+) -> (?<to>\S+) \(recovery (?<n>\d+)\/(?<max>\d+)\)/,
+    template: 'Emergency memory scale-up due to OOM: <old> -> <new> (recovery <i>/<max>)',
+    rule: 'oom-recovery',
+    severity: 'warning',
+    cause: 'the node was OOMKilled and the operator raised its memory request in an emergency',
+    action: 'oom',
+  },
+  {
+    id: 'event/VPAOOMRecoveryLimitReached',
+    kind: 'ChainNode',
+    channel: 'event',
+    reason: 'VPAOOMRecoveryLimitReached',
+    pattern: /^OOM recovery limit reached \((?<n>\d+)\/(?<max>\d+) in (?<window>[^)]+)\)/,
+    template: 'OOM recovery limit reached (<n>/<max> in <window>). Possible memory leak - manual intervention required.',
+    rule: 'oom-recovery',
+    severity: 'error',
+    cause: 'the node keeps being OOMKilled and the operator stopped raising its memory: a leak, or a limit far too low',
+    action: 'oom',
+  },
+  {
+    id: 'error-log/oom-recovery',
+    kind: 'ChainNode',
+    channel: 'error-log',
+    pattern: /^failed to handle OOM recovery$/,
+    template: 'failed to handle OOM recovery (error: no memory request found for OOM recovery | …)',
+    rule: 'oom-recovery',
+    severity: 'error',
+    cause: 'the node was OOMKilled and the operator could not apply its OOM recovery (the app container has no memory request)',
+    action: `Set a memory request in .spec.resources (or .spec.vpa.memory.min) so OOM recovery can work: ${editNode}`,
+  },
+  {
+    id: 'reconcile-error/vpa-request',
+    kind: 'ChainNode',
+    channel: 'reconcile-error',
+    pattern: /no (?:CPU|memory) request found|(?:CPU|memory) request is zero, cannot evaluate/,
+    template: 'no CPU request found | memory request is zero, cannot evaluate',
+    rule: 'oom-recovery',
+    severity: 'error',
+    cause: '.spec.vpa is on but the app container has no CPU or memory request to scale from',
+    action: `Set requests in .spec.resources (or min values in .spec.vpa): ${editNode}`,
+  },
+]
