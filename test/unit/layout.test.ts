@@ -173,3 +173,51 @@ describe('tests by subject', () => {
     expect(testsIn(folder).filter((name) => !existsSync(path.join(SRC, folder, `${name}.ts`)))).toEqual([])
   })
 })
+
+/**
+ * docs/architecture.md "Adding a flag, a command, a rule" says how many files each change touches by hand. Those
+ * counts are measured here: the fewest files of src/ that name a flag, a command's module or a rule's id, plus the
+ * files outside src/ the change needs (a rule's page and test, a command's table in parse-argv.test.ts).
+ */
+describe('what a change touches, as docs/architecture.md says', () => {
+  const doc = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8')
+  const stated = (change: string) => Number(new RegExp(`^\\|\\s*${change}\\s*\\|\\s*(\\d+)\\s*\\|`, 'm').exec(doc)?.[1])
+  const texts = new Map(sourceFiles().map((file) => [show(file), readFileSync(file, 'utf8')]))
+  const naming = (pattern: RegExp, own?: string) => [...texts].filter(([file, text]) => file === own || pattern.test(text)).map(([file]) => file)
+  const fewest = (counts: number[]) => Math.min(...counts)
+  const quoted = (name: string) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+
+  it('a rule: its file, the registry, the ordered ids, its page and its test', () => {
+    const counts = RULE_IDS.map((id) => {
+      const files = naming(new RegExp(`'${quoted(id)}'|\\./${quoted(id)}\\.js'`), `src/rules/${id}.ts`)
+      expect(files, id).toEqual(expect.arrayContaining([`src/rules/${id}.ts`, 'src/rules/index.ts', 'src/engine/rule-ids.ts']))
+      expect(existsSync(path.join(ROOT, 'docs', 'rules', `${id}.md`)), id).toBe(true)
+      return files.length + 2
+    })
+    expect(fewest(counts)).toBe(stated('a rule'))
+  })
+
+  it('a command: its module, its registry row, the oclif index and its parse-argv table', async () => {
+    const { COMMANDS } = await import('../../src/commands/index.js')
+    const modules = [...new Set(Object.values(COMMANDS).map((row) => row.module))]
+    const parseArgvTest = readFileSync(path.join(ROOT, 'test', 'unit', 'parse-argv.test.ts'), 'utf8')
+    const counts = modules.map((module) => {
+      const files = naming(new RegExp(`module: '${quoted(module)}'|/${quoted(module)}\\.js'`), `src/commands/${module}.ts`)
+      expect(files, module).toEqual(expect.arrayContaining([`src/commands/${module}.ts`, 'src/commands/index.ts', 'src/entry/command-index.ts']))
+      expect(parseArgvTest, module).toMatch(new RegExp(`/src/commands/${quoted(module)}\\.js'`))
+      return files.length + 1
+    })
+    expect(fewest(counts)).toBe(stated('a command'))
+  })
+
+  it('a flag of one command: its command module', async () => {
+    const { COMMANDS } = await import('../../src/commands/index.js')
+    const flags = new Set<string>()
+    for (const row of Object.values(COMMANDS)) {
+      const module = (await import(`../../src/commands/${row.module}.ts`)) as Record<string, { flags: object }>
+      for (const flag of Object.keys(module[row.spec].flags)) flags.add(flag)
+    }
+    const counts = [...flags].map((flag) => naming(new RegExp(`'${quoted(flag)}'|--${quoted(flag)}(?![\\w-])|^\\s+${quoted(flag)}: \\{`, 'm')).length)
+    expect(fewest(counts)).toBe(stated('a flag of one command'))
+  })
+})
