@@ -43,7 +43,8 @@ function widthCases(): GoldenCase[] {
 }
 
 /**
- * For every example bundle: doctor in each format, status, events, and describe of each node. Offline
+ * For every example bundle: doctor in each format, status, events, describe of each node, and the timeline of all its
+ * nodes in each format. Offline
  * every age and time is counted from the bundle's collection time, so the outputs do not move with the clock.
  */
 export function goldenCases(): GoldenCase[] {
@@ -87,6 +88,9 @@ function bundleCases(): GoldenCase[] {
       { file: `${name}/doctor.junit.xml`, args: ['doctor', '--bundle', bundle, '-o', 'junit'] },
       withStderr({ file: `${name}/status.txt`, args: ['status', '--bundle', bundle] }),
       { file: `${name}/events.txt`, args: ['events', '--bundle', bundle] },
+      { file: `timeline/${name}.txt`, args: ['timeline', '--all', '--utc', '--bundle', bundle, '--no-color'] },
+      { file: `timeline/${name}.md`, args: ['timeline', '--all', '--utc', '--bundle', bundle, '-o', 'markdown'] },
+      { file: `timeline/${name}.json`, args: ['timeline', '--all', '--utc', '--bundle', bundle, '-o', 'json'] },
       ...manifest.collected.chainNodes.map((node) => {
         const [namespace, nodeName] = node.split('/')
         return { file: `${name}/describe.${nodeName}.txt`, args: ['describe', nodeName, '-n', namespace, '--bundle', bundle] }

@@ -2,9 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TimelineFormat } from '../../src/render/timeline.js'
 import { GOLDEN_COMMANDS, GOLDEN_DIR, goldenCases } from '../helpers/golden.js'
-import { FORMATS, goldenBundles, goldenFile } from '../helpers/golden-timeline.js'
 import { FIXTURES, manifest } from './pprof/helpers.js'
 
 // `vitest -u` (npm run golden:update) writes a file snapshot but never deletes one, so the golden of a renamed or
@@ -25,18 +23,13 @@ function orphansUnder(dir: string, written: Iterable<string>): string[] {
   return filesUnder(dir).filter((file) => !expected.has(file))
 }
 
-/** What test/unit/golden.test.ts and test/unit/golden-timeline.test.ts write under test/golden. */
+/** What test/unit/golden.test.ts writes under test/golden. */
 function goldenFilesWritten(): string[] {
-  const timeline = goldenBundles().flatMap((bundle) => (Object.keys(FORMATS) as TimelineFormat[]).map((format) => goldenFile(bundle, format)))
-  return [
-    GOLDEN_COMMANDS,
-    ...goldenCases().flatMap((c) => [c.file, ...(c.stderrFile ? [c.stderrFile] : [])]),
-    ...timeline.map((file) => path.relative(GOLDEN_DIR, file).split(path.sep).join('/')),
-  ]
+  return [GOLDEN_COMMANDS, ...goldenCases().flatMap((c) => [c.file, ...(c.stderrFile ? [c.stderrFile] : [])])]
 }
 
 describe('golden folders hold only files a case writes', () => {
-  it('test/golden: each file is a golden case of golden.test.ts or golden-timeline.test.ts', () => {
+  it('test/golden: each file is a golden case of golden.test.ts', () => {
     const written = goldenFilesWritten()
     expect(written.length).toBeGreaterThan(100)
     expect(new Set(written).size, 'two golden cases write the same file').toBe(written.length)
