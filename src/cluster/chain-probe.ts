@@ -15,6 +15,11 @@ export interface ChainProbeOptions {
   windowMs: number
   /** Validators: how many of the chain's last commits to count their signatures in (0 or absent: none). */
   signingWindow?: number
+  /**
+   * Also node-utils' API and the state-sync servers, which only doctor's rules read (default true); status -o wide,
+   * which shows neither, leaves them out and opens one port-forward per Pod instead of two.
+   */
+  nodeUtils?: boolean
 }
 
 /**
@@ -151,8 +156,9 @@ function startProbe(
     return { facts, at: Date.parse(sample.at), runningSince, again: () => rpc(['/status']), settle }
   })()
   const record = (async () => {
-    const nodeUtils = probeNodeUtils(options.get, pod, facts)
-    const stateSync = probeStateSync(options.get, node, config, pods, facts)
+    const forRules = options.nodeUtils ?? true
+    const nodeUtils = forRules ? probeNodeUtils(options.get, pod, facts) : undefined
+    const stateSync = forRules ? probeStateSync(options.get, node, config, pods, facts) : undefined
     // Without a first reading there is no second to wait for.
     await Promise.all([first.then((reading) => (reading ? secondDone : undefined)), nodeUtils, stateSync])
     return recordOf(pod, port, facts)

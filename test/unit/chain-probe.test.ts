@@ -128,4 +128,31 @@ describe('the chain probe window', () => {
     expect(statusReads('lately')).toHaveLength(1)
     expect(statusReads('catching-up')).toHaveLength(1)
   })
+
+  it('status -o wide reads the RPC port alone: node-utils and the state-sync servers only for doctor', async () => {
+    const node = { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'n-0', namespace: 'ns' } }
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'n-0', namespace: 'ns' },
+      spec: {
+        containers: [
+          { name: 'app', ports: [{ name: 'rpc', containerPort: 26657 }] },
+          { name: 'node-utils', ports: [{ containerPort: 8000 }] },
+        ],
+      },
+      status: { phase: 'Running' },
+    }
+    const portsRead = async (nodeUtils?: boolean) => {
+      const ports = new Set<number>()
+      const get: PodGet = async (_ns, _pod, port, paths) => {
+        ports.add(port)
+        return paths.map(() => new Error('connection refused'))
+      }
+      await probeChains([node] as ChainNode[], [pod] as Pod[], Promise.resolve([]), { get, windowMs: 0, nodeUtils }, [])
+      return [...ports].sort()
+    }
+    expect(await portsRead(false)).toEqual([26657])
+    expect(await portsRead()).toEqual([26657, 8000])
+  })
 })
