@@ -124,15 +124,8 @@ class Stacks {
   }
 }
 
-interface Merged {
-  count: number
-  name: Uint32Array
-  depth: Uint32Array
-  value: Float64Array
-  self: Float64Array
-  maxDepth: number
-  omitted: { frames: number; value: number }
-}
+/** The graph's tree, its arrays grown as frames come (the first `count` of each are the frames). */
+type Merged = Pick<FlameGraph, 'name' | 'depth' | 'value' | 'self' | 'maxDepth' | 'omitted'> & { count: number }
 
 /** A frame to draw: its name and depth, and its samples, a run of the sort order, with what they weigh. */
 interface Frame {
