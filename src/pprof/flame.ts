@@ -275,8 +275,16 @@ class FrameSplitter {
       }
       key[i] = c
       this.hi[c]++
+      value[c] += weight[i]!
     }
     this.self = self
+    // One child and nothing ended here (a call chain): the run stays as it is.
+    if (n === 1 && ended === 0) {
+      this.lo[0] = lo
+      this.hi[0] = hi
+      slot[name[0]!] = -1
+      return 1
+    }
     let next = lo + ended
     for (let c = 0; c < n; c++) {
       this.lo[c] = next
@@ -291,7 +299,6 @@ class FrameSplitter {
       spareFirst[to] = first[i]!
       spareEnd[to] = end[i]!
       spareWeight[to] = weight[i]!
-      if (c >= 0) value[c] += weight[i]!
     }
     first.set(spareFirst.subarray(lo, hi), lo)
     end.set(spareEnd.subarray(lo, hi), lo)
