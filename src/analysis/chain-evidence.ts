@@ -3,7 +3,7 @@ import type { SnapshotIndex } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
 import type { ChainFacts } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { ageMs } from '../util/duration.js'
+import { ageMs, humanAge } from '../util/duration.js'
 import { configFile, tomlString } from '../snapshot/node-config.js'
 import { matchingEvents, eventText, eventTime } from '../snapshot/events.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
@@ -41,6 +41,13 @@ export function measuredStall(facts: ChainFacts): Evidence[] | undefined {
   ]
   if (facts.resample)
     evidence.push({ kind: 'probe', source, text: `height ${facts.resample.height} again: ${describeMovement(movement)}`, at: facts.resample.at })
+  else if (facts.stale && facts.runningSince && status.height === 0)
+    evidence.push({
+      kind: 'probe',
+      source,
+      text: `height 0 ${humanAge(Date.parse(status.at) - Date.parse(facts.runningSince))} after its container started (${facts.runningSince}): ${describeMovement(movement)}`,
+      at: status.at,
+    })
   if (facts.peers) {
     const shown = facts.peers.list.slice(0, 5).map((p) => `${p.id.slice(0, 12)}@${p.address}${p.outbound ? ' out' : ' in'}`)
     evidence.push({

@@ -30,7 +30,7 @@ export interface SnapshotRequest {
   /** Only the logs of these roles (what the rules of a doctor run read). */
   logRoles?: ReadonlySet<LogRole>
   /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
-  chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number }
+  chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number; nodeUtils?: boolean }
   /** What a command that shows less than doctor reads (undefined: everything). */
   objects?: ObjectReads
   /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
@@ -69,6 +69,7 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
       chain: pods && {
         windowMs: chainProbe.windowMs,
         signingWindow: chainProbe.signingWindow,
+        nodeUtils: chainProbe.nodeUtils,
         get: (namespace, pod, port, paths, maxBytes = 64 * 1024) => pods.get(namespace, pod, port, paths, maxBytes),
       },
     })

@@ -1,5 +1,5 @@
 import { COMET_RPC_PORT, isRecent, movementOf, describeMovement, STALE_BLOCK_MS } from '../snapshot/chain.js'
-import { podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
+import { containerStatus, mainContainerName, podContainers, podInitContainers, NODE_UTILS } from '../snapshot/node-layout.js'
 import { MAX_ANSWER_BYTES, peersOf, rpcResult, sampleOf, type RpcResult } from '../snapshot/rpc-answer.js'
 import type { ChainFacts, CollectionError, ProbeRecord } from '../snapshot/types.js'
 import { PortForwardRefused, type PodAnswer } from './pod-http.js'
@@ -15,6 +15,11 @@ export interface ChainProbeOptions {
   windowMs: number
   /** Validators: how many of the chain's last commits to count their signatures in (0 or absent: none). */
   signingWindow?: number
+  /**
+   * Also node-utils' API and the state-sync servers, which only doctor's rules read (default true); status -o wide,
+   * which shows neither, leaves them out and opens one port-forward per Pod instead of two.
+   */
+  nodeUtils?: boolean
 }
 
 /**
@@ -68,6 +73,8 @@ export async function probeChains(
 interface FirstReading {
   facts: ChainFacts
   at: number
+  /** When the node's container started (the Pod's status), if it runs. */
+  runningSince?: string
   again: () => Promise<(RpcResult | undefined)[]>
   settle: () => void
 }
@@ -77,7 +84,7 @@ interface FirstReading {
  * counted from the latest of their first readings, so each node is read again at least the window after its first.
  */
 async function secondReadings(firsts: (FirstReading | undefined)[], options: ChainProbeOptions): Promise<void> {
-  const undecided = firsts.filter((f): f is FirstReading => f !== undefined && needsSecondReading(f.facts, options.windowMs))
+  const undecided = firsts.filter((f): f is FirstReading => f !== undefined && needsSecondReading(f.facts, options.windowMs, f.runningSince))
   for (const f of firsts) if (f && !undecided.includes(f)) f.settle()
   if (undecided.length === 0) return
   const latest = Math.max(...undecided.map((f) => f.at))
@@ -98,14 +105,22 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
 
 /**
  * Whether the height must be read again to tell moving, catching up and stalled apart. Not when the first reading
- * decides: a recent last block moves; a last block older than STALE_BLOCK_MS on a node not catching up is a stall
- * (recorded as `stale`). A window of 0 (status -o wide) asks for one reading only.
+ * decides: a recent last block moves; a last block older than STALE_BLOCK_MS on a node not catching up is a stall;
+ * so is no block yet on a node whose container has run for STALE_BLOCK_MS (both recorded as `stale`): whatever it
+ * waits for (peers, a snapshot, the genesis time) has not come in a minute and does not come within the window.
+ * A window of 0 (status -o wide) asks for one reading only.
  */
-export function needsSecondReading(facts: ChainFacts, windowMs: number): boolean {
+export function needsSecondReading(facts: ChainFacts, windowMs: number, runningSince?: string): boolean {
   const status = facts.status
   if (!status || windowMs <= 0 || isRecent(facts)) return false
-  if (status.height > 0 && status.blockTime && !status.catchingUp && Date.parse(status.at) - Date.parse(status.blockTime) >= STALE_BLOCK_MS) {
+  const at = Date.parse(status.at)
+  if (status.height > 0 && status.blockTime && !status.catchingUp && at - Date.parse(status.blockTime) >= STALE_BLOCK_MS) {
     facts.stale = true
+    return false
+  }
+  if (status.height === 0 && runningSince && at - Date.parse(runningSince) >= STALE_BLOCK_MS) {
+    facts.stale = true
+    facts.runningSince = runningSince
     return false
   }
   return true
@@ -137,11 +152,13 @@ function startProbe(
     if (netInfo) facts.peers = peersOf(netInfo, new Date().toISOString())
     if (!status) return undefined
     const sample = readStatus(status, facts)
-    return { facts, at: Date.parse(sample.at), again: () => rpc(['/status']), settle }
+    const runningSince = containerStatus(pod, mainContainerName(node, pod) ?? '')?.state?.running?.startedAt ?? undefined
+    return { facts, at: Date.parse(sample.at), runningSince, again: () => rpc(['/status']), settle }
   })()
   const record = (async () => {
-    const nodeUtils = probeNodeUtils(options.get, pod, facts)
-    const stateSync = probeStateSync(options.get, node, config, pods, facts)
+    const forRules = options.nodeUtils ?? true
+    const nodeUtils = forRules ? probeNodeUtils(options.get, pod, facts) : undefined
+    const stateSync = forRules ? probeStateSync(options.get, node, config, pods, facts) : undefined
     // Without a first reading there is no second to wait for.
     await Promise.all([first.then((reading) => (reading ? secondDone : undefined)), nodeUtils, stateSync])
     return recordOf(pod, port, facts)

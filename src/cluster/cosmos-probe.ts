@@ -1,4 +1,3 @@
-import { COMET_RPC_PORT } from '../snapshot/chain.js'
 import {
   abciAnswer,
   accountOfValoper,
@@ -21,7 +20,8 @@ import {
 import { consensusAddressOf } from '../snapshot/signing.js'
 import type { ChainFacts, CosmosReading, CosmosValidatorReading, ProbeRecord } from '../snapshot/types.js'
 import type { ChainNode } from '../snapshot/kinds.js'
-import { rpcResults, type PodGet } from './chain-probe.js'
+import type { PodGet } from './chain-probe.js'
+import { ChainBatches } from './chain-batches.js'
 import type { RpcResult } from '../snapshot/rpc-answer.js'
 
 export interface CosmosProbeOptions {
@@ -32,9 +32,6 @@ export interface CosmosProbeOptions {
   deadlineMs?: number
 }
 
-/** Paths per port-forward (answers pipelined on one connection) and batches in flight per chain. */
-const BATCH = 25
-const PARALLEL = 2
 /** Recent blocks the mean block time is taken over (one /blockchain answer holds at most 20). */
 const BLOCK_TIME_SPAN = 20
 const MAX_VALIDATOR_PAGES = 2
@@ -76,54 +73,22 @@ async function readChain(members: Member[], options: CosmosProbeOptions, started
     return
   }
   const height = source.chain.status!.height
-  const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
   // Enough for every validator in scope and a full page of open proposals: the scope bounds it, the deadline too.
   const inScope = members.filter((m) => m.node.spec?.validator).length
   const maxRequests = options.maxRequests ?? CHAIN_PART + MAX_VALIDATOR_PAGES + inScope * (2 + PROPOSALS_PAGE)
   const deadlineMs = options.deadlineMs ?? 15_000
-  const local: ChainFacts = { problems: [] }
-  let spent = 0
-  let cut: string | undefined
-  /**
-   * The RPC results of `paths`, asked in pipelined batches; past the budget or the deadline a path gets none. The
-   * chain's part (the first round) is always asked: without it nothing else can be read.
-   */
-  const askRpc = async (paths: string[], budgeted = true): Promise<(RpcResult | undefined)[]> => {
-    const batches: number[][] = []
-    for (let i = 0; i < paths.length; i += BATCH) batches.push(paths.slice(i, i + BATCH).map((_, j) => i + j))
-    const results: (RpcResult | undefined)[] = paths.map(() => undefined)
-    let next = 0
-    const worker = async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]
-        if (Date.now() - started > deadlineMs) cut ??= `deadline of ${deadlineMs / 1000}s reached`
-        if (budgeted && spent + batch.length > maxRequests) cut ??= `request budget of ${maxRequests} reached`
-        if (budgeted && cut) continue
-        spent += batch.length
-        const answers = await rpcResults(
-          options.get,
-          source.namespace,
-          source.pod,
-          port,
-          batch.map((i) => paths[i]),
-          local,
-          ANSWER_BYTES,
-        )
-        batch.forEach((i, k) => (results[i] = answers[k]))
-      }
-    }
-    await Promise.all(Array.from({ length: PARALLEL }, worker))
-    return results
-  }
+  const reads = new ChainBatches({ get: options.get, source, answerBytes: ANSWER_BYTES, started, deadlineMs, maxRequests })
+  const cutText = () => (reads.cut === 'deadline' ? `deadline of ${deadlineMs / 1000}s reached` : reads.cut && `request budget of ${maxRequests} reached`)
   const asAnswers = (results: (RpcResult | undefined)[]): AbciAnswer[] =>
-    results.map((r) => (r ? abciAnswer(r) : { problem: local.problems.at(-1) ?? cut ?? 'not read' }))
-  const ask = async (paths: string[]) => asAnswers(await askRpc(paths))
+    results.map((r) => (r ? abciAnswer(r) : { problem: reads.problems.at(-1) ?? cutText() ?? 'not read' }))
+  const ask = async (paths: string[]) => asAnswers(await reads.read(paths))
   const at = new Date().toISOString()
   const chain: Omit<CosmosReading, 'validator' | 'requests'> = { at, source: source.target, height, unknown: {} }
 
   // The chain's part in one round trip: four queries and the recent blocks' times.
   const blocks = `/blockchain?minHeight=${Math.max(1, height - BLOCK_TIME_SPAN)}&maxHeight=${height}`
-  const first = await askRpc([requests.prefix(), requests.slashingParams(), requests.currentPlan(), requests.proposals(), blocks], false)
+  // Always asked: without it nothing else can be read.
+  const first = await reads.read([requests.prefix(), requests.slashingParams(), requests.currentPlan(), requests.proposals(), blocks], false)
   const [prefixAnswer, paramsAnswer, planAnswer, proposalsAnswer] = asAnswers(first.slice(0, 4))
   const blockResult = first[4]
   chain.blockTimeMs = meanBlockMs(blockResult)?.ms
@@ -136,7 +101,7 @@ async function readChain(members: Member[], options: CosmosProbeOptions, started
         : `the chain did not answer: ${prefix.problem}`
     for (const part of ['chain', 'slashing', 'upgrade', 'governance'] as const) chain.unknown[part] = why
     for (const m of members)
-      m.record.chain.cosmos = { ...chain, unknown: { ...chain.unknown, ...(m.node.spec?.validator ? { validator: why } : {}) }, requests: spent }
+      m.record.chain.cosmos = { ...chain, unknown: { ...chain.unknown, ...(m.node.spec?.validator ? { validator: why } : {}) }, requests: reads.requests }
     return
   }
   chain.prefix = prefix.prefix
@@ -207,15 +172,15 @@ async function readChain(members: Member[], options: CosmosProbeOptions, started
         else unknown.votes = `vote on proposal ${id}: ${read.problem}`
       }
     }
-    member.record.chain.cosmos = { ...chain, unknown, validator: reading, requests: spent }
+    member.record.chain.cosmos = { ...chain, unknown, validator: reading, requests: reads.requests }
   })
   for (const m of members)
     m.record.chain.cosmos ??= {
       ...chain,
       unknown: { ...chain.unknown, ...(m.node.spec?.validator ? { validator: 'no consensus key: neither .status.pubKey nor /status validator_info' } : {}) },
-      requests: spent,
+      requests: reads.requests,
     }
-  if (cut) for (const m of members) m.record.chain.cosmos!.unknown.chain ??= `reading cut short: ${cut}`
+  if (reads.cut) for (const m of members) m.record.chain.cosmos!.unknown.chain ??= `reading cut short: ${cutText()}`
 }
 
 /** A validator's addresses: its consensus address from the operator's .status.pubKey (else /status), converted with the chain's prefix. */

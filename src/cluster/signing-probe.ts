@@ -2,8 +2,8 @@ import { commitSigners, consensusAddressOf, countSigning, validatorPowers, type 
 import type { RpcResult } from '../snapshot/rpc-answer.js'
 import { valueAt } from '../util/json-path.js'
 import type { ChainFacts, ProbeRecord, SigningReading } from '../snapshot/types.js'
-import { COMET_RPC_PORT } from '../snapshot/chain.js'
-import { rpcResults, type PodGet } from './chain-probe.js'
+import type { PodGet } from './chain-probe.js'
+import { ChainBatches } from './chain-batches.js'
 import type { ChainNode } from '../snapshot/kinds.js'
 
 export interface SigningProbeOptions {
@@ -43,14 +43,11 @@ function limiter(slots: number): (priority: number, work: () => Promise<(RpcResu
 }
 
 export const DEFAULT_SIGNING_WINDOW = 100
-/** Heights asked per port-forward: one forwarded connection, answers pipelined; bounded so one answer stream stays small. */
-const BATCH = 25
-/** Batches in flight at once per chain, and over every chain of the run (each is a port-forward through the API server). */
-const PARALLEL = 2
+/** Batches in flight at once over every chain of the run (each is a call on a forwarded port). */
 const PARALLEL_OVERALL = 8
 const VALIDATORS_PER_PAGE = 100
 const MAX_VALIDATOR_PAGES = 3
-/** A commit of a 200-validator set is about 50 KB of JSON. */
+/** A batch of commits of a 200-validator set is about 1.25 MB of JSON. */
 const BATCH_BYTES = 4 * 1024 * 1024
 
 interface Validator {
@@ -133,34 +130,27 @@ async function readChain(network: string, members: Validator[], records: ProbeRe
 
 /** The newest canonical commits (the latest height's commit is not final yet) and the validator set at the top of the window. */
 async function readCommits(source: ProbeRecord, options: Run, order: number) {
-  const started = options.started
   const status = source.chain!.status!
   const top = status.height - 1
   const bottom = Math.max(1, status.earliestHeight || 1, top - options.window + 1)
   const maxRequests = options.maxRequests ?? options.window + MAX_VALIDATOR_PAGES
   const deadlineMs = options.deadlineMs ?? 15_000
   const problems: string[] = []
-  const local: ChainFacts = { problems: [] }
-  const port = Number(/:(\d+)$/.exec(source.target)?.[1] ?? COMET_RPC_PORT)
-  let requests = 0
-  let cutByDeadline = false
-  // The deadline is checked once a port-forward slot is free: time spent queueing behind other chains counts.
-  const get = (paths: string[]) =>
-    options.slot(order, async () => {
-      if (Date.now() - started > deadlineMs) {
-        cutByDeadline = true
-        return paths.map(() => undefined)
-      }
-      requests += paths.length
-      return rpcResults(options.get, source.namespace, source.pod, port, paths, local, BATCH_BYTES)
-    })
-  if (top < 1) return { commits: [], powers: undefined, requests, problems: [`chain at height ${status.height}: no committed block to count yet`] }
+  const reads = new ChainBatches({
+    get: options.get,
+    source,
+    answerBytes: BATCH_BYTES,
+    started: options.started,
+    deadlineMs,
+    slot: (call) => options.slot(order, call),
+  })
+  if (top < 1) return { commits: [], powers: undefined, requests: 0, problems: [`chain at height ${status.height}: no committed block to count yet`] }
 
   // The validator set at the top of the window: page 1, then as many pages as its total needs (bounded).
   let powers: Map<string, number> | undefined
   const pages: unknown[] = []
   for (let page = 1; page <= MAX_VALIDATOR_PAGES; page++) {
-    const [result] = await get([`/validators?height=${top}&page=${page}&per_page=${VALIDATORS_PER_PAGE}`])
+    const [result] = await reads.read([`/validators?height=${top}&page=${page}&per_page=${VALIDATORS_PER_PAGE}`])
     if (!result) break
     pages.push(result)
     if (Number(valueAt(result, 'total') ?? 0) <= page * VALIDATORS_PER_PAGE) break
@@ -171,24 +161,14 @@ async function readCommits(source: ProbeRecord, options: Run, order: number) {
   const heights: number[] = []
   for (let h = top; h >= bottom && pages.length + 1 + heights.length <= maxRequests; h--) heights.push(h)
   if (heights.length < top - bottom + 1) problems.push(`request budget of ${maxRequests} reached: ${heights.length} of ${top - bottom + 1} commits read`)
-  const batches: number[][] = []
-  for (let i = 0; i < heights.length; i += BATCH) batches.push(heights.slice(i, i + BATCH))
   const commits: CommitSigners[] = []
-  let next = 0
-  const worker = async () => {
-    while (next < batches.length && !cutByDeadline) {
-      const batch = batches[next++]
-      const results = await get(batch.map((h) => `/commit?height=${h}`))
-      for (const result of results) {
-        const commit = result && commitSigners(result)
-        if (commit) commits.push(commit)
-      }
-    }
+  for (const result of await reads.read(heights.map((h) => `/commit?height=${h}`))) {
+    const commit = result && commitSigners(result)
+    if (commit) commits.push(commit)
   }
-  await Promise.all(Array.from({ length: PARALLEL }, worker))
-  if (cutByDeadline) problems.push(`signing deadline of ${Math.max(0, deadlineMs) / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
+  if (reads.cut) problems.push(`signing deadline of ${Math.max(0, deadlineMs) / 1000}s reached: ${commits.length} of ${heights.length} commits read`)
   // The first few reasons, then how many more: a node that refuses 100 reads is one line, not 100.
-  problems.push(...local.problems.slice(0, 3))
-  if (local.problems.length > 3) problems.push(`${local.problems.length - 3} more read(s) without an answer`)
-  return { commits, powers, requests, problems }
+  problems.push(...reads.problems.slice(0, 3))
+  if (reads.problems.length > 3) problems.push(`${reads.problems.length - 3} more read(s) without an answer`)
+  return { commits, powers, requests: reads.requests, problems }
 }

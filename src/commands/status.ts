@@ -69,8 +69,9 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
   // A bad template is said before the cluster is read.
   if (template !== undefined) parseJsonPathTemplate(template)
   if (template !== undefined && input.watch) throw usageError('-o jsonpath cannot be watched', 'drop -w, or watch the table: status -w')
-  // The wide columns come from the nodes: one /status and /net_info each, no second reading.
-  const chainProbe = input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW } : undefined
+  // The wide columns come from the nodes: one /status and /net_info each, no second reading, nothing of node-utils.
+  const chainProbe =
+    input.output === 'wide' ? { windowMs: 0, timeoutMs: CHAIN_PROBE_TIMEOUT_MS, signingWindow: DEFAULT_SIGNING_WINDOW, nodeUtils: false } : undefined
   // No node logs; the manager log says why a node's reconciles fail. Events count recreations.
   // The operator-wide trouble above the table is leader-election's and webhook-certificates': their Lease and Certificates.
   const objects = {

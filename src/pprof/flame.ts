@@ -51,188 +51,279 @@ export const DEFAULT_MIN_FRACTION = 0.0001
 export function flameGraph(profile: Profile, options: FlameOptions = {}): FlameGraph {
   const sampleIndex = resolveSampleIndex(profile, options.sampleIndex)
   const filtered = filterSamples(profile, options)
-  const tree = buildTree(profile, sampleIndex, filtered.keep)
-  const { order, omitted } = preorder(tree, tree.value[0]! * (options.minFraction ?? DEFAULT_MIN_FRACTION))
+  const stacks = new Stacks(profile, sampleIndex, filtered.keep)
+  const tree = mergeStacks(stacks, stacks.total * (options.minFraction ?? DEFAULT_MIN_FRACTION))
   const sampleType = profile.sampleTypes[sampleIndex]!
-  const graph: FlameGraph = {
+  return {
     sampleType: sampleType.type,
     unit: sampleType.unit,
-    total: tree.value[0]!,
-    names: tree.names,
-    name: new Uint32Array(order.length),
-    depth: new Uint32Array(order.length),
-    value: new Float64Array(order.length),
-    self: new Float64Array(order.length),
-    maxDepth: 0,
-    omitted,
-    negativeSamples: tree.negativeSamples,
+    total: stacks.total,
+    names: stacks.names,
+    name: tree.name.slice(0, tree.count),
+    depth: tree.depth.slice(0, tree.count),
+    value: tree.value.slice(0, tree.count),
+    self: tree.self.slice(0, tree.count),
+    maxDepth: tree.maxDepth,
+    omitted: tree.omitted,
+    negativeSamples: stacks.negativeSamples,
     activeFilters: filtered.active,
     unmatchedFilters: filtered.unmatched,
     timeNanos: profile.timeNanos,
     durationNanos: profile.durationNanos,
   }
-  order.forEach(([node, depth], i) => {
-    graph.name[i] = tree.name[node]!
-    graph.depth[i] = depth
-    graph.value[i] = tree.value[node]!
-    graph.self[i] = tree.self[node]!
-    if (depth > graph.maxDepth) graph.maxDepth = depth
-  })
-  return graph
 }
 
-interface Tree {
-  names: string[]
-  negativeSamples: number
-  count: number
-  name: Int32Array
-  value: Float64Array
-  self: Float64Array
-  firstChild: Int32Array
-  nextSibling: Int32Array
-}
+/** The drawn samples (positive value, through the filters) in profile order, their stacks read from the root. */
+class Stacks {
+  /** Distinct frame names; the root is "root" (0). */
+  readonly names: string[]
+  total = 0
+  negativeSamples = 0
+  readonly count: number
+  readonly weight: Float64Array
+  /** Sample k's frames are frame[start[k] .. start[k] + depth[k]), outermost first: an inlined call comes after the function it was inlined into. */
+  readonly start: Int32Array
+  readonly depth: Int32Array
+  readonly frame: Int32Array
 
-/** A growable tree in typed arrays: a real CPU profile merges into hundreds of thousands of frames. */
-function buildTree(profile: Profile, sampleIndex: number, keep: Uint8Array | undefined): Tree {
-  const g = buildNodes(profile)
-  const names = ['root', ...g.names]
-  let capacity = 1024
-  const tree: Tree = {
-    names,
-    negativeSamples: 0,
-    count: 1,
-    name: new Int32Array(capacity),
-    value: new Float64Array(capacity),
-    self: new Float64Array(capacity),
-    firstChild: new Int32Array(capacity).fill(-1),
-    nextSibling: new Int32Array(capacity).fill(-1),
-  }
-  const grow = (): void => {
-    capacity *= 2
-    const widen = <T extends Int32Array | Float64Array>(old: T, fill: number): T => {
-      const next = new (old.constructor as new (n: number) => T)(capacity)
-      next.fill(fill)
-      next.set(old)
-      return next
+  constructor(profile: Profile, sampleIndex: number, keep: Uint8Array | undefined) {
+    const g = buildNodes(profile)
+    this.names = ['root', ...g.names]
+    const { samples } = profile
+    const nt = profile.sampleTypes.length
+    const drawn: number[] = []
+    const frameCount = g.locNodeStart.map((start, l) => (l + 1 < g.locNodeStart.length ? g.locNodeStart[l + 1]! - start : 0))
+    let frames = 0
+    for (let s = 0; s < samples.count; s++) {
+      const w = samples.values[s * nt + sampleIndex]!
+      if (w < 0) this.negativeSamples++
+      if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
+      drawn.push(s)
+      for (let i = g.sampleStart[s]!, end = samples.locationStart[s + 1]!; i < end; i++) frames += frameCount[samples.locationIndex[i]!]!
     }
-    tree.name = widen(tree.name, 0)
-    tree.value = widen(tree.value, 0)
-    tree.self = widen(tree.self, 0)
-    tree.firstChild = widen(tree.firstChild, -1)
-    tree.nextSibling = widen(tree.nextSibling, -1)
-  }
-  const children = new ChildTable()
-  const childOf = (parent: number, name: number): number => {
-    let child = children.get(parent, name)
-    if (child < 0) {
-      if (tree.count === capacity) grow()
-      child = tree.count++
-      tree.name[child] = name
-      tree.nextSibling[child] = tree.firstChild[parent]!
-      tree.firstChild[parent] = child
-      children.set(parent, name, child)
-    }
-    return child
-  }
-  const { samples } = profile
-  const nt = profile.sampleTypes.length
-  const { locNodeStart, locNodes, sampleStart } = g
-  // Stacks repeat: per frame slot, the last parent seen there and the child it led to, so most steps skip the map.
-  const memoParent = new Int32Array(locNodes.length).fill(-1)
-  const memoChild = new Int32Array(locNodes.length)
-  for (let s = 0; s < samples.count; s++) {
-    const w = samples.values[s * nt + sampleIndex]!
-    if (w < 0) tree.negativeSamples++
-    if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
-    tree.value[0]! += w
+    this.count = drawn.length
+    this.weight = new Float64Array(drawn.length)
+    this.start = new Int32Array(drawn.length)
+    this.depth = new Int32Array(drawn.length)
+    const frame = (this.frame = new Int32Array(frames))
+    const { locationStart, locationIndex } = samples
+    const { locNodeStart, locNodes, sampleStart } = g
     let at = 0
-    for (let i = samples.locationStart[s + 1]! - 1, a = sampleStart[s]!; i >= a; i--) {
-      const loc = samples.locationIndex[i]!
-      // Outermost line first: an inlined call is drawn above the function it was inlined into.
-      for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) {
-        if (memoParent[j] === at) at = memoChild[j]!
-        else {
-          memoParent[j] = at
-          at = memoChild[j] = childOf(at, locNodes[j]! + 1)
-        }
-        tree.value[at]! += w
+    for (let k = 0; k < drawn.length; k++) {
+      const s = drawn[k]!
+      const w = samples.values[s * nt + sampleIndex]!
+      this.weight[k] = w
+      this.total += w
+      this.start[k] = at
+      for (let i = locationStart[s + 1]! - 1, a = sampleStart[s]!; i >= a; i--) {
+        const loc = locationIndex[i]!
+        for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) frame[at++] = locNodes[j]! + 1
       }
+      this.depth[k] = at - this.start[k]!
     }
-    tree.self[at]! += w
   }
-  return tree
 }
 
-/** Frames in pre-order with their depth, children widest first (then by name), skipping those under `cutoff`. */
-function preorder(tree: Tree, cutoff: number): { order: [number, number][]; omitted: { frames: number; value: number } } {
-  const order: [number, number][] = []
-  const omitted = { frames: 0, value: 0 }
+/** The graph's tree, its arrays grown as frames come (the first `count` of each are the frames). */
+type Merged = Pick<FlameGraph, 'name' | 'depth' | 'value' | 'self' | 'maxDepth' | 'omitted'> & { count: number }
+
+/** A frame to draw: its name and depth, and its samples, a run of the sort order, with what they weigh. */
+interface Frame {
+  name: number
+  depth: number
+  lo: number
+  hi: number
+  value: number
+}
+
+/**
+ * The call tree in pre-order, children widest first (then by name), frames under `cutoff` left out. The
+ * samples are sorted frame by frame from the root, each frame's samples one run of the order, so the work
+ * follows what is kept: a frame left out is only counted, with the frames under it, and a run of one sample
+ * counts the rest of its stack at once. A real CPU profile merges into millions of frames and draws thousands.
+ */
+function mergeStacks(stacks: Stacks, cutoff: number): Merged {
+  const split = new FrameSplitter(stacks)
+  const out: Merged = {
+    count: 0,
+    name: new Uint32Array(1024),
+    depth: new Uint32Array(1024),
+    value: new Float64Array(1024),
+    self: new Float64Array(1024),
+    maxDepth: 0,
+    omitted: { frames: 0, value: 0 },
+  }
+  const emit = (name: number, depth: number, value: number, self: number): void => {
+    if (out.count === out.name.length) grow(out)
+    out.name[out.count] = name
+    out.depth[out.count] = depth
+    out.value[out.count] = value
+    out.self[out.count++] = self
+    if (depth > out.maxDepth) out.maxDepth = depth
+  }
   // An explicit stack: a stranger's profile may be thousands of frames deep.
-  const stack: [number, number][] = [[0, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    order.push([node, depth])
-    const kids: number[] = []
-    for (let c = tree.firstChild[node]!; c >= 0; c = tree.nextSibling[c]!) {
-      if (tree.value[c]! >= cutoff && tree.value[c]! > 0) kids.push(c)
-      else {
-        omitted.frames += subtreeSize(tree, c)
-        omitted.value += tree.value[c]!
-      }
+  const todo: Frame[] = [{ name: 0, depth: 0, lo: 0, hi: stacks.count, value: stacks.total }]
+  while (todo.length > 0) {
+    const { name, depth, lo, hi, value } = todo.pop()!
+    if (hi - lo === 1) {
+      // One sample: the rest of its stack is a chain, all as wide as the sample.
+      const first = split.first[lo]!
+      const last = split.end[lo]! - first
+      emit(name, depth, value, depth === last ? value : 0)
+      for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, d === last ? value : 0)
+      continue
     }
-    kids.sort((a, b) => tree.value[b]! - tree.value[a]! || compareNames(tree.names[tree.name[a]!]!, tree.names[tree.name[b]!]!))
-    for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k]!, depth + 1])
+    const at = out.count
+    emit(name, depth, value, 0)
+    const n = split.split(lo, hi, depth)
+    out.self[at] = split.self
+    const children = Array.from({ length: n }, (_, c) => ({
+      name: split.name[c]!,
+      depth: depth + 1,
+      lo: split.lo[c]!,
+      hi: split.hi[c]!,
+      value: split.value[c]!,
+    }))
+    const kept: Frame[] = []
+    for (const child of children)
+      if (child.value >= cutoff && child.value > 0) kept.push(child)
+      else {
+        // Counting splits the child's run again: the split's children are read before.
+        out.omitted.frames += split.frameCount(child.lo, child.hi, depth + 1)
+        out.omitted.value += child.value
+      }
+    kept.sort((a, b) => b.value - a.value || compareNames(stacks.names[a.name]!, stacks.names[b.name]!))
+    for (let i = kept.length - 1; i >= 0; i--) todo.push(kept[i]!)
   }
-  return { order, omitted }
+  return out
 }
 
-function subtreeSize(tree: Tree, root: number): number {
-  let size = 0
-  const stack = [root]
-  while (stack.length > 0) {
-    const node = stack.pop()!
-    size++
-    for (let c = tree.firstChild[node]!; c >= 0; c = tree.nextSibling[c]!) stack.push(c)
+function grow(out: Merged): void {
+  const widen = <T extends Uint32Array | Float64Array>(old: T): T => {
+    const next = new (old.constructor as new (n: number) => T)(old.length * 2)
+    next.set(old)
+    return next
   }
-  return size
+  out.name = widen(out.name)
+  out.depth = widen(out.depth)
+  out.value = widen(out.value)
+  out.self = widen(out.self)
+}
+
+/**
+ * The samples in their sort order (where each one's frames are, and its weight), and the split of a frame's run
+ * into its children's runs: a stable counting sort by the next frame's name, so every run stays in profile order
+ * (sums add up as in a sample-by-sample merge). The arrays move with the order so a split reads them in turn.
+ */
+class FrameSplitter {
+  /** Per sample in sort order: its frames are frame[first[i] .. end[i]), and it weighs weight[i]. */
+  readonly frame: Int32Array
+  readonly first: Int32Array
+  readonly end: Int32Array
+  readonly weight: Float64Array
+  /** The last split: what ended in the frame, and its children (first seen first). */
+  self = 0
+  readonly name: Int32Array
+  readonly lo: Int32Array
+  readonly hi: Int32Array
+  readonly value: Float64Array
+  private readonly spareFirst: Int32Array
+  private readonly spareEnd: Int32Array
+  private readonly spareWeight: Float64Array
+  private readonly key: Int32Array
+  private readonly slot: Int32Array
+
+  constructor(stacks: Stacks) {
+    this.frame = stacks.frame
+    const n = stacks.count
+    this.first = stacks.start.slice()
+    this.end = stacks.start.map((start, k) => start + stacks.depth[k]!)
+    this.weight = stacks.weight.slice()
+    this.spareFirst = new Int32Array(n)
+    this.spareEnd = new Int32Array(n)
+    this.spareWeight = new Float64Array(n)
+    this.key = new Int32Array(n)
+    this.slot = new Int32Array(stacks.names.length).fill(-1)
+    const most = Math.min(n, stacks.names.length)
+    this.name = new Int32Array(most)
+    this.lo = new Int32Array(most)
+    this.hi = new Int32Array(most)
+    this.value = new Float64Array(most)
+  }
+
+  /** Splits the run [lo, hi) of a frame at `depth` into its children's runs; returns how many children. */
+  split(lo: number, hi: number, depth: number): number {
+    const { frame, first, end, weight, key, slot, name, value } = this
+    let n = 0
+    let ended = 0
+    let self = 0
+    for (let i = lo; i < hi; i++) {
+      const at = first[i]! + depth
+      if (at === end[i]) {
+        key[i] = -1
+        self += weight[i]!
+        ended++
+        continue
+      }
+      const f = frame[at]!
+      let c = slot[f]!
+      if (c < 0) {
+        c = slot[f] = n++
+        name[c] = f
+        this.hi[c] = 0
+        value[c] = 0
+      }
+      key[i] = c
+      this.hi[c]++
+      value[c] += weight[i]!
+    }
+    this.self = self
+    // One child and nothing ended here (a call chain): the run stays as it is.
+    if (n === 1 && ended === 0) {
+      this.lo[0] = lo
+      this.hi[0] = hi
+      slot[name[0]!] = -1
+      return 1
+    }
+    let next = lo + ended
+    for (let c = 0; c < n; c++) {
+      this.lo[c] = next
+      next += this.hi[c]!
+      this.hi[c] = this.lo[c]!
+    }
+    const { spareFirst, spareEnd, spareWeight } = this
+    let endedAt = lo
+    for (let i = lo; i < hi; i++) {
+      const c = key[i]!
+      const to = c < 0 ? endedAt++ : this.hi[c]!++
+      spareFirst[to] = first[i]!
+      spareEnd[to] = end[i]!
+      spareWeight[to] = weight[i]!
+    }
+    first.set(spareFirst.subarray(lo, hi), lo)
+    end.set(spareEnd.subarray(lo, hi), lo)
+    weight.set(spareWeight.subarray(lo, hi), lo)
+    for (let c = 0; c < n; c++) slot[name[c]!] = -1
+    return n
+  }
+
+  /** How many frames a frame left out holds, itself included: the distinct paths under it. */
+  frameCount(lo: number, hi: number, depth: number): number {
+    let frames = 0
+    const todo = [lo, hi, depth]
+    while (todo.length > 0) {
+      const d = todo.pop()!
+      const h = todo.pop()!
+      const l = todo.pop()!
+      frames++
+      if (h - l === 1) frames += this.end[l]! - this.first[l]! - d
+      else {
+        const n = this.split(l, h, d)
+        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1)
+      }
+    }
+    return frames
+  }
 }
 
 const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-
-/**
- * (parent frame, name) -> child frame, open addressing over one Int32Array. A Map keyed by parent * names
- * + name (heap numbers past 2^31) took twice as long on bench's synthetic profile (7.8 million frames).
- */
-class ChildTable {
-  private slots = new Int32Array(4096 * 3).fill(-1)
-  private size = 0
-
-  private slotOf(parent: number, name: number): number {
-    const mask = this.slots.length / 3 - 1
-    let h = (Math.imul(parent, 0x9e3779b1) ^ Math.imul(name, 0x85ebca77)) & mask
-    for (;;) {
-      const k = h * 3
-      if (this.slots[k] === -1 || (this.slots[k] === parent && this.slots[k + 1] === name)) return k
-      h = (h + 1) & mask
-    }
-  }
-
-  get(parent: number, name: number): number {
-    const k = this.slotOf(parent, name)
-    return this.slots[k] === -1 ? -1 : this.slots[k + 2]!
-  }
-
-  set(parent: number, name: number, child: number): void {
-    const k = this.slotOf(parent, name)
-    this.slots[k] = parent
-    this.slots[k + 1] = name
-    this.slots[k + 2] = child
-    if (++this.size * 2 > this.slots.length / 3) this.rehash()
-  }
-
-  private rehash(): void {
-    const old = this.slots
-    this.slots = new Int32Array(old.length * 2).fill(-1)
-    for (let k = 0; k < old.length; k += 3) if (old[k] !== -1) this.slots.set(old.subarray(k, k + 3), this.slotOf(old[k]!, old[k + 1]!))
-  }
-}

@@ -75,6 +75,7 @@ const chainFacts = object({
   'status?': object({ ...chainSample, earliestHeight: number, network: string, nodeId: string }),
   'resample?': object(chainSample),
   'stale?': boolean,
+  'runningSince?': string,
   'peers?': object({ at: string, total: number, inbound: number, outbound: number, list: list(object({ id: string, address: string, outbound: boolean })) }),
   'nodeUtils?': object({ port: number, at: string, 'latestHeight?': number, 'stateSyncing?': boolean, problems: list(string) }),
   'stateSync?': object({

@@ -16,11 +16,26 @@ interface Chain {
   delayMs?: number
   /** Blocks gained between the first and the second reading. */
   gained?: number
+  /** No block yet: height 0 (blockAge is then ignored). */
+  noBlock?: boolean
+  /** How long the node's container has run, in seconds, as the Pod's status says. */
+  runningFor?: number
 }
 
 function fleet(chains: Record<string, Chain>) {
   const nodes = Object.keys(chains).map((name) => ({ apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name, namespace: 'ns' } }))
-  const pods = Object.keys(chains).map((name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, status: { phase: 'Running' } }))
+  const pods = Object.entries(chains).map(([name, chain]) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns' },
+    spec: { containers: [{ name: 'app' }] },
+    status: {
+      phase: 'Running',
+      ...(chain.runningFor === undefined
+        ? {}
+        : { containerStatuses: [{ name: 'app', state: { running: { startedAt: new Date(Date.now() - chain.runningFor * 1000).toISOString() } } }] }),
+    },
+  }))
   const started = Date.now()
   const reads: { pod: string; path: string; at: number }[] = []
   const get: PodGet = async (_ns, pod, _port, paths) => {
@@ -30,7 +45,7 @@ function fleet(chains: Record<string, Chain>) {
     return paths.map((path) => {
       reads.push({ pod, path, at: Date.now() - started })
       const status = structuredClone(fourValidators.status['val-0'])
-      const height = 100 + (first ? 0 : (chain.gained ?? 0))
+      const height = chain.noBlock ? 0 : 100 + (first ? 0 : (chain.gained ?? 0))
       Object.assign(status.sync_info, {
         latest_block_height: String(height),
         latest_block_time: new Date(Date.now() - chain.blockAge * 1000).toISOString(),
@@ -90,10 +105,54 @@ describe('the chain probe window', () => {
     expect(elapsed).toBeLessThan(300 + 400 + 250)
   })
 
+  it('no block yet on a node whose container has run a minute decides at once; one that just started is read again', async () => {
+    const { probe, statusReads } = fleet({
+      'never-started': { blockAge: 0, catchingUp: true, noBlock: true, runningFor: 300 },
+      'just-started': { blockAge: 0, catchingUp: true, noBlock: true, runningFor: 5 },
+      'no-start-time': { blockAge: 0, catchingUp: true, noBlock: true },
+    })
+    const { records } = await probe(200)
+    expect(statusReads('never-started')).toHaveLength(1)
+    expect(records['never-started'].chain).toMatchObject({ stale: true, runningSince: expect.stringMatching(/Z$/) })
+    expect(movementOf(records['never-started'].chain!)).toEqual({ kind: 'stalled', height: 0, since: undefined })
+    expect(records['never-started'].detail).toMatch(/^height 0, stalled at 0 \(no block yet\), catching_up, 0 peer/)
+    expect(statusReads('just-started')).toHaveLength(2)
+    expect(statusReads('no-start-time')).toHaveLength(2)
+    expect(records['just-started'].chain?.stale).toBeUndefined()
+    expect(movementOf(records['just-started'].chain!)).toEqual({ kind: 'stalled', height: 0, since: undefined })
+  })
+
   it('a window of 0 reads each node once', async () => {
     const { probe, statusReads } = fleet({ lately: { blockAge: 30, catchingUp: false }, 'catching-up': { blockAge: 600, catchingUp: true } })
     await probe(0)
     expect(statusReads('lately')).toHaveLength(1)
     expect(statusReads('catching-up')).toHaveLength(1)
+  })
+
+  it('status -o wide reads the RPC port alone: node-utils and the state-sync servers only for doctor', async () => {
+    const node = { apiVersion: 'cosmopilot.voluzi.com/v1', kind: 'ChainNode', metadata: { name: 'n-0', namespace: 'ns' } }
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'n-0', namespace: 'ns' },
+      spec: {
+        containers: [
+          { name: 'app', ports: [{ name: 'rpc', containerPort: 26657 }] },
+          { name: 'node-utils', ports: [{ containerPort: 8000 }] },
+        ],
+      },
+      status: { phase: 'Running' },
+    }
+    const portsRead = async (nodeUtils?: boolean) => {
+      const ports = new Set<number>()
+      const get: PodGet = async (_ns, _pod, port, paths) => {
+        ports.add(port)
+        return paths.map(() => new Error('connection refused'))
+      }
+      await probeChains([node] as ChainNode[], [pod] as Pod[], Promise.resolve([]), { get, windowMs: 0, nodeUtils }, [])
+      return [...ports].sort()
+    }
+    expect(await portsRead(false)).toEqual([26657])
+    expect(await portsRead()).toEqual([26657, 8000])
   })
 })

@@ -79,6 +79,36 @@ describe('flame graph tree', () => {
     expect(g.value[1]).toBe(1000 * 1e7)
   })
 
+  it('counts the frames under a frame left out as the distinct paths beneath it, shared prefixes once', () => {
+    // Under main.main, main.tiny (3 samples of 1,000) is left out; beneath it main.a is shared by two stacks that
+    // part at main.b / main.c, and main.d ends one stack early: tiny, a, b, c, d, e = 6 frames, not 8.
+    const p = cpu({ 1: ['main.big'], 2: ['main.tiny'], 3: ['main.a'], 4: ['main.b'], 5: ['main.c'], 6: ['main.d'], 7: ['main.e'], 9: ['main.main'] }, [
+      [[1, 9], 997],
+      [[4, 3, 2, 9], 1],
+      [[5, 3, 2, 9], 1],
+      [[7, 6, 2, 9], 1],
+    ])
+    const g = flameGraph(p, { minFraction: 0.01 })
+    expect(rows(g).map((r) => r[1])).toEqual(['root', 'main.main', 'main.big'])
+    expect(g.omitted).toEqual({ frames: 6, value: 3 * 1e7 })
+    expect(flameGraph(p, { minFraction: 0 }).value.length).toBe(3 + 6)
+  })
+
+  it.each([['go-cpu.pb.gz'], ['go-allocs.pb.gz'], ['synth-medium.pb.gz'], ['synth-drop.pb.gz'], ['synth-edge.pb.gz']])(
+    '%s: the frames drawn and the frames left out add up to the whole merged tree, at every fraction',
+    (file) => {
+      const profile = decodeProfile(fixture(file))
+      const whole = flameGraph(profile, { minFraction: 0 })
+      for (const minFraction of [0.0001, 0.001, 0.01, 0.1]) {
+        const g = flameGraph(profile, { minFraction })
+        expect(g.value.length + g.omitted.frames, `${minFraction}`).toBe(whole.value.length)
+        // What a left-out frame held stays in its parent: the root is as wide, and a kept frame's children never exceed it.
+        expect(g.total).toBe(whole.total)
+        expect(g.omitted.value).toBeLessThanOrEqual(whole.total)
+      }
+    },
+  )
+
   it('survives a stack 5,000 frames deep without recursion', () => {
     const locations: ProfileSpec['locations'] = {}
     for (let i = 1; i <= 5_000; i++) locations[i] = [`f${i}`]
