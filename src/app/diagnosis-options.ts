@@ -3,9 +3,9 @@ import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
 import { usageError } from '../util/errors.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import { logRolesOf, selectRules } from './doctor.js'
-import type { Probe } from './snapshot-source.js'
 import { probeSigners } from './signer-probes.js'
-import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW, type SnapshotRequest } from './snapshots.js'
+import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from './live-source.js'
+import type { Probe, SnapshotRequest } from './snapshot-source.js'
 
 /**
  * The diagnosis flags as a command hands them over (doctor and serve take all of them, from one definition in

@@ -1,13 +1,18 @@
 import { credentialsFor } from '../cluster/auth.js'
 import type { Connection } from '../cluster/connection.js'
+import { collectSnapshot } from '../cluster/collect.js'
+import { PodHttpPool } from '../cluster/pod-http.js'
+import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
+import { Redactor } from '../snapshot/redact.js'
 import { ApiError, KubeClient } from '../cluster/kube-client.js'
 import { resolveContext } from '../cluster/kubeconfig.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
+
+export { DEFAULT_SIGNING_WINDOW }
 import { ExitCode, UserError } from '../util/errors.js'
 import { recall, remember } from './cluster-memory.js'
-import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
-import { liveSnapshot } from './snapshots.js'
+import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotRequest, SnapshotSource } from './snapshot-source.js'
 
 /** The contexts a run reads: --context a,b names several clusters; none is the kubeconfig's current context. */
 export function contextNames(flags: Pick<KubeFlags, 'context'>): (string | undefined)[] {
@@ -143,5 +148,49 @@ function unreadCluster(context: string, server: string, error: unknown, cliVersi
     collectionErrors: [{ what: `the cluster of context ${context}`, reason, message }],
     stats: { requests: 0, durationMs: 0 },
     redactions: 0,
+  }
+}
+
+/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
+export const CHAIN_PROBE_TIMEOUT_MS = 5000
+
+export async function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
+  const { chainProbe } = request
+  // One port-forward per Pod port for the whole run, reused by every probe that reads it.
+  const pods =
+    chainProbe &&
+    new PodHttpPool({
+      server: connection.client.server,
+      credentials: connection.credentials,
+      timeoutMs: chainProbe.timeoutMs,
+      onForward: connection.onForward,
+      onAnswers: connection.onPodAnswers,
+    })
+  try {
+    return await collectSnapshot(connection.client, {
+      scope: request.scope,
+      cliVersion: request.cliVersion,
+      contextName: connection.context.contextName,
+      logs: {
+        mode: request.logs ?? 'auto',
+        sample: request.logSample,
+        tailLines: request.tailLines,
+        sinceSeconds: request.sinceSeconds,
+        maxBytes: request.maxLogBytes,
+        roles: request.logRoles,
+      },
+      redactor: request.redact ? new Redactor() : undefined,
+      objects: request.objects,
+      watched: connection.watched,
+      operatorPods: request.operatorPods,
+      chain: pods && {
+        windowMs: chainProbe.windowMs,
+        signingWindow: chainProbe.signingWindow,
+        nodeUtils: chainProbe.nodeUtils,
+        get: (namespace, pod, port, paths, maxBytes = 64 * 1024) => pods.get(namespace, pod, port, paths, maxBytes),
+      },
+    })
+  } finally {
+    pods?.close()
   }
 }

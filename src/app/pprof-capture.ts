@@ -13,7 +13,7 @@ import { resolveScope } from '../snapshot/scope.js'
 import { diagnose, selectRules } from './doctor.js'
 import { topReport } from './pprof-report.js'
 import { profilingEndpoint, type ProfilingEndpoint } from './pprof-target.js'
-import { liveSnapshot } from './snapshots.js'
+import { liveSnapshot } from './live-source.js'
 
 export interface CaptureRequest {
   kind: ProfileKindName

@@ -1,9 +1,8 @@
-import type { LogMode } from '../cluster/collect.js'
+import type { LogMode, ObjectReads } from '../cluster/collect.js'
 import type { Connection } from '../cluster/connection.js'
 import type { LogRole } from '../snapshot/node-layout.js'
-import type { ProbeRecord, Snapshot } from '../snapshot/types.js'
+import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import type { ScopeInput } from '../snapshot/scope.js'
-import type { SnapshotRequest } from './snapshots.js'
 
 export interface KubeFlags {
   kubeconfig?: string
@@ -21,6 +20,27 @@ export interface SnapshotFlags extends KubeFlags, ScopeInput {
   tail?: number
   /** Look-alike nodes whose logs are read per group (doctor --log-sample). */
   'log-sample'?: number
+}
+
+/** What one live read of a cluster asks for (app/live-source.ts liveSnapshot); a bundle's replay takes its scope and redaction. */
+export interface SnapshotRequest {
+  scope: Scope
+  cliVersion: string
+  redact: boolean
+  tailLines: number
+  sinceSeconds?: number
+  maxLogBytes: number
+  logs?: LogMode
+  /** Look-alike nodes whose logs are read per group, for LogMode 'auto' (0: all). */
+  logSample?: number
+  /** Only the logs of these roles (what the rules of a doctor run read). */
+  logRoles?: ReadonlySet<LogRole>
+  /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
+  chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number; nodeUtils?: boolean }
+  /** What a command that shows less than doctor reads (undefined: everything). */
+  objects?: ObjectReads
+  /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
+  operatorPods?: readonly { namespace: string; pod: string }[]
 }
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>

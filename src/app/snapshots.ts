@@ -1,82 +1,13 @@
-import type { Connection } from '../cluster/connection.js'
-import { collectSnapshot, type LogMode, type ObjectReads } from '../cluster/collect.js'
-import { PodHttpPool } from '../cluster/pod-http.js'
-import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
-
-export { DEFAULT_SIGNING_WINDOW }
 import { readBundle } from '../snapshot/bundle.js'
 import { SnapshotIndex } from '../snapshot/index.js'
-import { Redactor, redactSnapshot } from '../snapshot/redact.js'
+import { redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
 import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
 import { ownerSetName, type LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
+import type { SnapshotRequest } from './snapshot-source.js'
 import { operatorWorkerName } from '../snapshot/operator.js'
 import { isKind, type Workload } from '../snapshot/kinds.js'
-
-/** One RPC read through a port-forward; a node that hangs costs the run no more than this. */
-export const CHAIN_PROBE_TIMEOUT_MS = 5000
-
-export interface SnapshotRequest {
-  scope: Scope
-  cliVersion: string
-  redact: boolean
-  tailLines: number
-  sinceSeconds?: number
-  maxLogBytes: number
-  logs?: LogMode
-  /** Look-alike nodes whose logs are read per group, for LogMode 'auto' (0: all). */
-  logSample?: number
-  /** Only the logs of these roles (what the rules of a doctor run read). */
-  logRoles?: ReadonlySet<LogRole>
-  /** Probe the running nodes' own RPC and node-utils (port-forwards); the height is read again after windowMs when the last block is old. */
-  chainProbe?: { windowMs: number; timeoutMs: number; signingWindow?: number; nodeUtils?: boolean }
-  /** What a command that shows less than doctor reads (undefined: everything). */
-  objects?: ObjectReads
-  /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
-  operatorPods?: readonly { namespace: string; pod: string }[]
-}
-
-export async function liveSnapshot(connection: Connection, request: SnapshotRequest): Promise<Snapshot> {
-  const { chainProbe } = request
-  // One port-forward per Pod port for the whole run, reused by every probe that reads it.
-  const pods =
-    chainProbe &&
-    new PodHttpPool({
-      server: connection.client.server,
-      credentials: connection.credentials,
-      timeoutMs: chainProbe.timeoutMs,
-      onForward: connection.onForward,
-      onAnswers: connection.onPodAnswers,
-    })
-  try {
-    return await collectSnapshot(connection.client, {
-      scope: request.scope,
-      cliVersion: request.cliVersion,
-      contextName: connection.context.contextName,
-      logs: {
-        mode: request.logs ?? 'auto',
-        sample: request.logSample,
-        tailLines: request.tailLines,
-        sinceSeconds: request.sinceSeconds,
-        maxBytes: request.maxLogBytes,
-        roles: request.logRoles,
-      },
-      redactor: request.redact ? new Redactor() : undefined,
-      objects: request.objects,
-      watched: connection.watched,
-      operatorPods: request.operatorPods,
-      chain: pods && {
-        windowMs: chainProbe.windowMs,
-        signingWindow: chainProbe.signingWindow,
-        nodeUtils: chainProbe.nodeUtils,
-        get: (namespace, pod, port, paths, maxBytes = 64 * 1024) => pods.get(namespace, pod, port, paths, maxBytes),
-      },
-    })
-  } finally {
-    pods?.close()
-  }
-}
 
 /** A bundle replayed offline, narrowed to the scope asked for (a bundle of a namespace can answer for one node). */
 export async function bundleSnapshot(

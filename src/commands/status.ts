@@ -17,7 +17,7 @@ import {
   type InputOf,
 } from './flag-spec.js'
 import type { Session } from './session.js'
-import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/snapshots.js'
+import { CHAIN_PROBE_TIMEOUT_MS, DEFAULT_SIGNING_WINDOW } from '../app/live-source.js'
 import { outputFormatOf, writeStderr, writeStdout } from '../util/output.js'
 import { diagnose, selectRules } from '../app/doctor.js'
 import { operatorTroubleLines } from '../render/status-notes.js'
