@@ -218,15 +218,26 @@ export class Api {
       return (await this.request<T>('POST', objectPath(apiVersion, kind, ns), obj)).body
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 409) throw e
-      const cur = await this.get<T>(apiVersion, kind, ns, obj.metadata.name)
-      const next = { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata.resourceVersion } }
-      try {
-        return (await this.request<T>('PUT', objectPath(apiVersion, kind, ns, obj.metadata.name), next)).body
-      } catch (e2) {
-        // Immutable fields (Job templates, StorageClass binding modes, ...): keep what is there.
-        if (e2 instanceof ApiError && e2.status === 422) return cur
-        throw e2
-      }
+      return this.replace(obj)
+    }
+  }
+
+  /**
+   * Replace an object that exists. Another writer (the operator Lease's renewer, keepLeaderRenewing) may update it
+   * between our read and our write: the server refuses that write (409), and we read it again and write once more.
+   */
+  private async replace<T extends KObject>(obj: T, attempts = 5): Promise<T> {
+    const { apiVersion, kind } = obj
+    const ns = obj.metadata.namespace
+    const cur = await this.get<T>(apiVersion, kind, ns, obj.metadata.name)
+    const next = { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata.resourceVersion } }
+    try {
+      return (await this.request<T>('PUT', objectPath(apiVersion, kind, ns, obj.metadata.name), next)).body
+    } catch (e) {
+      // Immutable fields (Job templates, StorageClass binding modes, ...): keep what is there.
+      if (e instanceof ApiError && e.status === 422) return cur
+      if (e instanceof ApiError && e.status === 409 && attempts > 1) return this.replace(obj, attempts - 1)
+      throw e
     }
   }
 
