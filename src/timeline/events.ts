@@ -123,7 +123,7 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
       const message = eventText(event).trim()
       // Cut as collapse cuts it, before it is grouped: a message of megabytes is not normalised whole.
       const plain = byReason.state !== undefined && byReason.prefix.length + message.length <= MAX_ENTRY_CHARS
-      // One loop over the message: its hash, and whether it repeats the reason's last plain group (most often it does).
+      // One loop over the message: whether it repeats the reason's last plain group (most often it does), else its hash.
       const recent = byReason.recent
       const key = plain ? plainKey(message, byReason.state!, recent?.normalised, recent ? byReason.prefix.length : -1) : -1
       const hash = key === -1 ? -1 : hashOf(key)

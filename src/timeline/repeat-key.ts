@@ -60,8 +60,10 @@ export const SAME_AS_EXPECTED = 0x40000000
 
 /**
  * One loop over a message that follows a plain prefix (isPlainPrefix), from the prefix's hash state: the hash of
- * normaliseForGrouping(prefix + message) (hashOfNormalised of it) computed without building it, with
- * SAME_AS_EXPECTED set when that text is `expected` (compared from `at`, its prefix's length; -1: nothing expected).
+ * normaliseForGrouping(prefix + message) (hashOfNormalised of it) computed without building it; or, given an
+ * `expected` normalised text (compared from `at`, its prefix's length; -1: nothing expected), SAME_AS_EXPECTED alone
+ * when the message's is that text (nothing hashed: a node's next Event is most often a repeat of its last), else the
+ * hash, from a second loop.
  * -1 when normalising the message takes more than its numbers: a "-", what mayNeedHexOrSpacePass looks at (eight hex
  * digits in a row, "0x", a space that is not " " or two in a row, anything beyond ASCII), no text, or a space at
  * either end. Numbers (\d+(\.\d+)?) are "<n>"; every other character is itself.
@@ -70,7 +72,7 @@ export function plainKey(message: string, prefixState: number, expected = '', at
   const length = message.length
   if (length === 0 || message.charCodeAt(0) === 32 || message.charCodeAt(length - 1) === 32) return -1
   let h = prefixState
-  // Where `expected` is compared next; -1 once it differs.
+  // Where `expected` is compared next; -1: nothing expected, the text is hashed.
   let j = at
   // What mayNeedHexOrSpacePass counts: hex digits in a row (digits are hex digits), and whether a space was last.
   let hexRun = 0
@@ -79,8 +81,9 @@ export function plainKey(message: string, prefixState: number, expected = '', at
     const c = message.charCodeAt(i)
     const kind = c < 128 ? CLASS[c] : OTHER_PASS
     if (kind === DIGIT) {
-      h = Math.imul(Math.imul(Math.imul(h ^ LESS, FNV_PRIME) ^ N, FNV_PRIME) ^ MORE, FNV_PRIME)
-      if (j >= 0) j = expected.charCodeAt(j) === LESS && expected.charCodeAt(j + 1) === N && expected.charCodeAt(j + 2) === MORE ? j + 3 : -1
+      if (j < 0) h = Math.imul(Math.imul(Math.imul(h ^ LESS, FNV_PRIME) ^ N, FNV_PRIME) ^ MORE, FNV_PRIME)
+      else if (expected.charCodeAt(j) === LESS && expected.charCodeAt(j + 1) === N && expected.charCodeAt(j + 2) === MORE) j += 3
+      else return plainKey(message, prefixState)
       if (++hexRun >= 8) return -1
       // The rest of the number: more digits, then a dot and digits (the dot ends the run of hex digits).
       let next = 0
@@ -111,10 +114,12 @@ export function plainKey(message: string, prefixState: number, expected = '', at
       hexRun = 0
       afterSpace = false
     } else return -1
-    h = Math.imul(h ^ c, FNV_PRIME)
-    if (j >= 0) j = expected.charCodeAt(j) === c ? j + 1 : -1
+    if (j < 0) h = Math.imul(h ^ c, FNV_PRIME)
+    else if (expected.charCodeAt(j) === c) j++
+    else return plainKey(message, prefixState)
   }
-  return finish(h) | (j === expected.length ? SAME_AS_EXPECTED : 0)
+  if (j < 0) return finish(h)
+  return j === expected.length ? SAME_AS_EXPECTED : plainKey(message, prefixState)
 }
 
 /**
