@@ -7,7 +7,7 @@ import type { RawEntry } from './types.js'
 import { MAX_ENTRY_CHARS, normaliseForGrouping } from './collapse.js'
 import { eventCount, eventFirstTime, eventText, eventTime } from '../snapshot/events.js'
 import type { ChainNode, KubeEvent } from '../snapshot/kinds.js'
-import { hashOf, hashOfNormalised, isPlainPrefix, plainKey, prefixState, SAME_AS_EXPECTED } from './repeat-key.js'
+import { hashOfNormalised, isPlainPrefix, isPlainRepeat, plainHash, prefixState } from './repeat-key.js'
 
 /** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
 export function timelineObjects(index: SnapshotIndex, node: ChainNode): KubeObject[] {
@@ -60,13 +60,14 @@ function reasonGroups(reason: string): ReasonGroups {
 function plainGroup(groups: ReasonGroups, message: string, hash: number): EventGroup | undefined | null {
   const same = groups.byHash.get(hash)
   if (!same) return same
-  const state = groups.state!
-  for (const group of same) if (plainKey(message, state, group.normalised, groups.prefix.length) & SAME_AS_EXPECTED) return group
+  for (const group of same) if (isPlainRepeat(message, group.normalised, groups.prefix.length)) return group
   return undefined
 }
 
 function addGroup(groups: ReasonGroups, group: EventGroup): void {
   groups.byText.set(group.normalised, group)
+  // A reason whose prefix is not plain has every message normalised as text: nothing is found by hash.
+  if (groups.state === undefined) return
   const hash = hashOfNormalised(group.normalised)
   const same = groups.byHash.get(hash)
   if (same === undefined) groups.byHash.set(hash, [group])
@@ -123,14 +124,14 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
       const message = eventText(event).trim()
       // Cut as collapse cuts it, before it is grouped: a message of megabytes is not normalised whole.
       const plain = byReason.state !== undefined && byReason.prefix.length + message.length <= MAX_ENTRY_CHARS
-      // One loop over the message: whether it repeats the reason's last plain group (most often it does), else its hash.
-      const recent = byReason.recent
-      const key = plain ? plainKey(message, byReason.state!, recent?.normalised, recent ? byReason.prefix.length : -1) : -1
-      const hash = key === -1 ? -1 : hashOf(key)
+      // Most often a repeat of the reason's last plain group: one loop over the message says so; else its hash finds it.
+      const recent = plain ? byReason.recent : undefined
       let group: EventGroup | undefined | null
-      if (key !== -1 && key & SAME_AS_EXPECTED) group = recent
+      let hash = -1
+      if (recent && isPlainRepeat(message, recent.normalised, byReason.prefix.length)) group = recent
       else {
-        group = key === -1 ? null : plainGroup(byReason, message, hash)
+        if (plain) hash = plainHash(message, byReason.state!)
+        group = hash === -1 ? null : plainGroup(byReason, message, hash)
         if (group) byReason.recent = group
       }
       let normalised: string | undefined

@@ -17,16 +17,13 @@ export function hashChars(state: number, text: string): number {
   return h
 }
 
-/** A running state as a map key: a small non-negative integer, below SAME_AS_EXPECTED (never -1: plainKey's "none"). */
+/** A running state as a map key: a small non-negative integer, never -1 (plainHash's "none"). */
 const finish = (state: number) => state & 0x3fffffff
 
-/** plainKey's hash, without its flag. */
-export const hashOf = (key: number) => key & 0x3fffffff
-
-/** The key of a normalised text: plainKey gives the same hash for a message whose normalised text this is. */
+/** The key of a normalised text: plainHash gives the same for a message whose normalised text this is. */
 export const hashOfNormalised = (normalised: string): number => finish(hashChars(FNV_OFFSET, normalised))
 
-// What each ASCII character is to the loop below; anything outside 32..126 is OTHER_PASS.
+// What each ASCII character is to afterChar; anything outside 32..126 is OTHER_PASS.
 const PLAIN = 0
 const DIGIT = 1
 const HEX_LETTER = 2
@@ -55,77 +52,97 @@ const DOT = 46
 
 const isDigit = (c: number) => c >= 48 && c <= 57
 
-/** plainKey's flag: the message's normalised text is the one expected. */
-export const SAME_AS_EXPECTED = 0x40000000
-
 /**
- * One loop over a message that follows a plain prefix (isPlainPrefix), from the prefix's hash state: the hash of
- * normaliseForGrouping(prefix + message) (hashOfNormalised of it) computed without building it; or, given an
- * `expected` normalised text (compared from `at`, its prefix's length; -1: nothing expected), SAME_AS_EXPECTED alone
- * when the message's is that text (nothing hashed: a node's next Event is most often a repeat of its last), else the
- * hash, from a second loop.
- * -1 when normalising the message takes more than its numbers: a "-", what mayNeedHexOrSpacePass looks at (eight hex
- * digits in a row, "0x", a space that is not " " or two in a row, anything beyond ASCII), no text, or a space at
- * either end. Numbers (\d+(\.\d+)?) are "<n>"; every other character is itself.
+ * The hash of normaliseForGrouping(prefix + message) (hashOfNormalised of it), from the hash state of a plain prefix
+ * (isPlainPrefix), computed without building either text; -1 when normalising the message takes more than its
+ * numbers: a "-", what mayNeedHexOrSpacePass looks at (eight hex digits in a row, "0x", a space that is not " " or two
+ * in a row, anything beyond ASCII), no text, or a space at either end. Numbers (\d+(\.\d+)?) are "<n>"; every other
+ * character is itself.
  */
-export function plainKey(message: string, prefixState: number, expected = '', at = -1): number {
+export function plainHash(message: string, prefixState: number): number {
   const length = message.length
   if (length === 0 || message.charCodeAt(0) === 32 || message.charCodeAt(length - 1) === 32) return -1
   let h = prefixState
-  // Where `expected` is compared next; -1: nothing expected, the text is hashed.
-  let j = at
-  // What mayNeedHexOrSpacePass counts: hex digits in a row (digits are hex digits), and whether a space was last.
-  let hexRun = 0
-  let afterSpace = false
+  let state = 0
   for (let i = 0; i < length; i++) {
     const c = message.charCodeAt(i)
-    const kind = c < 128 ? CLASS[c] : OTHER_PASS
-    if (kind === DIGIT) {
-      if (j < 0) h = Math.imul(Math.imul(Math.imul(h ^ LESS, FNV_PRIME) ^ N, FNV_PRIME) ^ MORE, FNV_PRIME)
-      else if (expected.charCodeAt(j) === LESS && expected.charCodeAt(j + 1) === N && expected.charCodeAt(j + 2) === MORE) j += 3
-      else return plainKey(message, prefixState)
-      if (++hexRun >= 8) return -1
-      // The rest of the number: more digits, then a dot and digits (the dot ends the run of hex digits).
-      let next = 0
-      while (i + 1 < length && isDigit((next = message.charCodeAt(i + 1)))) {
-        if (++hexRun >= 8) return -1
-        i++
-      }
-      if (next === DOT && i + 2 < length && isDigit(message.charCodeAt(i + 2))) {
-        hexRun = 0
-        for (i++; i + 1 < length && isDigit(message.charCodeAt(i + 1)); i++) if (++hexRun >= 8) return -1
-      }
-      afterSpace = false
+    if (isDigit(c)) {
+      const end = numberEnd(message, i)
+      if ((state = afterNumber(state, message, i, end)) === NOT_PLAIN) return -1
+      h = Math.imul(Math.imul(Math.imul(h ^ LESS, FNV_PRIME) ^ N, FNV_PRIME) ^ MORE, FNV_PRIME)
+      i = end - 1
       continue
     }
-    if (kind === PLAIN) {
-      hexRun = 0
-      afterSpace = false
-    } else if (kind === HEX_LETTER) {
-      if (++hexRun >= 8) return -1
-      afterSpace = false
-    } else if (kind === SPACE) {
-      if (afterSpace) return -1
-      afterSpace = true
-      hexRun = 0
-    } else if (kind === X) {
-      // "0x": the character before is the number's last digit, or not a digit.
-      if (i > 0 && message.charCodeAt(i - 1) === 48) return -1
-      hexRun = 0
-      afterSpace = false
-    } else return -1
-    if (j < 0) h = Math.imul(h ^ c, FNV_PRIME)
-    else if (expected.charCodeAt(j) === c) j++
-    else return plainKey(message, prefixState)
+    if ((state = afterChar(state, c, i > 0 ? message.charCodeAt(i - 1) : 32)) === NOT_PLAIN) return -1
+    h = Math.imul(h ^ c, FNV_PRIME)
   }
-  if (j < 0) return finish(h)
-  return j === expected.length ? SAME_AS_EXPECTED : plainKey(message, prefixState)
+  return finish(h)
+}
+
+/**
+ * Whether normaliseForGrouping(prefix + message) is `normalised`, for a plain prefix of `normalised` whose length is
+ * `at`, and takes only the message's numbers (plainHash would hash it). One loop, no string and no hash: a node's
+ * next Event of a reason is most often a repeat of its last, checked first.
+ */
+export function isPlainRepeat(message: string, normalised: string, at: number): boolean {
+  const length = message.length
+  if (length === 0 || message.charCodeAt(0) === 32 || message.charCodeAt(length - 1) === 32) return false
+  let j = at
+  let state = 0
+  for (let i = 0; i < length; i++) {
+    const c = message.charCodeAt(i)
+    if (isDigit(c)) {
+      if (normalised.charCodeAt(j) !== LESS || normalised.charCodeAt(j + 1) !== N || normalised.charCodeAt(j + 2) !== MORE) return false
+      const end = numberEnd(message, i)
+      if ((state = afterNumber(state, message, i, end)) === NOT_PLAIN) return false
+      j += 3
+      i = end - 1
+      continue
+    }
+    if (normalised.charCodeAt(j) !== c || (state = afterChar(state, c, i > 0 ? message.charCodeAt(i - 1) : 32)) === NOT_PLAIN) return false
+    j++
+  }
+  return j === normalised.length
+}
+
+/** Where the number that starts at `from` ends: \d+(\.\d+)?, what normaliseForGrouping writes as "<n>". */
+function numberEnd(text: string, from: number): number {
+  let i = from
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++
+  if (i + 1 < text.length && text.charCodeAt(i) === DOT && isDigit(text.charCodeAt(i + 1))) for (i++; i < text.length && isDigit(text.charCodeAt(i));) i++
+  return i
+}
+
+/*
+ * What mayNeedHexOrSpacePass knows between two characters, as one number: the hex digits in a row (0 to 7), or
+ * AFTER_SPACE (a space was last, no hex digit in a row), or NOT_PLAIN where it would have said true.
+ */
+const AFTER_SPACE = 8
+const NOT_PLAIN = -1
+
+/** The state after character `c` (not a digit: afterNumber) whose previous character was `previous`. */
+function afterChar(state: number, c: number, previous: number): number {
+  const kind = c < 128 ? CLASS[c] : OTHER_PASS
+  if (kind === PLAIN) return 0
+  if (kind === SPACE) return state === AFTER_SPACE ? NOT_PLAIN : AFTER_SPACE
+  if (kind === HEX_LETTER) return (state & 7) === 7 ? NOT_PLAIN : (state & 7) + 1
+  if (kind === X) return previous === 48 ? NOT_PLAIN : 0
+  return NOT_PLAIN
+}
+
+/** The state after the number text[from, end): its digits are hex digits in a row (a dot ends the row). */
+function afterNumber(state: number, text: string, from: number, end: number): number {
+  let run = state & 7
+  for (let i = from; i < end; i++)
+    if (text.charCodeAt(i) === DOT) run = 0
+    else if (++run >= 8) return NOT_PLAIN
+  return run
 }
 
 /**
  * Whether `prefix` (an Event's "reason: ") is its own normalised form whatever message follows it: no digit, no "-",
  * nothing the hex or space passes look at, no space first, and ": " last (so no run of hex digits or spaces goes on
- * into the message). Then plainKey may continue from its state.
+ * into the message). Then plainHash may continue from its state.
  */
 export function isPlainPrefix(prefix: string): boolean {
   return prefix.endsWith(': ') && !/[\d-]/.test(prefix) && !mayNeedHexOrSpacePass(prefix) && !prefix.startsWith(' ')
