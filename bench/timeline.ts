@@ -12,7 +12,8 @@
  * median wall and CPU time and the largest peak memory (GNU time) of each, and their ratios (issue 44: 200,000 Events).
  *   npx tsx bench/timeline.ts --events 200000 [--runs 3] [--cli PATH] [--before PATH]
  * --before PATH (with --events): an earlier build measured in the same run, its four runs interleaved with this one's,
- * so a before/after comparison sees the same load.
+ * so a before/after comparison sees the same load. Each build's ratios are also given per round (that round's timeline
+ * over its doctor, median over the rounds): on a machine whose load moves, steadier than the ratio of the medians.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -100,8 +101,11 @@ async function bundleBench(count: number, runs: number): Promise<void> {
       console.log(`${label}: ${wall(label).toFixed(0)} ms wall, ${cpu(label).toFixed(0)} ms CPU, ${peak(label).toFixed(0)} MB peak`)
     for (const suffix of builds.length > 1 ? [' before', ' after'] : ['']) {
       const ratio = (pick: (label: string) => number) => (pick(`timeline${suffix}`) / pick(`doctor${suffix}`)).toFixed(2)
+      // Each round's timeline over the same round's doctor: steadier than the medians' ratio when the load moves.
+      const paired = (of: 'ms' | 'cpuMs' | 'peakMB') => median(seen[`timeline${suffix}`][of].map((mine, i) => mine / seen[`doctor${suffix}`][of][i])).toFixed(2)
       console.log(
-        `timeline/doctor${suffix}: wall ${ratio(wall)}, CPU ${ratio(cpu)}, peak memory ${ratio(peak)} (target 1.00 or less; ${runs} runs each, interleaved)`,
+        `timeline/doctor${suffix}: wall ${ratio(wall)}, CPU ${ratio(cpu)}, peak memory ${ratio(peak)} (target 1.00 or less; ${runs} runs each, interleaved); ` +
+          `median of each round's ratio: wall ${paired('ms')}, CPU ${paired('cpuMs')}, peak memory ${paired('peakMB')}`,
       )
     }
     console.log(`load average at the end: ${load()}`)

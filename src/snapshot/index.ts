@@ -135,6 +135,24 @@ export class SnapshotIndex {
     return this.eventTimes.get(this.eventsFor(obj))!
   }
 
+  /**
+   * Whether one Event can be among the eventsFor of two of these objects. findEvents takes an Event by its object's
+   * uid, or by kind/namespace/name where either has no uid: only objects without a uid, or sharing a uid or a name,
+   * can share one. Objects that cannot are read with no set of the Events seen (a node can have 200,000).
+   */
+  mayShareEvents(objects: readonly KubeObject[]): boolean {
+    const uids = new Set<string>()
+    const keys = new Set<string>()
+    for (const obj of objects) {
+      const uid = obj.metadata.uid
+      const key = keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)
+      if (!uid || uids.has(uid) || keys.has(key)) return true
+      uids.add(uid)
+      keys.add(key)
+    }
+    return false
+  }
+
   private findEvents(obj: KubeObject): KubeEvent[] {
     this.indexEvents()
     const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
