@@ -63,6 +63,20 @@ export const MAX_CONFIG_KEYS = 2000
  * be long, or not meant to be copied) in the local history. Undefined beyond MAX_CONFIG_KEYS.
  */
 export function configKeyDigests(data: Record<string, string>): Record<string, string> | undefined {
+  const known = digestsByData.get(data)
+  if (known) return known.digests
+  const digests = digestKeys(data)
+  digestsByData.set(data, { digests })
+  return digests
+}
+
+/**
+ * One fingerprint set per ConfigMap's data: the rules (config-state), the timeline and the history each ask for a
+ * node's, and a fleet's configurations are parsed and hashed once a run instead of three times.
+ */
+const digestsByData = new WeakMap<Record<string, string>, { digests: Record<string, string> | undefined }>()
+
+function digestKeys(data: Record<string, string>): Record<string, string> | undefined {
   const out = new Map<string, string>()
   const digest = (value: unknown) =>
     createHash('sha256')

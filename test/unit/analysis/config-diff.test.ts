@@ -123,6 +123,18 @@ describe('naming the configuration keys a change touched', () => {
     expect(configKeyDigests({ 'config.toml': huge })).toBeUndefined()
   })
 
+  it("fingerprints a ConfigMap's data once however many readers ask (the rules, the timeline, the history)", () => {
+    const data = { 'config.toml': '[p2p]\nseeds = "a@1.2.3.4:26656"\n' }
+    const first = configKeyDigests(data)
+    expect(configKeyDigests(data)).toBe(first)
+    const huge = { 'config.toml': Array.from({ length: MAX_CONFIG_KEYS + 1 }, (_, i) => `k${i} = ${i}`).join('\n') }
+    expect([configKeyDigests(huge), configKeyDigests(huge)]).toEqual([undefined, undefined])
+    // Another object of the same text is its own ConfigMap: fingerprinted alike, not taken for the first.
+    const copy = { ...data }
+    expect(configKeyDigests(copy)).not.toBe(first)
+    expect(configKeyDigests(copy)).toEqual(first)
+  })
+
   it('a deferred restart names the keys changed since the configuration the Pod runs, through two runs of the local history', async () => {
     const { snapshot, node, configMap, pod } = await deferredNode()
     const file = historyFile()
