@@ -40,12 +40,16 @@ async function rememberOperatorPods(snapshot: Snapshot, known: OperatorPods): Pr
 }
 
 /** What a live read starts from: the manager Pods of the last read of this cluster and scope. */
-export function recall(server: string, scope: Scope): { operatorPods: OperatorPods } {
+export interface Recollection {
+  operatorPods: OperatorPods
+}
+
+export function recall(server: string, scope: Scope): Recollection {
   return { operatorPods: lastOperatorPods(server, scope) }
 }
 
 /** After a live read: remember where the manager ran and what the nodes look like; the snapshot gains what earlier runs saw. */
-export async function remember(snapshot: Snapshot, recalled: { operatorPods: OperatorPods }): Promise<Snapshot> {
+export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
   await rememberOperatorPods(snapshot, recalled.operatorPods)
   return recordHistory(snapshot)
 }

@@ -1,18 +1,19 @@
 import { credentialsFor } from '../cluster/auth.js'
-import type { Connection } from '../cluster/connection.js'
 import { collectSnapshot } from '../cluster/collect.js'
+import type { Connection } from '../cluster/connection.js'
+import { ApiError, KubeClient } from '../cluster/kube-client.js'
+import { resolveContext } from '../cluster/kubeconfig.js'
 import { PodHttpPool } from '../cluster/pod-http.js'
 import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 import { Redactor } from '../snapshot/redact.js'
-import { ApiError, KubeClient } from '../cluster/kube-client.js'
-import { resolveContext } from '../cluster/kubeconfig.js'
 import { resolveScope } from '../snapshot/scope.js'
 import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
-
-export { DEFAULT_SIGNING_WINDOW }
 import { ExitCode, UserError } from '../util/errors.js'
 import { recall, remember } from './cluster-memory.js'
 import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotRequest, SnapshotSource } from './snapshot-source.js'
+
+/** The chain probe's default, for commands (status -o wide) that may not name cluster/ themselves. */
+export { DEFAULT_SIGNING_WINDOW }
 
 /** The contexts a run reads: --context a,b names several clusters; none is the kubeconfig's current context. */
 export function contextNames(flags: Pick<KubeFlags, 'context'>): (string | undefined)[] {
