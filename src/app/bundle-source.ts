@@ -1,6 +1,5 @@
-import { resolveScope } from '../snapshot/scope.js'
 import type { Snapshot } from '../snapshot/types.js'
-import type { ReadReporter, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
+import { resolveScope, type ReadReporter, type SnapshotFlags, type SnapshotReads, type SnapshotSource } from './snapshot-source.js'
 import { bundleSnapshot } from './snapshots.js'
 
 /** A bundle replayed offline, as if it were the cluster it was collected from. */

@@ -3,13 +3,33 @@
  * manager ran (so the next read asks for its log at once) and what each ChainNode looked like (so a restart or a
  * configuration change between two runs is seen). A live read recalls before it reads and remembers after.
  */
+import { mkdirSync, readFileSync, promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
-import { readStateFile, writeStateFile } from '../util/state-file.js'
+import { writeFileAtomic } from '../util/fs-atomic.js'
 import type { Observation, Scope, Snapshot } from '../snapshot/types.js'
 import { configKeyDigests } from '../analysis/config-diff.js'
 import { annotation } from '../snapshot/operator.js'
+
+/** A JSON file of the state directory, or `empty` when it is missing or damaged: what is kept there only saves work. */
+function readStateFile<T>(file: string, empty: T): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T
+  } catch {
+    return empty
+  }
+}
+
+/** Write a JSON file of the state directory atomically; a read-only home must not fail the run that writes it. */
+async function writeStateFile(file: string, value: unknown): Promise<void> {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true })
+    await writeFileAtomic(file, (tmp) => fsp.writeFile(tmp, JSON.stringify(value)))
+  } catch {
+    // Kept only to save work next time.
+  }
+}
 
 /**
  * Where each cluster's operator manager ran at its last read, kept in the state directory: the next read asks

@@ -6,11 +6,18 @@ import { resolveContext } from '../cluster/kubeconfig.js'
 import { PodHttpPool } from '../cluster/pod-http.js'
 import { DEFAULT_SIGNING_WINDOW } from '../cluster/signing-probe.js'
 import { Redactor } from '../snapshot/redact.js'
-import { resolveScope } from '../snapshot/scope.js'
 import { SNAPSHOT_FORMAT_VERSION, type FailureReason, type Snapshot } from '../snapshot/types.js'
 import { ExitCode, UserError } from '../util/errors.js'
 import { recall, remember } from './cluster-memory.js'
-import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotRequest, SnapshotSource } from './snapshot-source.js'
+import {
+  resolveScope,
+  type KubeFlags,
+  type ReadReporter,
+  type SnapshotFlags,
+  type SnapshotReads,
+  type SnapshotRequest,
+  type SnapshotSource,
+} from './snapshot-source.js'
 
 /** The chain probe's default, for commands (status -o wide) that may not name cluster/ themselves. */
 export { DEFAULT_SIGNING_WINDOW }

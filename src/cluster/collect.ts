@@ -1,4 +1,4 @@
-import { planLogSample } from '../snapshot/log-sample.js'
+import { planLogSample } from './log-sample.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import {
   allContainerStatuses,

@@ -1,6 +1,5 @@
 import { STUCK_PHASES } from '../rules/phase-stuck.js'
 import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
-import { DEFAULT_LOG_SAMPLE } from '../snapshot/log-sample.js'
 import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'
 import { PROBE_FLAGS, PROBE_WINDOW_FLAG, type FlagSpecs } from './flag-spec.js'
@@ -47,6 +46,9 @@ export const PROBE_AND_RULE_SETTING_FLAGS = {
  * Every flag that decides what a diagnosis finds, defined once: doctor and serve both take all of them, and
  * app/diagnosis-options.ts turns them into values for both (a test fails when serve lacks one of doctor's).
  */
+/** How many look-alike nodes have their logs read when doctor is not told otherwise (cluster/log-sample.ts). */
+const DEFAULT_LOG_SAMPLE = 3
+
 export const DIAGNOSIS_FLAGS = {
   rule: { type: 'string', description: 'run only this rule (repeatable)', multiple: true },
   'skip-rule': { type: 'string', description: 'skip this rule (repeatable)', multiple: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveScope } from '../../src/snapshot/scope.js'
+import { resolveScope } from '../../src/app/snapshot-source.js'
 
 // Issue 40 item 8: `doctor -n NS` diagnoses the nodes `status -n NS` lists, instead of "no node given".
 describe('the scope of a command line', () => {

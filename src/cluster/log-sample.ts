@@ -1,9 +1,6 @@
-import type { KubeObject } from './types.js'
-import { allContainerStatuses, podContainers, podInitContainers, podReady } from './node-layout.js'
-import type { ChainNode, KubeEvent, Pod } from './kinds.js'
-
-/** How many look-alike nodes have their logs read when doctor is not told otherwise (--log-sample). */
-export const DEFAULT_LOG_SAMPLE = 3
+import type { KubeObject } from '../snapshot/types.js'
+import { allContainerStatuses, podContainers, podInitContainers, podReady } from '../snapshot/node-layout.js'
+import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
 const stateOf = (state: Record<string, Record<string, unknown> | undefined> | undefined) => {
   const [kind, detail] = Object.entries(state ?? {}).find(([, value]) => value) ?? ['none', undefined]
