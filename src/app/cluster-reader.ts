@@ -3,7 +3,6 @@ import type { Snapshot } from '../snapshot/types.js'
 import { BundleSource } from './bundle-source.js'
 import { LiveSource } from './live-source.js'
 import type { KubeFlags, ReadReporter, SnapshotFlags, SnapshotReads, SnapshotSource } from './snapshot-source.js'
-import { narrowBySelector } from '../snapshot/label-selector.js'
 
 /**
  * The one reader of a run: the clusters of the kubeconfig's contexts, or a bundle. A command asks it for
@@ -27,11 +26,10 @@ export class ClusterReader {
     return this.live.connect(flags, contextName)
   }
 
-  /** One snapshot per context (--context a,b reads several clusters), or the bundle's, narrowed by -l. */
+  /** One snapshot per context (--context a,b reads several clusters), or the bundle's; -l is part of the scope either way. */
   async snapshots(flags: SnapshotFlags, reads: SnapshotReads = {}): Promise<Snapshot[]> {
     const source: SnapshotSource = flags.bundle ? this.bundle : this.live
-    const read = await source.read(flags, reads)
-    return flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
+    return source.read(flags, reads)
   }
 
   close(): void {

@@ -9,7 +9,6 @@ import type { Connection } from '../cluster/connection.js'
 import { contextNames } from './live-source.js'
 import type { ClusterReader } from './cluster-reader.js'
 import type { SnapshotFlags, SnapshotReads } from './snapshot-source.js'
-import { narrowBySelector } from '../snapshot/label-selector.js'
 
 /** How the served answers are worded: render/serve-metrics.ts SERVE_RENDERING, handed over by the command. */
 export interface ServeRendering {
@@ -151,9 +150,8 @@ export class ServeLoop {
     const requestsBefore = this.requestCount()
     const status = this.status
     try {
-      const read = await Promise.all(this.connections.map((connection) => this.reader.live.readLive(connection, flags, reads)))
+      const snapshots = await Promise.all(this.connections.map((connection) => this.reader.live.readLive(connection, flags, reads)))
       if (this.stopping) return
-      const snapshots = flags.selector ? read.map((snapshot) => narrowBySelector(snapshot, flags.selector!)) : read
       const result = await diagnoseYielding(snapshots, rules, settings)
       if (this.stopping) return
       const sources = mergeSources(snapshots.map(sourcesOf))

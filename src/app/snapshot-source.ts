@@ -28,6 +28,17 @@ export function resolveScope(
     namespaceByDefault = false,
   }: { nameRequired?: boolean; wholeByDefault?: boolean; namespaceByDefault?: boolean } = {},
 ): Scope {
+  // As kubectl get: a name picks one object, a selector picks among many; both at once is a mistake.
+  if (input.name && input.selector) throw usageError('a NAME cannot be given with -l', 'name the node, or select nodes with -l and -n, --all or -A')
+  const scope = scopeOf(input, namespace, { nameRequired, wholeByDefault, namespaceByDefault })
+  return input.selector ? { ...scope, selector: input.selector } : scope
+}
+
+function scopeOf(
+  input: ScopeInput,
+  namespace: string | undefined,
+  { nameRequired, wholeByDefault, namespaceByDefault }: { nameRequired: boolean; wholeByDefault: boolean; namespaceByDefault: boolean },
+): Scope {
   const chosen = [input.name, input.set, input.all, input['all-namespaces']].filter(Boolean).length
   // `doctor -n NS` means the nodes `status -n NS` lists, as --all -n NS does (a bundle's too).
   if (chosen === 0 && input.namespace && !nameRequired) return { kind: 'namespace', namespace: input.namespace }

@@ -2,6 +2,7 @@ import { readBundle } from '../snapshot/bundle.js'
 import { SnapshotIndex } from '../snapshot/index.js'
 import { redactSnapshot } from '../snapshot/redact.js'
 import { notFound } from '../snapshot/scope.js'
+import { parseLabelSelector, selectorMatches } from '../snapshot/label-selector.js'
 import { notYetNamed, unreadLogs } from '../snapshot/left-out.js'
 import { ownerSetName, type LogRole } from '../snapshot/node-layout.js'
 import type { KubeObject, Scope, Snapshot } from '../snapshot/types.js'
@@ -38,10 +39,14 @@ export async function bundleSnapshot(
 }
 
 export function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
-  if (scope.kind === 'all' || (scope.kind === 'namespace' && !scope.namespace)) return snapshot
+  const wholeNamespaces = scope.kind === 'all' || (scope.kind === 'namespace' && !scope.namespace)
+  if (wholeNamespaces && !scope.selector) return snapshot
+  const selector = scope.selector ? parseLabelSelector(scope.selector) : undefined
   const keep = (ns: string | undefined, name: string, labels?: Record<string, string>) =>
-    (!scope.namespace || ns === scope.namespace) &&
-    (scope.kind === 'namespace' || (scope.kind === 'node' ? name === scope.name : labels?.nodeset === scope.name))
+    (!selector || selectorMatches(selector, labels ?? {})) &&
+    (wholeNamespaces ||
+      ((!scope.namespace || ns === scope.namespace) &&
+        (scope.kind === 'namespace' || (scope.kind === 'node' ? name === scope.name : labels?.nodeset === scope.name))))
   const dropNode = (obj: { kind: string; metadata: { namespace?: string; name: string; labels?: Record<string, string> } }) =>
     obj.kind === 'ChainNode' && !keep(obj.metadata.namespace, obj.metadata.name, obj.metadata.labels)
   // The kept nodes in a set, once: a scan of every object for every table row is quadratic (10,000 nodes, 200,000 Events).
@@ -56,9 +61,10 @@ export function narrowToScope(snapshot: Snapshot, scope: Scope): Snapshot {
   // A ChainNodeSet stays where the live run would read it (the namespace asked for, the set named, the owner of a
   // node kept): another namespace's set left in a narrowed bundle would be diagnosed as one of its subjects.
   const keepSet = (obj: KubeObject) =>
-    (!scope.namespace || obj.metadata.namespace === scope.namespace) &&
-    (scope.kind === 'namespace' ||
-      (scope.kind === 'set' ? obj.metadata.name === scope.name : owners.has(`${obj.metadata.namespace}\u0000${obj.metadata.name}`)))
+    wholeNamespaces ||
+    ((!scope.namespace || obj.metadata.namespace === scope.namespace) &&
+      (scope.kind === 'namespace' ||
+        (scope.kind === 'set' ? obj.metadata.name === scope.name : owners.has(`${obj.metadata.namespace}\u0000${obj.metadata.name}`))))
   const drop = (obj: KubeObject) => dropNode(obj) || (obj.kind === 'ChainNodeSet' && !keepSet(obj))
   return {
     ...snapshot,

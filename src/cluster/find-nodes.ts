@@ -27,7 +27,9 @@ export async function findChainNodes(client: KubeClient, scope: Scope): Promise<
       return fromTable(await client.getJSON(`${CHAINNODES}/namespaces/${ns}/chainnodes/${scope.name}?includeObject=Object`, TABLE_ACCEPT))
     const listPathFor = scope.kind === 'all' ? `${CHAINNODES}/chainnodes` : `${CHAINNODES}/namespaces/${ns}/chainnodes`
     const sets = scope.kind === 'set' ? undefined : listSets(client, scope.kind === 'all' ? undefined : ns)
-    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${FROM_CACHE}`, TABLE_ACCEPT))
+    // -l is the server's to apply: the nodes it leaves out are never read, probed or logged.
+    const selected = scope.selector ? `labelSelector=${encodeURIComponent(scope.selector)}&` : ''
+    const found = fromTable(await client.getJSON(`${listPathFor}?includeObject=Object&${selected}${FROM_CACHE}`, TABLE_ACCEPT))
     if (sets) {
       const listed = { ...found, ...(await sets) }
       // Nothing in a namespace: a mistyped namespace is named as one, not listed as empty.

@@ -24,7 +24,7 @@ export function kindProblem(obj: KubeObject): string | undefined {
 }
 
 /** The shapes of a bundle's JSON files (shape.ts), checked before anything reads them. */
-const scope = object({ kind: oneOf('node', 'set', 'namespace', 'all'), 'namespace?': string, 'name?': string })
+const scope = object({ kind: oneOf('node', 'set', 'namespace', 'all'), 'namespace?': string, 'name?': string, 'selector?': string })
 const collectionError = object({ what: string, 'namespace?': string, reason: string, message: string })
 const chainSample = { at: string, height: number, 'blockTime?': string, catchingUp: boolean }
 /** What the Cosmos SDK modules answered (types.ts CosmosReading). */

@@ -1,5 +1,4 @@
 import { usageError } from '../util/errors.js'
-import type { Snapshot } from './types.js'
 
 /**
  * kubectl's -l syntax: `k=v`, `k==v`, `k!=v`, `k`, `!k`, `k in (a,b)`, `k notin (a,b)`, joined by commas
@@ -54,21 +53,4 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: Rec
     if (expr.operator === 'DoesNotExist' && has) return false
   }
   return true
-}
-
-/** Keep the ChainNodes whose labels match -l; what they own stays, as in a narrowed bundle. */
-export function narrowBySelector(snapshot: Snapshot, selector: string): Snapshot {
-  const parsed = parseLabelSelector(selector)
-  const dropped = new Set(
-    snapshot.objects
-      .filter((o) => o.kind === 'ChainNode' && !selectorMatches(parsed, o.metadata.labels ?? {}))
-      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
-  )
-  if (dropped.size === 0) return snapshot
-  const isDropped = (namespace: string | undefined, name: string) => dropped.has(`${namespace}/${name}`)
-  return {
-    ...snapshot,
-    objects: snapshot.objects.filter((o) => o.kind !== 'ChainNode' || !isDropped(o.metadata.namespace, o.metadata.name)),
-    chainNodeRows: snapshot.chainNodeRows.filter((row) => !isDropped(row.namespace, row.name)),
-  }
 }

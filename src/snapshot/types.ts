@@ -241,6 +241,8 @@ export interface Scope {
   kind: ScopeKind
   namespace?: string
   name?: string
+  /** -l as given (never with a name): the API server lists only the ChainNodes it selects; a bundle is narrowed by it. */
+  selector?: string
 }
 
 export interface Snapshot {

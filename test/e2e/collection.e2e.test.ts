@@ -297,6 +297,17 @@ describe('support bundles', () => {
           name,
         ).toBe(true)
     }
+    // -l is the API server's to apply: the nodes it leaves out are not probed, so no chain reading of theirs is in the bundle.
+    const selectorBundle = path.join(dir, 'selector.tgz')
+    const probesFile = spawnSync('tar', ['tzf', selectorBundle], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .find((f) => /(^|\/)probes\.json$/.test(f))!
+    const probes = JSON.parse(spawnSync('tar', ['xzf', selectorBundle, '-O', probesFile], { encoding: 'utf8' }).stdout) as {
+      namespace: string
+      pod: string
+    }[]
+    expect(probes.length).toBeGreaterThan(0)
+    expect(probes.filter((p) => p.namespace !== 'sc-healthy' || !p.pod.startsWith('hub-'))).toEqual([])
     // -A keeps the logs of Ready Pods (prof-0 runs fine): its node-utils log is in the bundle and in the manifest's count.
     const listing = spawnSync('tar', ['tzf', path.join(dir, 'all.tgz')], { encoding: 'utf8' }).stdout
     expect(listing).toMatch(/logs\/sc-profiling-unavailable\/prof-0\/node-utils\.log/)

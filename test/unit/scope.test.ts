@@ -29,4 +29,12 @@ describe('the scope of a command line', () => {
   it('a name with -n is that node, in that namespace', () => {
     expect(resolveScope({ name: 'val-1', namespace: 'sc-validators' }, 'sc-validators')).toEqual({ kind: 'node', namespace: 'sc-validators', name: 'val-1' })
   })
+
+  it('-l is part of the scope (the API server applies it live, the bundle is narrowed by it), and never goes with a NAME', () => {
+    expect(resolveScope({ selector: 'nodeset=hub', 'all-namespaces': true }, 'x')).toEqual({ kind: 'all', selector: 'nodeset=hub' })
+    expect(resolveScope({ selector: 'role=a' }, 'team-a')).toEqual({ kind: 'namespace', namespace: 'team-a', selector: 'role=a' })
+    expect(resolveScope({ set: 'hub', selector: 'role=a' }, 'x')).toEqual({ kind: 'set', namespace: 'x', name: 'hub', selector: 'role=a' })
+    // As kubectl get: "name cannot be provided when a selector is specified".
+    expect(() => resolveScope({ name: 'val-1', selector: 'role=a' }, 'x')).toThrow('a NAME cannot be given with -l')
+  })
 })
