@@ -1,10 +1,71 @@
 import type { SnapshotIndex } from '../snapshot/index.js'
 import type { KubeObject } from '../snapshot/types.js'
 import { compareText } from '../util/compare.js'
+import { parseDuration } from '../util/duration.js'
 import { reconcileLines } from './reconcile-log.js'
+import { causeAction, classifyReconcileError } from './reconcile-causes.js'
 import { annotation } from '../snapshot/operator.js'
 import { eventFirstTime, eventTime } from '../snapshot/events.js'
 import type { ChainNode, Pod } from '../snapshot/kinds.js'
+
+const MIN = 60_000
+/**
+ * How long each transitional phase may last before it is a finding. Data init and first start are
+ * bounded by the node's own budgets (initTimeout, startupTime, default 5m and 1h) plus a margin;
+ * a recreated or upgraded Pod gets 5 minutes to start before the operator gives up on it.
+ */
+const DEFAULT_PHASE_TIMEOUTS_MS: Record<string, number> = {
+  InitializingData: 30 * MIN,
+  InitGenesis: 15 * MIN,
+  Starting: 70 * MIN,
+  Restarting: 15 * MIN,
+  Upgrading: 15 * MIN,
+  Snapshotting: 2 * 60 * MIN,
+}
+export const STUCK_PHASES = Object.keys(DEFAULT_PHASE_TIMEOUTS_MS)
+const MARGIN_MS = 10 * MIN
+
+/** How long the node may hold a phase: the default, or its own budget when its spec sets a longer one. */
+export function phaseBudgetMs(node: ChainNode, phase: string): number {
+  return Math.max(DEFAULT_PHASE_TIMEOUTS_MS[phase] ?? 0, nodeBudgetMs(node, phase) ?? 0)
+}
+
+function nodeBudgetMs(node: ChainNode, phase: string): number | undefined {
+  const budget: unknown = phase === 'InitializingData' ? node.spec?.persistence?.initTimeout : phase === 'Starting' ? node.spec?.config?.startupTime : undefined
+  if (typeof budget !== 'string') return undefined
+  try {
+    return parseDuration(budget, 'budget') + MARGIN_MS
+  } catch {
+    return undefined
+  }
+}
+
+/** The operator waits this long for the old Pod to go before it calls it a timeout (constant.go timeoutPodDeleted). */
+const POD_DELETE_WAIT_MS = 2 * MIN
+
+/** The specific reason the phase holds: the old Pod still terminating, or the latest operator error's own words. */
+export function whyPhaseHolds(
+  node: ChainNode,
+  latestError: string | undefined,
+  pod: { metadata: { name: string; deletionTimestamp?: string; finalizers?: string[] } } | undefined,
+  now: number,
+  operator: string,
+): { detail: string; action: string } | undefined {
+  const { namespace = 'default', name } = node.metadata
+  const ctx = { namespace, node: name, operator }
+  const terminatingSince = pod?.metadata.deletionTimestamp
+  if (terminatingSince && now - Date.parse(terminatingSince) > POD_DELETE_WAIT_MS) {
+    const finalizers = pod.metadata.finalizers?.length ? ` (finalizers: ${pod.metadata.finalizers.join(', ')})` : ''
+    return {
+      detail: `the old Pod ${pod.metadata.name} has been terminating since ${terminatingSince}${finalizers}, and the operator creates the new one only once it is gone`,
+      action: causeAction({ cause: 'pod-terminating', object: pod.metadata.name }, ctx),
+    }
+  }
+  if (!latestError) return undefined
+  const match = classifyReconcileError(latestError)
+  if (!match.detail) return undefined
+  return { detail: match.detail, action: causeAction(match, ctx) }
+}
 
 /** When a node entered its current phase, and what says so. */
 export interface PhaseStart {

@@ -484,3 +484,42 @@ export function causeAction(match: CauseMatch, ctx: { namespace: string; operato
       return `Read the operator log for this node: kubectl logs -n ${ctx.operator.split('/')[0]} deploy/${ctx.operator.split('/')[1]} -c manager | grep ${ctx.node}`
   }
 }
+
+/** Why the operator cannot reconcile the node, in words, for a cause the catalogue knows. */
+export function causeWords(cause: Exclude<ReconcileCause, 'unknown'>, resources?: string[]): string {
+  return cause === 'quota' ? quotaCause(resources) : CAUSES[cause]
+}
+
+/** What the quota refused, by the resources the refused object asked for. */
+function quotaCause(resources: string[] | undefined): string {
+  const asked = (resources ?? []).join(' ')
+  const what = /storage|persistentvolumeclaims/.test(asked) ? 'the volumes' : /services|nodeports|loadbalancers/.test(asked) ? 'the Services' : 'the Pods'
+  return `a ResourceQuota of the namespace refuses ${what} it creates`
+}
+
+const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
+  'priority-class': 'a Pod it creates names a PriorityClass that does not exist',
+  quota: 'a ResourceQuota of the namespace refuses the Pods it creates',
+  'pod-security': "the namespace's Pod Security level refuses the Pods it creates",
+  'admission-denied': 'an admission policy refuses what it creates',
+  webhook: 'an admission webhook the API server calls cannot be reached or trusted',
+  rbac: 'its service account is not allowed an operation it needs',
+  'secret-missing': 'a Secret the node refers to does not exist',
+  'configmap-missing': 'a ConfigMap the node refers to does not exist',
+  'snapshot-missing': 'the VolumeSnapshot to restore from does not exist',
+  genesis: 'it cannot obtain the genesis',
+  'crd-missing': 'a custom resource kind it needs is not installed',
+  'invalid-spec': 'the spec is invalid',
+  'start-timeout': 'the node Pod it created did not start its main container in time',
+  'limit-range': 'a LimitRange of the namespace refuses the Pod it creates',
+  'permission-denied': 'the key backend refuses its credentials',
+  'object-missing': 'an object the node refers to does not exist',
+  'pod-terminating': 'the old Pod of the node does not finish terminating, so the new one cannot be created',
+  'remote-store': 'a remote store refuses its request',
+  timeout: 'what it waits for does not happen in time',
+  unreachable: 'a service it calls cannot be reached',
+  ownership: 'an object it must manage belongs to someone else',
+  'key-reserved': 'another owner holds the consensus key',
+  'insufficient-funds': "the validator's account cannot pay for the transaction",
+  pruned: 'a block it needs is pruned on the node',
+}

@@ -1,4 +1,4 @@
-import { STUCK_PHASES } from '../rules/phase-stuck.js'
+import { STUCK_PHASES } from '../analysis/phase-since.js'
 import { DEFAULT_MISSED_BLOCKS } from '../rules/validator-missed-blocks.js'
 import { parseDuration } from '../util/duration.js'
 import { usageError } from '../util/errors.js'

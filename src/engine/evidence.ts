@@ -1,5 +1,5 @@
 import { refOf } from '../snapshot/index.js'
-import type { KubeObject, ObjectRef } from '../snapshot/types.js'
+import type { CosmosReading, KubeObject, ObjectRef } from '../snapshot/types.js'
 import type { Evidence } from './define-rule.js'
 import { eventCount, eventText, eventTime } from '../snapshot/events.js'
 import type { KubeEvent } from '../snapshot/kinds.js'
@@ -23,4 +23,9 @@ export function field(obj: KubeObject | ObjectRef, path: string, value: unknown)
 
 export function missing(source: string, text: string): Evidence {
   return { kind: 'missing', source, text }
+}
+
+/** What a Cosmos SDK module answered over /abci_query (path: the query after "/cosmos.", e.g. slashing.v1beta1.Query/Params). */
+export function cosmosQuery(cosmos: Pick<CosmosReading, 'source' | 'at'>, path: string, text: string): Evidence {
+  return { kind: 'probe', source: `abci_query /cosmos.${path} via ${cosmos.source}`, text, at: cosmos.at }
 }

@@ -1,40 +1,11 @@
-import { humanAge, parseDuration } from '../util/duration.js'
+import { humanAge } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
-import { phaseStart } from '../analysis/phase-since.js'
+import { phaseBudgetMs, phaseStart, STUCK_PHASES, whyPhaseHolds } from '../analysis/phase-since.js'
 import { reconcileHistory } from '../analysis/reconcile-log.js'
-import { causeAction, classifyReconcileError } from '../analysis/reconcile-causes.js'
 import { eventEvidence, field } from '../engine/evidence.js'
 import { eventTime } from '../snapshot/events.js'
 import type { ChainNode } from '../snapshot/kinds.js'
-
-const MIN = 60_000
-/**
- * How long each transitional phase may last before it is a finding. Data init and first start are
- * bounded by the node's own budgets (initTimeout, startupTime, default 5m and 1h) plus a margin;
- * a recreated or upgraded Pod gets 5 minutes to start before the operator gives up on it.
- */
-export const DEFAULT_PHASE_TIMEOUTS_MS: Record<string, number> = {
-  InitializingData: 30 * MIN,
-  InitGenesis: 15 * MIN,
-  Starting: 70 * MIN,
-  Restarting: 15 * MIN,
-  Upgrading: 15 * MIN,
-  Snapshotting: 2 * 60 * MIN,
-}
-export const STUCK_PHASES = Object.keys(DEFAULT_PHASE_TIMEOUTS_MS)
-const MARGIN_MS = 10 * MIN
-
-/** The node's own budget for a phase, when its spec sets a longer one than the default. */
-function nodeBudgetMs(node: ChainNode, phase: string): number | undefined {
-  const budget: unknown = phase === 'InitializingData' ? node.spec?.persistence?.initTimeout : phase === 'Starting' ? node.spec?.config?.startupTime : undefined
-  if (typeof budget !== 'string') return undefined
-  try {
-    return parseDuration(budget, 'budget') + MARGIN_MS
-  } catch {
-    return undefined
-  }
-}
 
 /** What to read next when nothing the tool collected explains the wait. */
 function nextRead(node: ChainNode, phase: string, operator: string | undefined): string {
@@ -63,33 +34,6 @@ interface Data {
   specificAction?: string
 }
 
-/** The operator waits this long for the old Pod to go before it calls it a timeout (constant.go timeoutPodDeleted). */
-const POD_DELETE_WAIT_MS = 2 * MIN
-
-/** The specific reason the phase holds: the old Pod still terminating, or the latest operator error's own words. */
-function specificCause(
-  node: ChainNode,
-  latestError: string | undefined,
-  pod: { metadata: { name: string; deletionTimestamp?: string; finalizers?: string[] } } | undefined,
-  now: number,
-  operator: string,
-): { detail: string; action: string } | undefined {
-  const { namespace = 'default', name } = node.metadata
-  const ctx = { namespace, node: name, operator }
-  const terminatingSince = pod?.metadata.deletionTimestamp
-  if (terminatingSince && now - Date.parse(terminatingSince) > POD_DELETE_WAIT_MS) {
-    const finalizers = pod.metadata.finalizers?.length ? ` (finalizers: ${pod.metadata.finalizers.join(', ')})` : ''
-    return {
-      detail: `the old Pod ${pod.metadata.name} has been terminating since ${terminatingSince}${finalizers}, and the operator creates the new one only once it is gone`,
-      action: causeAction({ cause: 'pod-terminating', object: pod.metadata.name }, ctx),
-    }
-  }
-  if (!latestError) return undefined
-  const match = classifyReconcileError(latestError)
-  if (!match.detail) return undefined
-  return { detail: match.detail, action: causeAction(match, ctx) }
-}
-
 export default defineRule<Data>({
   id: 'phase-stuck',
   title: 'The node holds a transitional phase too long',
@@ -110,8 +54,8 @@ export default defineRule<Data>({
   ],
   check({ index, node, now, settings }) {
     const phase: string | undefined = node.status?.phase
-    if (!phase || !(phase in DEFAULT_PHASE_TIMEOUTS_MS)) return []
-    const thresholdMs = settings?.phaseTimeoutsMs?.[phase] ?? Math.max(DEFAULT_PHASE_TIMEOUTS_MS[phase], nodeBudgetMs(node, phase) ?? 0)
+    if (!phase || !STUCK_PHASES.includes(phase)) return []
+    const thresholdMs = settings?.phaseTimeoutsMs?.[phase] ?? phaseBudgetMs(node, phase)
     const start = phaseStart(index, node)
     if (!start) return []
     const stuckForMs = now - Date.parse(start.at)
@@ -132,7 +76,7 @@ export default defineRule<Data>({
     const operator = index.operatorFor(node)
     const operatorRef = operator ? `${operator.metadata.namespace}/${operator.metadata.name}` : 'cosmopilot-system/cosmopilot'
     const pod = index.podOf(node)
-    const specific = specificCause(node, errors.at(-1)?.error, pod, now, operatorRef)
+    const specific = whyPhaseHolds(node, errors.at(-1)?.error, pod, now, operatorRef)
     const evidence: Evidence[] = [
       field(node, '.status.phase', phase),
       { kind: 'field', source: start.source, text: `in ${phase} since ${start.at}${start.exact ? '' : ' (read off what the phase created)'}`, at: start.at },

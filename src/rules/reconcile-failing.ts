@@ -1,7 +1,7 @@
 import { humanAge } from '../util/duration.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
-import { causeAction, classifyReconcileError, REFUSALS, type QuotaResource, type ReconcileCause } from '../analysis/reconcile-causes.js'
+import { causeAction, causeWords, classifyReconcileError, REFUSALS, type QuotaResource, type ReconcileCause } from '../analysis/reconcile-causes.js'
 import { groupErrors, reconcileHistory } from '../analysis/reconcile-log.js'
 import { operatorSaid, sameFailure } from './vocabulary/operator-said.js'
 import type { KubeObject } from '../snapshot/types.js'
@@ -126,44 +126,10 @@ export default defineRule<Data>({
   cause: (d) =>
     d.cause === 'unknown'
       ? `the operator ${d.operator} returns this error from every reconcile${d.eventReason ? ` (and records it as Warning Event ${d.eventReason})` : ' and records no Event for it'}`
-      : `the operator ${d.operator} cannot reconcile the node: ${d.cause === 'genesis' && !d.genesisSource ? 'it cannot create the new genesis' : d.cause === 'quota' ? quotaCause(d.causeResources) : CAUSES[d.cause]}${d.causeDetail ? ` (${d.causeDetail})` : ''}`,
+      : `the operator ${d.operator} cannot reconcile the node: ${d.cause === 'genesis' && !d.genesisSource ? 'it cannot create the new genesis' : causeWords(d.cause, d.causeResources)}${d.causeDetail ? ` (${d.causeDetail})` : ''}`,
   action: (d) =>
     causeAction(
       { cause: d.cause, object: d.causeObject, resources: d.causeResources, facts: d.causeFacts, detail: d.causeDetail },
       { namespace: d.namespace, operator: d.operator, node: d.node, genesisSource: d.genesisSource },
     ),
 })
-
-/** What the quota refused, by the resources the refused object asked for. */
-function quotaCause(resources: string[] | undefined): string {
-  const asked = (resources ?? []).join(' ')
-  const what = /storage|persistentvolumeclaims/.test(asked) ? 'the volumes' : /services|nodeports|loadbalancers/.test(asked) ? 'the Services' : 'the Pods'
-  return `a ResourceQuota of the namespace refuses ${what} it creates`
-}
-
-const CAUSES: Record<Exclude<ReconcileCause, 'unknown'>, string> = {
-  'priority-class': 'a Pod it creates names a PriorityClass that does not exist',
-  quota: 'a ResourceQuota of the namespace refuses the Pods it creates',
-  'pod-security': "the namespace's Pod Security level refuses the Pods it creates",
-  'admission-denied': 'an admission policy refuses what it creates',
-  webhook: 'an admission webhook the API server calls cannot be reached or trusted',
-  rbac: 'its service account is not allowed an operation it needs',
-  'secret-missing': 'a Secret the node refers to does not exist',
-  'configmap-missing': 'a ConfigMap the node refers to does not exist',
-  'snapshot-missing': 'the VolumeSnapshot to restore from does not exist',
-  genesis: 'it cannot obtain the genesis',
-  'crd-missing': 'a custom resource kind it needs is not installed',
-  'invalid-spec': 'the spec is invalid',
-  'start-timeout': 'the node Pod it created did not start its main container in time',
-  'limit-range': 'a LimitRange of the namespace refuses the Pod it creates',
-  'permission-denied': 'the key backend refuses its credentials',
-  'object-missing': 'an object the node refers to does not exist',
-  'pod-terminating': 'the old Pod of the node does not finish terminating, so the new one cannot be created',
-  'remote-store': 'a remote store refuses its request',
-  timeout: 'what it waits for does not happen in time',
-  unreachable: 'a service it calls cannot be reached',
-  ownership: 'an object it must manage belongs to someone else',
-  'key-reserved': 'another owner holds the consensus key',
-  'insufficient-funds': "the validator's account cannot pay for the transaction",
-  pruned: 'a block it needs is pruned on the node',
-}

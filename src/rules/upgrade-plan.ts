@@ -1,7 +1,7 @@
 import { chainProbeOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, nodeArgs, type Evidence } from '../engine/define-rule.js'
-import { field } from '../engine/evidence.js'
+import { field, cosmosQuery } from '../engine/evidence.js'
 import { humanAge } from '../util/duration.js'
 
 /** A plan this close without an image is an error: the node halts at its height and nothing restarts it. */
@@ -50,12 +50,11 @@ export default defineRule<UpgradePlanData>({
     const etaMs = cosmos.blockTimeMs ? blocksLeft * cosmos.blockTimeMs : undefined
     const near = etaMs !== undefined ? etaMs <= UPGRADE_NEAR_MS : blocksLeft <= NEAR_BLOCKS
     const evidence: Evidence[] = [
-      {
-        kind: 'probe',
-        source: `abci_query /cosmos.upgrade.v1beta1.Query/CurrentPlan via ${cosmos.source}`,
-        text: `plan "${plan.name}" at height ${plan.height}${plan.info ? `, info ${plan.info.slice(0, 200)}` : ''} (chain at ${height})`,
-        at: cosmos.at,
-      },
+      cosmosQuery(
+        cosmos,
+        'upgrade.v1beta1.Query/CurrentPlan',
+        `plan "${plan.name}" at height ${plan.height}${plan.info ? `, info ${plan.info.slice(0, 200)}` : ''} (chain at ${height})`,
+      ),
       field(node, '.spec.app.upgrades', node.spec?.app?.upgrades ?? []),
     ]
     if (recorded) evidence.push(field(node, '.status.upgrades', recorded))

@@ -1,3 +1,4 @@
+import { cosmosQuery } from '../engine/evidence.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
@@ -68,18 +69,16 @@ export default defineRule<JailRisk>({
           jailSeconds: params.downtimeJailSeconds,
         },
         evidence: [
-          {
-            kind: 'probe',
-            source: `abci_query /cosmos.slashing.v1beta1.Query/SigningInfo via ${cosmos.source}`,
-            text: `${info.address}: missed_blocks_counter ${info.missedBlocksCounter}, index_offset ${info.indexOffset}, start_height ${info.startHeight}`,
-            at: cosmos.at,
-          },
-          {
-            kind: 'probe',
-            source: `abci_query /cosmos.slashing.v1beta1.Query/Params via ${cosmos.source}`,
-            text: `signed_blocks_window ${params.signedBlocksWindow}, min_signed_per_window ${params.minSignedPerWindow}, downtime_jail_duration ${params.downtimeJailSeconds}s`,
-            at: cosmos.at,
-          },
+          cosmosQuery(
+            cosmos,
+            'slashing.v1beta1.Query/SigningInfo',
+            `${info.address}: missed_blocks_counter ${info.missedBlocksCounter}, index_offset ${info.indexOffset}, start_height ${info.startHeight}`,
+          ),
+          cosmosQuery(
+            cosmos,
+            'slashing.v1beta1.Query/Params',
+            `signed_blocks_window ${params.signedBlocksWindow}, min_signed_per_window ${params.minSignedPerWindow}, downtime_jail_duration ${params.downtimeJailSeconds}s`,
+          ),
           ...(signing?.toHeight
             ? [
                 {

@@ -1,7 +1,7 @@
 import { chainProbeOf } from '../snapshot/chain.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, nodeArgs } from '../engine/define-rule.js'
-import { field } from '../engine/evidence.js'
+import { field, cosmosQuery } from '../engine/evidence.js'
 
 interface Tombstoned {
   valcons: string
@@ -40,20 +40,14 @@ export default defineRule<Tombstoned>({
           source: cosmos.source,
         },
         evidence: [
-          {
-            kind: 'probe',
-            source: `abci_query /cosmos.slashing.v1beta1.Query/SigningInfo via ${cosmos.source}`,
-            text: `${info.address}: tombstoned true, jailed_until ${info.jailedUntil ?? '(unset)'}`,
-            at: cosmos.at,
-          },
+          cosmosQuery(cosmos, 'slashing.v1beta1.Query/SigningInfo', `${info.address}: tombstoned true, jailed_until ${info.jailedUntil ?? '(unset)'}`),
           ...(cosmos.validator?.staking
             ? [
-                {
-                  kind: 'probe' as const,
-                  source: `abci_query /cosmos.staking.v1beta1.Query/Validator via ${cosmos.source}`,
-                  text: `${cosmos.validator.staking.operatorAddress}: jailed ${cosmos.validator.staking.jailed}, status ${cosmos.validator.staking.status}`,
-                  at: cosmos.at,
-                },
+                cosmosQuery(
+                  cosmos,
+                  'staking.v1beta1.Query/Validator',
+                  `${cosmos.validator.staking.operatorAddress}: jailed ${cosmos.validator.staking.jailed}, status ${cosmos.validator.staking.status}`,
+                ),
               ]
             : []),
           field(node, '.status.jailed', node.status?.jailed),
