@@ -286,8 +286,11 @@ class FrameSplitter {
     return ~this.frame[first - 1]!
   }
 
-  /** Splits the run [lo, hi) on `side` of a frame at `depth` into its children's runs; returns how many children. */
-  split(lo: number, hi: number, depth: number, side: number): number {
+  /**
+   * Splits the run [lo, hi) on `side` of a frame at `depth` into its children's runs; returns how many children.
+   * Unweighed (for counting), the weights are neither added nor moved.
+   */
+  split(lo: number, hi: number, depth: number, side: number, weighed = true): number {
     const { frame, key, slot, name, value } = this
     const first = this.first[side]!
     const weight = this.weight[side]!
@@ -299,7 +302,7 @@ class FrameSplitter {
       const f = frame[first[i]! + depth]!
       if (f <= 0) {
         key[i] = -1
-        self += weight[i]!
+        if (weighed) self += weight[i]!
         ended++
         continue
       }
@@ -312,7 +315,7 @@ class FrameSplitter {
       }
       key[i] = c
       count[c]++
-      value[c] += weight[i]!
+      if (weighed) value[c] += weight[i]!
     }
     this.self = self
     for (let c = 0; c < n; c++) slot[name[c]!] = -1
@@ -323,8 +326,14 @@ class FrameSplitter {
       this.side = side
       return 1
     }
-    this.place(lo, n, ended)
-    // The samples that ended here are read no more: their places stay as they are.
+    // The children's runs one after the other, after the samples that ended (they are read no more, and stay
+    // where they are); count[c] becomes where child c's next sample goes.
+    let next = lo + ended
+    for (let c = 0; c < n; c++) {
+      this.lo[c] = next
+      next += count[c]!
+      count[c] = this.lo[c]!
+    }
     const toFirst = this.first[1 - side]!
     const toWeight = this.weight[1 - side]!
     for (let i = lo; i < hi; i++) {
@@ -332,57 +341,7 @@ class FrameSplitter {
       if (c < 0) continue
       const to = count[c]!++
       toFirst[to] = first[i]!
-      toWeight[to] = weight[i]!
-    }
-    this.side = 1 - side
-    return n
-  }
-
-  /** The children's runs laid out one after the other from lo, after the samples that ended: hi[c] becomes where child c's next sample goes. */
-  private place(lo: number, n: number, ended: number): void {
-    let next = lo + ended
-    for (let c = 0; c < n; c++) {
-      this.lo[c] = next
-      next += this.hi[c]!
-      this.hi[c] = this.lo[c]!
-    }
-  }
-
-  /** split without the weights, for counting: how many children, their runs on the side `this.side`. */
-  private splitCount(lo: number, hi: number, depth: number, side: number): number {
-    const { frame, key, slot, name } = this
-    const first = this.first[side]!
-    const count = this.hi
-    let n = 0
-    let ended = 0
-    for (let i = lo; i < hi; i++) {
-      const f = frame[first[i]! + depth]!
-      if (f <= 0) {
-        key[i] = -1
-        ended++
-        continue
-      }
-      let c = slot[f]!
-      if (c < 0) {
-        c = slot[f] = n++
-        name[c] = f
-        count[c] = 0
-      }
-      key[i] = c
-      count[c]++
-    }
-    for (let c = 0; c < n; c++) slot[name[c]!] = -1
-    if (n === 1 && ended === 0) {
-      this.lo[0] = lo
-      this.hi[0] = hi
-      this.side = side
-      return 1
-    }
-    this.place(lo, n, ended)
-    const to = this.first[1 - side]!
-    for (let i = lo; i < hi; i++) {
-      const c = key[i]!
-      if (c >= 0) to[count[c]!++] = first[i]!
+      if (weighed) toWeight[to] = weight[i]!
     }
     this.side = 1 - side
     return n
@@ -400,7 +359,7 @@ class FrameSplitter {
       frames++
       if (h - l === 1) frames += this.depthOf(this.first[s]![l]!) - d
       else {
-        const n = this.splitCount(l, h, d, s)
+        const n = this.split(l, h, d, s, false)
         for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1, this.side)
       }
     }
