@@ -1,5 +1,5 @@
 import { filterSamples } from './filter.js'
-import { buildNodes, resolveSampleIndex } from './top.js'
+import { buildNodes, resolveSampleIndex, type NodeTable } from './top.js'
 import type { Profile } from './types.js'
 
 /*
@@ -81,9 +81,12 @@ class Stacks {
   negativeSamples = 0
   readonly count: number
   readonly weight: Float64Array
-  /** Sample k's frames are frame[start[k] .. start[k] + depth[k]), outermost first: an inlined call comes after the function it was inlined into. */
+  /**
+   * Sample k's frames are frame[start[k]], frame[start[k] + 1] ... outermost first (an inlined call after the
+   * function it was inlined into), up to the next value below 1: frame[start[k] - 1] is ~depth, the bitwise
+   * complement of how many frames it has, and after the last sample's frames comes a 0. A frame is its name's index.
+   */
   readonly start: Int32Array
-  readonly depth: Int32Array
   readonly frame: Int32Array
 
   constructor(profile: Profile, sampleIndex: number, keep: Uint8Array | undefined) {
@@ -91,48 +94,80 @@ class Stacks {
     this.names = ['root', ...g.names]
     const { samples } = profile
     const nt = profile.sampleTypes.length
-    const drawn: number[] = []
-    const frameCount = g.locNodeStart.map((start, l) => (l + 1 < g.locNodeStart.length ? g.locNodeStart[l + 1]! - start : 0))
-    let frames = 0
+    const { locationStart, locationIndex, values } = samples
+    const { locNodeStart, sampleStart } = g
+    const drawn = new Int32Array(samples.count)
+    let count = 0
+    // A header per sample, and the 0 after the last.
+    let frames = 1
     for (let s = 0; s < samples.count; s++) {
-      const w = samples.values[s * nt + sampleIndex]!
+      const w = values[s * nt + sampleIndex]!
       if (w < 0) this.negativeSamples++
       if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
-      drawn.push(s)
-      for (let i = g.sampleStart[s]!, end = samples.locationStart[s + 1]!; i < end; i++) frames += frameCount[samples.locationIndex[i]!]!
+      drawn[count++] = s
+      frames++
+      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += locNodeStart[locationIndex[i]! + 1]! - locNodeStart[locationIndex[i]!]!
     }
-    this.count = drawn.length
-    this.weight = new Float64Array(drawn.length)
-    this.start = new Int32Array(drawn.length)
-    this.depth = new Int32Array(drawn.length)
-    const frame = (this.frame = new Int32Array(frames))
-    const { locationStart, locationIndex } = samples
-    const { locNodeStart, locNodes, sampleStart } = g
-    let at = 0
-    for (let k = 0; k < drawn.length; k++) {
-      const s = drawn[k]!
-      const w = samples.values[s * nt + sampleIndex]!
+    this.count = count
+    this.weight = new Float64Array(count)
+    this.start = new Int32Array(count)
+    this.frame = new Int32Array(frames + SLOTS - 1)
+    for (let k = 0; k < count; k++) {
+      const w = values[drawn[k]! * nt + sampleIndex]!
       this.weight[k] = w
       this.total += w
-      this.start[k] = at
-      for (let i = locationStart[s + 1]! - 1, a = sampleStart[s]!; i >= a; i--) {
-        const loc = locationIndex[i]!
-        for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) frame[at++] = locNodes[j]! + 1
-      }
-      this.depth[k] = at - this.start[k]!
     }
+    writeFrames(this.frame, this.start, drawn.subarray(0, count), samples, g)
   }
+}
+
+/** Frames a location writes in one go, whatever its count (most have one or two): a branch on a random count costs more than the copy. */
+const SLOTS = 4
+
+/** Stacks.frame and Stacks.start of the drawn samples. */
+function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable): void {
+  const { locationStart, locationIndex } = samples
+  const { locNodeStart, locNodes, sampleStart } = g
+  const locations = locNodeStart.length - 1
+  // Per location its frames outermost first, SLOTS a location (the rest are written one by one).
+  const slots = new Int32Array(locations * SLOTS)
+  const size = new Int32Array(locations)
+  for (let l = 0; l < locations; l++) {
+    size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
+    for (let j = 0; j < Math.min(SLOTS, size[l]!); j++) slots[l * SLOTS + j] = locNodes[locNodeStart[l + 1]! - 1 - j]! + 1
+  }
+  let at = 0
+  for (let k = 0; k < drawn.length; k++) {
+    const s = drawn[k]!
+    const header = at++
+    start[k] = at
+    for (let i = locationStart[s + 1]! - 1, a = sampleStart[s]!; i >= a; i--) {
+      const loc = locationIndex[i]!
+      const n = size[loc]!
+      if (n <= SLOTS) {
+        const from = loc * SLOTS
+        frame[at] = slots[from]!
+        frame[at + 1] = slots[from + 1]!
+        frame[at + 2] = slots[from + 2]!
+        frame[at + 3] = slots[from + 3]!
+        at += n
+      } else for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) frame[at++] = locNodes[j]! + 1
+    }
+    frame[header] = ~(at - header - 1)
+  }
+  frame[at] = 0
 }
 
 /** The graph's tree, its arrays grown as frames come (the first `count` of each are the frames). */
 type Merged = Pick<FlameGraph, 'name' | 'depth' | 'value' | 'self' | 'maxDepth' | 'omitted'> & { count: number }
 
-/** A frame to draw: its name and depth, and its samples, a run of the sort order, with what they weigh. */
+/** A frame to draw: its name and depth, and its samples, a run of the sort order (in FrameSplitter's order `side`), with what they weigh. */
 interface Frame {
   name: number
   depth: number
   lo: number
   hi: number
+  side: number
   value: number
 }
 
@@ -162,26 +197,27 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
     if (depth > out.maxDepth) out.maxDepth = depth
   }
   // An explicit stack: a stranger's profile may be thousands of frames deep.
-  const todo: Frame[] = [{ name: 0, depth: 0, lo: 0, hi: stacks.count, value: stacks.total }]
+  const todo: Frame[] = [{ name: 0, depth: 0, lo: 0, hi: stacks.count, side: 0, value: stacks.total }]
   while (todo.length > 0) {
-    const { name, depth, lo, hi, value } = todo.pop()!
+    const { name, depth, lo, hi, side, value } = todo.pop()!
     if (hi - lo === 1) {
       // One sample: the rest of its stack is a chain, all as wide as the sample.
-      const first = split.first[lo]!
-      const last = split.end[lo]! - first
+      const first = split.first[side]![lo]!
+      const last = split.depthOf(first)
       emit(name, depth, value, depth === last ? value : 0)
       for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, d === last ? value : 0)
       continue
     }
     const at = out.count
     emit(name, depth, value, 0)
-    const n = split.split(lo, hi, depth)
+    const n = split.split(lo, hi, depth, side)
     out.self[at] = split.self
     const children = Array.from({ length: n }, (_, c) => ({
       name: split.name[c]!,
       depth: depth + 1,
       lo: split.lo[c]!,
       hi: split.hi[c]!,
+      side: split.side,
       value: split.value[c]!,
     }))
     const kept: Frame[] = []
@@ -189,7 +225,7 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
       if (child.value >= cutoff && child.value > 0) kept.push(child)
       else {
         // Counting splits the child's run again: the split's children are read before.
-        out.omitted.frames += split.frameCount(child.lo, child.hi, depth + 1)
+        out.omitted.frames += split.frameCount(child.lo, child.hi, depth + 1, child.side)
         out.omitted.value += child.value
       }
     kept.sort((a, b) => b.value - a.value || compareNames(stacks.names[a.name]!, stacks.names[b.name]!))
@@ -211,37 +247,31 @@ function grow(out: Merged): void {
 }
 
 /**
- * The samples in their sort order (where each one's frames are, and its weight), and the split of a frame's run
+ * The samples in their sort order (where each one's frames start, and its weight), and the split of a frame's run
  * into its children's runs: a stable counting sort by the next frame's name, so every run stays in profile order
- * (sums add up as in a sample-by-sample merge). The arrays move with the order so a split reads them in turn.
+ * (sums add up as in a sample-by-sample merge). The order is kept twice (sides 0 and 1): a split reads its run
+ * from one side and writes its children's runs to the other, in the same places.
  */
 class FrameSplitter {
-  /** Per sample in sort order: its frames are frame[first[i] .. end[i]), and it weighs weight[i]. */
+  /** The samples' frames (Stacks.frame); per side and sample in sort order, its first frame's place and its weight. */
   readonly frame: Int32Array
-  readonly first: Int32Array
-  readonly end: Int32Array
-  readonly weight: Float64Array
-  /** The last split: what ended in the frame, and its children (first seen first). */
+  readonly first: [Int32Array, Int32Array]
+  readonly weight: [Float64Array, Float64Array]
+  /** The last split: what ended in the frame, the side its children's runs are on, and its children (first seen first). */
   self = 0
+  side = 0
   readonly name: Int32Array
   readonly lo: Int32Array
   readonly hi: Int32Array
   readonly value: Float64Array
-  private readonly spareFirst: Int32Array
-  private readonly spareEnd: Int32Array
-  private readonly spareWeight: Float64Array
   private readonly key: Int32Array
   private readonly slot: Int32Array
 
   constructor(stacks: Stacks) {
     this.frame = stacks.frame
     const n = stacks.count
-    this.first = stacks.start.slice()
-    this.end = stacks.start.map((start, k) => start + stacks.depth[k]!)
-    this.weight = stacks.weight.slice()
-    this.spareFirst = new Int32Array(n)
-    this.spareEnd = new Int32Array(n)
-    this.spareWeight = new Float64Array(n)
+    this.first = [stacks.start, new Int32Array(n)]
+    this.weight = [stacks.weight, new Float64Array(n)]
     this.key = new Int32Array(n)
     this.slot = new Int32Array(stacks.names.length).fill(-1)
     const most = Math.min(n, stacks.names.length)
@@ -251,75 +281,86 @@ class FrameSplitter {
     this.value = new Float64Array(most)
   }
 
-  /** Splits the run [lo, hi) of a frame at `depth` into its children's runs; returns how many children. */
-  split(lo: number, hi: number, depth: number): number {
-    const { frame, first, end, weight, key, slot, name, value } = this
+  /** How many frames the sample whose frames start at `first` has: the depth of its leaf. */
+  depthOf(first: number): number {
+    return ~this.frame[first - 1]!
+  }
+
+  /**
+   * Splits the run [lo, hi) on `side` of a frame at `depth` into its children's runs; returns how many children.
+   * Unweighed (for counting), the weights are neither added nor moved.
+   */
+  split(lo: number, hi: number, depth: number, side: number, weighed = true): number {
+    const { frame, key, slot, name, value } = this
+    const first = this.first[side]!
+    const weight = this.weight[side]!
+    const count = this.hi
     let n = 0
     let ended = 0
     let self = 0
     for (let i = lo; i < hi; i++) {
-      const at = first[i]! + depth
-      if (at === end[i]) {
+      const f = frame[first[i]! + depth]!
+      if (f <= 0) {
         key[i] = -1
-        self += weight[i]!
+        if (weighed) self += weight[i]!
         ended++
         continue
       }
-      const f = frame[at]!
       let c = slot[f]!
       if (c < 0) {
         c = slot[f] = n++
         name[c] = f
-        this.hi[c] = 0
+        count[c] = 0
         value[c] = 0
       }
       key[i] = c
-      this.hi[c]++
-      value[c] += weight[i]!
+      count[c]++
+      if (weighed) value[c] += weight[i]!
     }
     this.self = self
+    for (let c = 0; c < n; c++) slot[name[c]!] = -1
     // One child and nothing ended here (a call chain): the run stays as it is.
     if (n === 1 && ended === 0) {
       this.lo[0] = lo
       this.hi[0] = hi
-      slot[name[0]!] = -1
+      this.side = side
       return 1
     }
+    // The children's runs one after the other, after the samples that ended (they are read no more, and stay
+    // where they are); count[c] becomes where child c's next sample goes.
     let next = lo + ended
     for (let c = 0; c < n; c++) {
       this.lo[c] = next
-      next += this.hi[c]!
-      this.hi[c] = this.lo[c]!
+      next += count[c]!
+      count[c] = this.lo[c]!
     }
-    const { spareFirst, spareEnd, spareWeight } = this
-    let endedAt = lo
+    const toFirst = this.first[1 - side]!
+    const toWeight = this.weight[1 - side]!
     for (let i = lo; i < hi; i++) {
       const c = key[i]!
-      const to = c < 0 ? endedAt++ : this.hi[c]!++
-      spareFirst[to] = first[i]!
-      spareEnd[to] = end[i]!
-      spareWeight[to] = weight[i]!
+      if (c < 0) continue
+      const to = count[c]!++
+      toFirst[to] = first[i]!
+      if (weighed) toWeight[to] = weight[i]!
     }
-    first.set(spareFirst.subarray(lo, hi), lo)
-    end.set(spareEnd.subarray(lo, hi), lo)
-    weight.set(spareWeight.subarray(lo, hi), lo)
-    for (let c = 0; c < n; c++) slot[name[c]!] = -1
+    this.side = 1 - side
     return n
   }
 
   /** How many frames a frame left out holds, itself included: the distinct paths under it. */
-  frameCount(lo: number, hi: number, depth: number): number {
+  frameCount(lo: number, hi: number, depth: number, side: number): number {
     let frames = 0
-    const todo = [lo, hi, depth]
+    const todo = [lo, hi, depth, side]
     while (todo.length > 0) {
+      const s = todo.pop()!
       const d = todo.pop()!
       const h = todo.pop()!
       const l = todo.pop()!
       frames++
-      if (h - l === 1) frames += this.end[l]! - this.first[l]! - d
+      if (h - l === 1) frames += this.depthOf(this.first[s]![l]!) - d
       else {
-        const n = this.split(l, h, d)
-        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1)
+        const n = this.split(l, h, d, s, false)
+        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1, this.side)
       }
     }
     return frames

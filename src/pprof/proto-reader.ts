@@ -373,8 +373,8 @@ function malformed(why: string): never {
   throw new ProfileFormatError('invalid-profile', `malformed profile: ${why}`)
 }
 
-/** Builds id -> index lookup; dense 1..n ids (what Go writes) need no map. */
-function indexById(ids: number[], what: string): (id: number) => number {
+/** Builds id -> index lookup (`dense` when the ids are 1..n, what Go writes: they need no map). */
+function indexById(ids: number[], what: string): ((id: number) => number) & { dense: boolean } {
   let dense = true
   for (let i = 0; i < ids.length; i++) {
     if (ids[i] === 0) malformed(`found ${what} with reserved id 0`)
@@ -382,14 +382,24 @@ function indexById(ids: number[], what: string): (id: number) => number {
   }
   if (dense) {
     const n = ids.length
-    return (id) => (id >= 1 && id <= n ? id - 1 : -1)
+    return Object.assign((id: number) => (id >= 1 && id <= n ? id - 1 : -1), { dense })
   }
   const map = new Map<number, number>()
   ids.forEach((id, i) => {
     if (map.has(id)) malformed(`multiple ${what}s with the same id ${id}`)
     map.set(id, i)
   })
-  return (id) => map.get(id) ?? -1
+  return Object.assign((id: number) => map.get(id) ?? -1, { dense })
+}
+
+/** Location ids 1..n become indexes 0..n-1 in place, the hot loop of the resolution (an id per frame). */
+function denseIndexes(stacks: Uint32Array, n: number): void {
+  for (let i = 0; i < stacks.length; i++) {
+    // Id 0 wraps around to 2^32 - 1: out of range as any id above n.
+    const index = (stacks[i]! - 1) >>> 0
+    if (index >= n) malformed(`a sample refers to unknown location id ${stacks[i]}`)
+    stacks[i] = index
+  }
 }
 
 /**
@@ -471,11 +481,13 @@ export function readProfileProto(buf: Uint8Array, maxDecodedBytes = Infinity): P
   // Location ids become location indexes in place: a second array of frames would double the largest table.
   const src: ArrayLike<number> = r.wideIds ?? r.ids
   const stacks = r.wideIds === undefined ? r.ids.subarray(0, n) : new Uint32Array(n)
-  for (let i = 0; i < n; i++) {
-    const li = locationIndex(src[i]!)
-    if (li < 0) malformed(`a sample refers to unknown location id ${src[i]}`)
-    stacks[i] = li
-  }
+  if (r.wideIds === undefined && locationIndex.dense) denseIndexes(stacks, r.locations.length)
+  else
+    for (let i = 0; i < n; i++) {
+      const li = locationIndex(src[i]!)
+      if (li < 0) malformed(`a sample refers to unknown location id ${src[i]}`)
+      stacks[i] = li
+    }
   const locationStart = new Uint32Array(r.sampleCount + 1)
   locationStart.set(r.sampleStart.subarray(0, r.sampleCount))
   locationStart[r.sampleCount] = n
