@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
+import { configState } from '../../src/analysis/config-state.js'
 import { allEntries } from '../../src/timeline/build.js'
 import { LONG_HEX, mayNeedHexOrSpacePass, normaliseForGrouping, UNUSUAL_SPACE } from '../../src/timeline/collapse.js'
 import { isoTime } from '../../src/timeline/time.js'
@@ -106,6 +107,22 @@ describe('timeline at bundle scale (bench/timeline.ts --events 200000 measures i
     expect(read).toBe(0)
     expect(index.eventsFor(node).length + index.eventsFor(index.podOf(node)).length).toBeGreaterThanOrEqual(1000)
     expect(index.get('Event', 'sc-healthy', 'fullnode-0.events7')?.metadata.name).toBe('fullnode-0.events7')
+  })
+
+  it("takes the configuration state the rules read: a node's Events are not looked through again for its restarts", () => {
+    const index = new SnapshotIndex(withEvents(1000))
+    const node = index.chainNodes().find((n) => n.metadata.name === 'fullnode-0')!
+    const now = Date.parse(index.snapshot.collectedAt)
+    // As config-change-restart asks for it.
+    const state = configState(index, node, now)
+    const events = index.eventsFor(node)
+    const filter = vi.spyOn(events, 'filter')
+    allEntries(index, node, [])
+    expect(filter).not.toHaveBeenCalled()
+    expect(configState(index, node, now)).toBe(state)
+    // Another time is another question.
+    expect(configState(index, node, now + 3_600_000)).not.toBe(state)
+    expect(filter).toHaveBeenCalledTimes(1)
   })
 
   it('a time in canonical form is itself; others are converted, invalid ones are undefined', () => {
