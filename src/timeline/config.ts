@@ -22,16 +22,21 @@ export function configEntries(index: SnapshotIndex, node: ChainNode, now: string
   const key = `${node.metadata.namespace}/${node.metadata.name}`
   const pod = index.podOf(node)
   const configMap = index.configMapOf(node)
+  const seen = index.observationsOf(node)
+  const configMapHash = configMap?.metadata.annotations?.[annotation('config-hash')]
+  // The configuration's fingerprints only where they name what changed since the last observation (keysText).
+  const previous = seen.at(-1)
+  const keysWanted = configMapHash !== undefined && previous?.configKeys !== undefined && previous.configMapHash !== configMapHash
   const current: Observation = {
     node: key,
     at: now,
     podUid: pod?.metadata.uid,
     podCreated: pod?.metadata.creationTimestamp,
     podHash: pod?.metadata.annotations?.[annotation('config-hash')],
-    configMapHash: configMap?.metadata.annotations?.[annotation('config-hash')],
-    configKeys: configMap?.data ? configKeyDigests(configMap.data) : undefined,
+    configMapHash,
+    configKeys: keysWanted && configMap?.data ? configKeyDigests(configMap.data) : undefined,
   }
-  const history = [...index.observationsOf(node), current]
+  const history = [...seen, current]
   const firstSeen = firstSeenTimes(history)
   const cmRef = { kind: 'ConfigMap', namespace: node.metadata.namespace, name: node.metadata.name }
   const podRef = { kind: 'Pod', namespace: node.metadata.namespace, name: node.metadata.name }

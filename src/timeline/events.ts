@@ -7,7 +7,7 @@ import type { RawEntry } from './types.js'
 import { MAX_ENTRY_CHARS, normaliseForGrouping } from './collapse.js'
 import { eventCount, eventFirstTime, eventText, eventTime } from '../snapshot/events.js'
 import type { ChainNode, KubeEvent } from '../snapshot/kinds.js'
-import { hashOfNormalised, isPlainPrefix, isPlainRepeat, plainHash, prefixState } from './repeat-key.js'
+import { hashOfNormalised, isPlainPrefix, isPlainRepeat, isTemplateRepeat, numberTemplate, plainHash, prefixState } from './repeat-key.js'
 
 /** The objects whose Events tell a node's story: what `events` shows for it, plus its remote signer's objects. */
 export function timelineObjects(index: SnapshotIndex, node: ChainNode): KubeObject[] {
@@ -31,10 +31,13 @@ interface EventGroup {
   level: RawEntry['level']
   /** The newest repeat's message, trimmed: the entry's text is made of it once, at the end. */
   message: string
+  /** numberTemplate of the normalised text once the group is a reason's recent one (null: it has none). */
+  template: string[] | null | undefined
 }
 
 /** An object's Events of one reason, grouped: by normalised text, and by its hash (repeat-key.ts) for plain messages. */
 interface ReasonGroups {
+  reason: string
   prefix: string
   /** prefixState(prefix) where the prefix is plain (isPlainPrefix), else undefined: every message normalised as text. */
   state: number | undefined
@@ -42,7 +45,7 @@ interface ReasonGroups {
   /** null: more groups share the hash than MAX_SAME_HASH (a stranger's messages made to collide): found by text. */
   byHash: Map<number, EventGroup[] | null>
   /** The group of the last plain message: a node's next Event of a reason is most often its repeat, checked first. */
-  recent?: EventGroup
+  recent: EventGroup | undefined
 }
 
 /** Groups under one hash looked at per Event, at most: beyond it, a message is normalised as text. */
@@ -50,7 +53,7 @@ const MAX_SAME_HASH = 4
 
 function reasonGroups(reason: string): ReasonGroups {
   const prefix = `${reason}: `
-  return { prefix, state: isPlainPrefix(prefix) ? prefixState(prefix) : undefined, byText: new Map(), byHash: new Map() }
+  return { reason, prefix, state: isPlainPrefix(prefix) ? prefixState(prefix) : undefined, byText: new Map(), byHash: new Map(), recent: undefined }
 }
 
 /**
@@ -73,6 +76,115 @@ function addGroup(groups: ReasonGroups, group: EventGroup): void {
   if (same === undefined) groups.byHash.set(hash, [group])
   else if (same && same.length < MAX_SAME_HASH) same.push(group)
   else groups.byHash.set(hash, null)
+}
+
+/** Where an object's Events are grouped: its subject, its groups by reason, and every group in the order first read. */
+interface Grouping {
+  subject: RawEntry['subject']
+  byReason: Map<string, ReasonGroups>
+  order: EventGroup[]
+}
+
+/**
+ * One object's Events (sorted, with their parsed last times) added to its groups. The loop is its own function, and
+ * what most Events take (a repeat of their reason's recent group) its only inline work: a node's 200,000 Events
+ * are read by code compiled once for this loop alone, not again for each object or each rarely taken branch.
+ */
+function groupEvents(events: readonly KubeEvent[], times: readonly number[], seen: Set<KubeEvent> | undefined, grouping: Grouping): void {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]
+    if (seen) {
+      if (seen.has(event)) continue
+      seen.add(event)
+    }
+    const reason = event.reason ?? ''
+    const byReason = grouping.byReason.get(reason) ?? newReason(grouping.byReason, reason)
+    const message = eventText(event).trim()
+    const recent = byReason.recent
+    // Cut as collapse cuts it, before it is grouped: a message of megabytes is not normalised whole.
+    if (recent !== undefined && byReason.prefix.length + message.length <= MAX_ENTRY_CHARS && isRecentRepeat(message, recent, byReason.prefix.length))
+      addRepeat(recent, event, times[i], message)
+    else addEvent(grouping, byReason, event, times[i], message)
+  }
+}
+
+function newReason(byReason: Map<string, ReasonGroups>, reason: string): ReasonGroups {
+  const groups = reasonGroups(reason)
+  byReason.set(reason, groups)
+  return groups
+}
+
+/** An Event that is not a repeat of its reason's recent group: found by its hash or its normalised text, or a new group. */
+function addEvent(grouping: Grouping, byReason: ReasonGroups, event: KubeEvent, last: number, message: string): void {
+  const plain = byReason.state !== undefined && byReason.prefix.length + message.length <= MAX_ENTRY_CHARS
+  const hash = plain ? plainHash(message, byReason.state!) : -1
+  let group = hash === -1 ? null : plainGroup(byReason, message, hash)
+  if (group) byReason.recent = group
+  let normalised: string | undefined
+  if (group === null) group = byReason.byText.get((normalised = normaliseForGrouping(entryText(byReason.reason, message).text)))
+  if (group) {
+    addRepeat(group, event, last, message)
+    return
+  }
+  const created = newGroup(
+    grouping.subject,
+    byReason.reason,
+    normalised ?? normaliseForGrouping(entryText(byReason.reason, message).text),
+    event,
+    last,
+    message,
+  )
+  addGroup(byReason, created)
+  if (hash !== -1) byReason.recent = created
+  grouping.order.push(created)
+}
+
+/** A group of one Event, `last` its parsed last time: an unreadable first time is the last one, and the other way round. */
+function newGroup(subject: RawEntry['subject'], reason: string, normalised: string, event: KubeEvent, last: number, message: string): EventGroup {
+  const lastText = eventTime(event)
+  const firstText = eventFirstTime(event)
+  const first = firstText === lastText ? last : Date.parse(firstText)
+  const start = Number.isNaN(first) ? last : first
+  return {
+    subject,
+    reason,
+    normalised,
+    count: eventCount(event),
+    first: start,
+    at: Number.isNaN(first) ? lastText : firstText,
+    last: Number.isNaN(last) ? start : last,
+    lastText: Number.isNaN(last) ? firstText : lastText,
+    level: event.type === 'Warning' ? 'warning' : 'normal',
+    message,
+    template: undefined,
+  }
+}
+
+/** A repeat added to its group: its count, an earlier start, and the newest repeat's wording (as collapse keeps it). */
+function addRepeat(group: EventGroup, event: KubeEvent, last: number, message: string): void {
+  const lastText = eventTime(event)
+  const firstText = eventFirstTime(event)
+  // Parsed only where it differs from the last time, which the sort parsed.
+  const first = firstText === lastText ? last : Date.parse(firstText)
+  const start = Number.isNaN(first) ? last : first
+  const until = Number.isNaN(last) ? start : last
+  group.count += eventCount(event)
+  if (start < group.first) {
+    group.first = start
+    group.at = Number.isNaN(first) ? lastText : firstText
+  }
+  if (until >= group.last) {
+    group.last = until
+    group.lastText = Number.isNaN(last) ? firstText : lastText
+    group.message = message
+    group.level = event.type === 'Warning' ? 'warning' : 'normal'
+  }
+}
+
+/** Whether a plain message repeats its reason's recent group: by the group's template where it has one (repeat-key.ts). */
+function isRecentRepeat(message: string, recent: EventGroup, at: number): boolean {
+  if (recent.template === undefined) recent.template = numberTemplate(recent.normalised, at) ?? null
+  return recent.template ? isTemplateRepeat(message, recent.template) : isPlainRepeat(message, recent.normalised, at)
 }
 
 /** The entry's text: reason and message, cut as collapse cuts it. */
@@ -103,64 +215,9 @@ export function eventEntries(index: SnapshotIndex, node: ChainNode): RawEntry[] 
     let bySubject = groups.get(subjectKey)
     if (!bySubject) groups.set(subjectKey, (bySubject = new Map()))
     const events = index.eventsFor(obj)
-    // Parsed by the sort of the object's Events, which the rules made before.
-    const times = index.eventTimesFor(obj)
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i]
-      if (seen) {
-        if (seen.has(event)) continue
-        seen.add(event)
-      }
-      const lastText = eventTime(event)
-      const firstText = eventFirstTime(event)
-      const last = times[i]
-      const first = firstText === lastText ? last : Date.parse(firstText)
-      // An unreadable first time is the last one; an unreadable last time is the first one (isoTime as before).
-      const start = Number.isNaN(first) ? last : first
-      const until = Number.isNaN(last) ? start : last
-      const reason = event.reason ?? ''
-      let byReason = bySubject.get(reason)
-      if (!byReason) bySubject.set(reason, (byReason = reasonGroups(reason)))
-      const message = eventText(event).trim()
-      // Cut as collapse cuts it, before it is grouped: a message of megabytes is not normalised whole.
-      const plain = byReason.state !== undefined && byReason.prefix.length + message.length <= MAX_ENTRY_CHARS
-      // Most often a repeat of the reason's last plain group: one loop over the message says so; else its hash finds it.
-      const recent = plain ? byReason.recent : undefined
-      let group: EventGroup | undefined | null
-      let hash = -1
-      if (recent && isPlainRepeat(message, recent.normalised, byReason.prefix.length)) group = recent
-      else {
-        if (plain) hash = plainHash(message, byReason.state!)
-        group = hash === -1 ? null : plainGroup(byReason, message, hash)
-        if (group) byReason.recent = group
-      }
-      let normalised: string | undefined
-      if (group === null) group = byReason.byText.get((normalised = normaliseForGrouping(entryText(reason, message).text)))
-      const count = eventCount(event)
-      const level = event.type === 'Warning' ? 'warning' : 'normal'
-      if (!group) {
-        const startText = firstText === lastText ? lastText : Number.isNaN(first) ? lastText : firstText
-        const endText = Number.isNaN(last) ? firstText : lastText
-        normalised ??= normaliseForGrouping(entryText(reason, message).text)
-        const created: EventGroup = { subject, reason, normalised, count, first: start, at: startText, last: until, lastText: endText, level, message }
-        addGroup(byReason, created)
-        if (hash !== -1) byReason.recent = created
-        order.push(created)
-        continue
-      }
-      group.count += count
-      if (start < group.first) {
-        group.first = start
-        group.at = firstText === lastText ? lastText : Number.isNaN(first) ? lastText : firstText
-      }
-      // The newest repeat's wording, as collapse keeps it.
-      if (until >= group.last) {
-        group.last = until
-        group.lastText = Number.isNaN(last) ? firstText : lastText
-        group.message = message
-        group.level = level
-      }
-    }
+    // The times were parsed by the sort of the object's Events, which the rules made before. An object with none is
+    // not looked at: its empty lists are of another kind than a list of Events, and the loop would be compiled again.
+    if (events.length > 0) groupEvents(events, index.eventTimesFor(obj), seen, { subject, byReason: bySubject, order })
   }
   // Times normalised once per group, not once per Event.
   return order.map((group) => {

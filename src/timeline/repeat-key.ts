@@ -149,3 +149,55 @@ export function isPlainPrefix(prefix: string): boolean {
 }
 
 export const prefixState = (prefix: string): number => hashChars(FNV_OFFSET, prefix)
+
+/**
+ * A plain group's normalised text after its prefix, cut at its "<n>"s: the literal parts a repeat's message is made
+ * of, around its numbers. A repeat is then told by comparing those parts (startsWith, native) and reading only the
+ * numbers' digits (isTemplateRepeat). undefined where that could differ from isPlainRepeat: the text is not plain
+ * with its numbers as "0" (plainHash), or a hex digit or an x stands next to a number (eight hex digits in a row or a
+ * "0x" could then span it), or two numbers touch (a message's own "<n>").
+ */
+export function numberTemplate(normalised: string, at: number): string[] | undefined {
+  const parts = normalised.slice(at).split('<n>')
+  for (let k = 1; k < parts.length; k++) {
+    const before = parts[k - 1]
+    const after = parts[k]
+    if (k > 1 && before === '') return undefined
+    if (before !== '' && nextToNumber(before.charCodeAt(before.length - 1))) return undefined
+    if (after !== '' && nextToNumber(after.charCodeAt(0))) return undefined
+  }
+  return plainHash(parts.join('0'), FNV_OFFSET) === -1 ? undefined : parts
+}
+
+/** A character that, next to a number, could join it in a hex run or a "0x": a hex letter or an x. */
+const nextToNumber = (c: number) => c < 128 && (CLASS[c] === HEX_LETTER || CLASS[c] === X)
+
+/**
+ * isPlainRepeat(message, normalised, at) for the template numberTemplate(normalised, at) made, where it says true
+ * (false may still be a repeat: isPlainRepeat then tells). Each number has at most seven digits before and after its
+ * dot: an eighth would be a hex run; the parts, with any such numbers, are plain (numberTemplate checked them).
+ */
+export function isTemplateRepeat(message: string, parts: readonly string[]): boolean {
+  if (!message.startsWith(parts[0])) return false
+  let at = parts[0].length
+  for (let k = 1; k < parts.length; k++) {
+    const end = shortNumberEnd(message, at)
+    if (end === -1 || !message.startsWith(parts[k], end)) return false
+    at = end + parts[k].length
+  }
+  return at === message.length
+}
+
+/** numberEnd of the number that starts at `from`, or -1 where none starts there or a run of its digits is eight or more. */
+function shortNumberEnd(text: string, from: number): number {
+  const length = text.length
+  let i = from
+  while (i < length && isDigit(text.charCodeAt(i))) i++
+  if (i === from || i - from > 7) return -1
+  if (i + 1 < length && text.charCodeAt(i) === DOT && isDigit(text.charCodeAt(i + 1))) {
+    const fraction = ++i
+    while (i < length && isDigit(text.charCodeAt(i))) i++
+    if (i - fraction > 7) return -1
+  }
+  return i
+}

@@ -1,10 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
+import { configState } from '../../src/analysis/config-state.js'
 import { allEntries } from '../../src/timeline/build.js'
+import { configEntries } from '../../src/timeline/config.js'
+import { configKeyDigests } from '../../src/analysis/config-diff.js'
+import type { ConfigMap } from '../../src/snapshot/kinds.js'
 import { LONG_HEX, mayNeedHexOrSpacePass, normaliseForGrouping, UNUSUAL_SPACE } from '../../src/timeline/collapse.js'
 import { isoTime } from '../../src/timeline/time.js'
 import { SnapshotIndex } from '../../src/snapshot/index.js'
-import type { Snapshot } from '../../src/snapshot/types.js'
+import type { Observation, Snapshot } from '../../src/snapshot/types.js'
 import { useBundles } from '../helpers/bundles.js'
 import { addNodeEvents } from '../helpers/node-events.js'
 
@@ -106,6 +110,42 @@ describe('timeline at bundle scale (bench/timeline.ts --events 200000 measures i
     expect(read).toBe(0)
     expect(index.eventsFor(node).length + index.eventsFor(index.podOf(node)).length).toBeGreaterThanOrEqual(1000)
     expect(index.get('Event', 'sc-healthy', 'fullnode-0.events7')?.metadata.name).toBe('fullnode-0.events7')
+  })
+
+  it("takes the configuration state the rules read: a node's Events are not looked through again for its restarts", () => {
+    const index = new SnapshotIndex(withEvents(1000))
+    const node = index.chainNodes().find((n) => n.metadata.name === 'fullnode-0')!
+    const now = Date.parse(index.snapshot.collectedAt)
+    // As config-change-restart asks for it.
+    const state = configState(index, node, now)
+    const events = index.eventsFor(node)
+    const filter = vi.spyOn(events, 'filter')
+    allEntries(index, node, [])
+    expect(filter).not.toHaveBeenCalled()
+    expect(configState(index, node, now)).toBe(state)
+    // Another time is another question.
+    expect(configState(index, node, now + 3_600_000)).not.toBe(state)
+    expect(filter).toHaveBeenCalledTimes(1)
+  })
+
+  it("fingerprints a node's configuration only where a change since its last observation is named by its keys", () => {
+    const snapshot = load('healthy')
+    const configMap = snapshot.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'fullnode-0') as ConfigMap
+    const digests = configKeyDigests(configMap.data!)!
+    const changed = Object.keys(digests)[0]
+    let listed = 0
+    configMap.data = new Proxy(configMap.data!, { ownKeys: (data) => (listed++, Reflect.ownKeys(data)) })
+    const earlier = { node: 'sc-healthy/fullnode-0', at: '2026-01-01T00:00:00Z', podUid: 'old', configMapHash: 'before' }
+    const configChange = (observations: Observation[]) => {
+      const index = new SnapshotIndex({ ...snapshot, observations })
+      const node = index.chainNodes().find((n) => n.metadata.name === 'fullnode-0')!
+      return configEntries(index, node, snapshot.collectedAt).find((e) => e.kind === 'configmap-hash')
+    }
+    // The last observation kept no fingerprints: nothing to compare them with, and the data is not read for them.
+    expect(configChange([earlier])?.text).not.toContain('changed:')
+    expect(listed).toBe(0)
+    expect(configChange([{ ...earlier, configKeys: { ...digests, [changed]: '00000000' } }])?.text).toContain(`; changed: ${changed}`)
+    expect(listed).toBeGreaterThan(0)
   })
 
   it('a time in canonical form is itself; others are converted, invalid ones are undefined', () => {
