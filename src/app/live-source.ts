@@ -60,7 +60,7 @@ export class LiveSource implements SnapshotSource {
       client,
       context,
       credentials,
-      onForward: (namespace, pod, ports) => this.debugLine(`port-forward ${namespace}/${pod}:${ports.join(',')}`),
+      onForward: (namespace, pod, ports) => this.debugLine(`port-forward ${namespace}/${pod}:${[ports].flat().join(',')}`),
       onPodAnswers: (target, paths, ms, failure) =>
         this.debugLine(
           `${failure ? `no answer (${failure})` : `${paths.length} answer(s)`} in ${ms.toFixed(0)} ms, at ${(process.uptime() * 1000).toFixed(0)} ms: ` +

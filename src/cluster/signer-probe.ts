@@ -15,7 +15,7 @@ export async function getThroughForward(
   path: string,
   timeoutMs: number,
 ): Promise<HttpAnswer> {
-  connection.onForward?.(namespace, pod, [port])
+  connection.onForward?.(namespace, pod, port)
   const answer = await podGetOnce({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, path, {
     timeoutMs,
     maxBytes: 64 * 1024,
@@ -27,6 +27,6 @@ export async function getThroughForward(
 
 /** Connect to a Pod port through a port-forward and wait for its first bytes (a bare connection is not an answer). */
 export function firstBytesThroughForward(connection: Connection, namespace: string, pod: string, port: number, timeoutMs: number): Promise<FirstBytes> {
-  connection.onForward?.(namespace, pod, [port])
+  connection.onForward?.(namespace, pod, port)
   return podFirstBytes({ server: connection.client.server, credentials: connection.credentials, namespace, pod, port }, timeoutMs)
 }
