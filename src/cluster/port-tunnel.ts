@@ -50,8 +50,6 @@ export class Tunnel {
   private upgraded = false
   private closed = false
   refusal?: Error
-  /** The connection failed (reset, mostly): what was on its way to us may have been lost with it. */
-  failed = false
   private readonly seenChannel = new Set<number>()
 
   constructor(target: TunnelTarget) {
@@ -81,10 +79,7 @@ export class Tunnel {
       `Host: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${wsKey}\r\nSec-WebSocket-Version: 13\r\n` +
       `Sec-WebSocket-Protocol: v4.channel.k8s.io\r\n${headers.join('')}\r\n`
     this.socket.once(secure ? 'secureConnect' : 'connect', () => this.socket.write(request))
-    this.socket.on('error', (error) => {
-      this.failed = true
-      this.end(error.message)
-    })
+    this.socket.on('error', (error) => this.end(error.message))
     this.socket.on('end', () => this.end())
     this.socket.on('close', () => this.end())
     this.socket.on('data', (chunk: Buffer) => this.receive(chunk))
@@ -196,8 +191,8 @@ export class PortStream {
   ended = false
   /**
    * Nothing at all came back for the last call, on a stream used before (the Pod's server closed it while idle), or
-   * on a connection reset: a reset drops what had arrived unread, the Pod side's own words included. Worth asking once
-   * more on a new connection.
+   * on a new one that closed with no word from the Pod side: a request written while the far side closes can make the
+   * API server cut the connection before that side's words reach us. Worth asking once more on a new connection.
    */
   silentRetry = false
 
@@ -236,7 +231,11 @@ export class PortStream {
     this.silentRetry = false
     return new Promise((resolve, reject) => {
       const call = { paths, maxBytes: options.maxBytes, data: Buffer.alloc(0), finish: (reason?: string) => finish(reason) }
-      const timer = setTimeout(() => finish(`no answer within ${options.timeoutMs / 1000}s`), options.timeoutMs)
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        finish(`no answer within ${options.timeoutMs / 1000}s`)
+      }, options.timeoutMs)
       /** Whatever has arrived, per path; `reason` stands in for the answers that did not. */
       const finish = (reason = 'the connection closed before the Pod port answered') => {
         clearTimeout(timer)
@@ -248,7 +247,7 @@ export class PortStream {
         this.tunnel.hold()
         if (this.tunnel.refusal) return reject(this.tunnel.refusal)
         if (call.data.length === 0) {
-          this.silentRetry = reused || (this.tunnel.failed && !this.errorText.trim())
+          this.silentRetry = reused || (!timedOut && !this.told)
           return reject(new Error(this.errorText.trim() || reason))
         }
         const answers: (PodAnswer | Error)[] = splitAnswers(call.data, options.maxBytes)
