@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { parse as parseToml } from 'smol-toml'
 import { usageError } from '../util/errors.js'
 import { SnapshotIndex } from '../snapshot/index.js'
@@ -78,11 +78,10 @@ const digestsByData = new WeakMap<Record<string, string>, { digests: Record<stri
 
 function digestKeys(data: Record<string, string>): Record<string, string> | undefined {
   const out = new Map<string, string>()
+  // A scalar's canonical form is its JSON (no replacer to run); one-shot hashing, no Hash object per key: a fleet's
+  // configurations hold tens of thousands of keys, and every run fingerprints them for the history.
   const digest = (value: unknown) =>
-    createHash('sha256')
-      .update(canonical(value) ?? 'undefined')
-      .digest('hex')
-      .slice(0, 8)
+    hash('sha256', (value === null || typeof value !== 'object' ? JSON.stringify(value) : canonical(value)) ?? 'undefined').slice(0, 8)
   const walk = (file: string, path: string, value: unknown): boolean => {
     if (isMap(value) && Object.keys(value).length > 0) {
       for (const key of Object.keys(value)) if (!walk(file, path ? `${path}.${key}` : key, value[key])) return false

@@ -151,8 +151,30 @@ function namespacesAsked(index: SnapshotIndex): string[] | undefined {
 }
 const asked = new WeakMap<SnapshotIndex, string[] | undefined>()
 
+/**
+ * What one run's rules ask again and again of an object (each vocabulary rule its reconcile lines and failing run), kept
+ * per snapshot index and object: gathered and sorted once. Read only, shared by every caller.
+ */
+function perObject<T>(cache: WeakMap<SnapshotIndex, WeakMap<object, Map<string, T>>>, index: SnapshotIndex, obj: object, key: string, make: () => T): T {
+  let byObject = cache.get(index)
+  if (!byObject) cache.set(index, (byObject = new WeakMap()))
+  let byKey = byObject.get(obj)
+  if (!byKey) byObject.set(obj, (byKey = new Map()))
+  if (byKey.has(key)) return byKey.get(key)!
+  const value = make()
+  byKey.set(key, value)
+  return value
+}
+const linesKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, readonly ReconcileLine[]>>>()
+const historyKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, ReconcileHistory>>>()
+const failingKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, readonly ReconcileLine[]>>>()
+
 /** The reconcile lines about one object in the logs of the release that reconciles `node`, oldest first. */
-export function reconcileLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {
+export function reconcileLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): readonly ReconcileLine[] {
+  return perObject(linesKept, index, node, `${kind}/${name}`, () => gatherLines(index, node, kind, name))
+}
+
+function gatherLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {
   const operator = index.operatorFor(node)
   if (!operator) return []
   const key = `${kind}/${node.metadata.namespace}/${name}`
@@ -168,6 +190,10 @@ export function reconcileLines(index: SnapshotIndex, node: ChainNode | ChainNode
 
 /** What the operator logged about reconciling this node and its ChainNodeSet. */
 export function reconcileHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory {
+  return perObject(historyKept, index, node, '', () => gatherHistory(index, node))
+}
+
+function gatherHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory {
   const own = reconcileLines(index, node, 'ChainNode', node.metadata.name)
   const set = index.ownerSetOf(node)
   const setLines = set ? reconcileLines(index, node, 'ChainNodeSet', set.metadata.name) : []
@@ -187,9 +213,9 @@ export function reconcileHistory(index: SnapshotIndex, node: ChainNode): Reconci
 }
 
 /** The failures of one object's (a ChainNode's or a ChainNodeSet's) own reconciles since the last that went through, oldest first. */
-export function failingRunOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet): ReconcileLine[] {
+export function failingRunOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet): readonly ReconcileLine[] {
   const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
-  return failingRun(reconcileLines(index, obj, kind, obj.metadata.name))
+  return perObject(failingKept, index, obj, '', () => failingRun(reconcileLines(index, obj, kind, obj.metadata.name)))
 }
 
 /**
@@ -197,7 +223,7 @@ export function failingRunOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet
  * started after it without it logging an error, or when it logged `finishing reconcile`; the last
  * reconcile still running (no error yet, no end) does not clear the failures before it.
  */
-function failingRun(lines: ReconcileLine[]): ReconcileLine[] {
+function failingRun(lines: readonly ReconcileLine[]): ReconcileLine[] {
   const failedIds = new Set(lines.filter((line) => line.msg === RECONCILER_ERROR).map((line) => line.reconcileID))
   const order: string[] = []
   for (const line of lines) if (order.at(-1) !== line.reconcileID) order.push(line.reconcileID)
@@ -211,7 +237,7 @@ function failingRun(lines: ReconcileLine[]): ReconcileLine[] {
   return lines.filter((line) => line.msg === RECONCILER_ERROR && after.has(line.reconcileID))
 }
 
-export function groupErrors(failures: ReconcileLine[]): ReconcileErrorGroup[] {
+export function groupErrors(failures: readonly ReconcileLine[]): ReconcileErrorGroup[] {
   const groups = new Map<string, ReconcileErrorGroup>()
   for (const line of failures) {
     const error = line.error ?? '(no error text)'

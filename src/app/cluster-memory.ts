@@ -92,13 +92,17 @@ export function historyFile(env = process.env): string {
 type History = Record<string, Observation[]>
 const key = (server: string, node: string) => `${server}|${node}`
 
-/** What the snapshot shows now, one observation per ChainNode. */
-export function observe(snapshot: Snapshot): Observation[] {
+/**
+ * What the snapshot shows now, one observation per ChainNode, and its configuration's key fingerprints, computed when
+ * asked: only an observation that is recorded keeps them, and parsing and hashing a fleet's configurations every run
+ * for nodes that did not change was most of what remembering cost.
+ */
+function observeEach(snapshot: Snapshot): { observation: Observation; configKeys: () => Observation['configKeys'] }[] {
   const index = new SnapshotIndex(snapshot)
   return index.chainNodes().map((node) => {
     const pod = index.podOf(node)
     const configMap = index.configMapOf(node)
-    return {
+    const observation: Observation = {
       node: `${node.metadata.namespace}/${node.metadata.name}`,
       at: snapshot.collectedAt,
       podUid: pod?.metadata.uid,
@@ -107,9 +111,14 @@ export function observe(snapshot: Snapshot): Observation[] {
       configMapHash: configMap?.metadata.annotations?.[annotation('config-hash')],
       generation: node.metadata.generation,
       podGeneration: pod?.metadata.annotations?.[annotation('chainnode-generation')],
-      configKeys: configMap?.data ? configKeyDigests(configMap.data) : undefined,
     }
+    return { observation, configKeys: () => (configMap?.data ? configKeyDigests(configMap.data) : undefined) }
   })
+}
+
+/** What the snapshot shows now, one observation per ChainNode, with its configuration's key fingerprints. */
+export function observe(snapshot: Snapshot): Observation[] {
+  return observeEach(snapshot).map(({ observation, configKeys }) => ({ ...observation, configKeys: configKeys() }))
 }
 
 const same = (a: Observation, b: Observation) =>
@@ -124,18 +133,22 @@ const same = (a: Observation, b: Observation) =>
  * (only changes are kept, so the file stays small and "first seen" times stay true).
  */
 export async function recordHistory(snapshot: Snapshot, file = historyFile()): Promise<Snapshot> {
-  const now = observe(snapshot)
+  const now = observeEach(snapshot)
   const history = readStateFile<History>(file, {})
-  const previous = now.flatMap((o) => history[key(snapshot.source.server, o.node)] ?? [])
+  const previous = now.flatMap(({ observation: o }) => history[key(snapshot.source.server, o.node)] ?? [])
   let changed = false
-  for (const observation of now) {
-    const list = history[key(snapshot.source.server, observation.node)] ?? []
+  for (const { observation: seen, configKeys } of now) {
+    const list = history[key(snapshot.source.server, seen.node)] ?? []
     const last = list[list.length - 1]
-    if (last && same(last, observation) && !last.configKeys && observation.configKeys) {
+    if (last && same(last, seen) && !last.configKeys) {
       // Recorded before fingerprints were kept: add them, keeping when it was first seen.
-      list[list.length - 1] = { ...last, configKeys: observation.configKeys }
-      changed = true
-    } else if (list.length === 0 || !same(last, observation)) {
+      const keys = configKeys()
+      if (keys) {
+        list[list.length - 1] = { ...last, configKeys: keys }
+        changed = true
+      }
+    } else if (list.length === 0 || !same(last, seen)) {
+      const observation = { ...seen, configKeys: configKeys() }
       const kept = [...list, observation].slice(-MAX_PER_NODE)
       // Older observations drop their fingerprints, so the file stays small on a fleet.
       history[key(snapshot.source.server, observation.node)] = kept.map((o, i) =>

@@ -67,7 +67,7 @@ export class LiveSource implements SnapshotSource {
       client,
       context,
       credentials,
-      onForward: (namespace, pod, port) => this.debugLine(`port-forward ${namespace}/${pod}:${port}`),
+      onForward: (namespace, pod, ports) => this.debugLine(`port-forward ${namespace}/${pod}:${[ports].flat().join(',')}`),
       onPodAnswers: (target, paths, ms, failure) =>
         this.debugLine(
           `${failure ? `no answer (${failure})` : `${paths.length} answer(s)`} in ${ms.toFixed(0)} ms, at ${(process.uptime() * 1000).toFixed(0)} ms: ` +
@@ -196,6 +196,7 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
         signingWindow: chainProbe.signingWindow,
         nodeUtils: chainProbe.nodeUtils,
         get: (namespace, pod, port, paths, maxBytes = 64 * 1024) => pods.get(namespace, pod, port, paths, maxBytes),
+        warm: pods.warm,
       },
     })
   } finally {

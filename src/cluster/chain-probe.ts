@@ -20,6 +20,22 @@ export interface ChainProbeOptions {
    * which shows neither, leaves them out and opens one port-forward per Pod instead of two.
    */
   nodeUtils?: boolean
+  /** Opens a Pod port's port-forward ahead of the probe's first call (warmProbes). */
+  warm?: (namespace: string, pod: string, port: number) => void
+}
+
+/** How many nodes' port-forwards are opened ahead: a fleet's first round, as many as the forwards in flight at once. */
+const WARM_NODES = 32
+
+/**
+ * Open the RPC port-forwards as soon as the ChainNodes are known, before their Pods are listed: the connections and
+ * upgrades (most of a probe's time) then overlap the Pod lists instead of following them. Only where the probe asks for
+ * nothing else of the Pod (status -o wide: the RPC port, CometBFT's default, whose Pod is named after its node); with
+ * node-utils (doctor) its port comes from the Pod, and the probe opens both at once over one port-forward.
+ */
+export function warmProbes(nodes: ChainNode[], options: ChainProbeOptions): void {
+  if (!options.warm || options.nodeUtils !== false) return
+  for (const node of nodes.slice(0, WARM_NODES)) options.warm(node.metadata.namespace!, node.metadata.name, COMET_RPC_PORT)
 }
 
 /**

@@ -21,7 +21,7 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 
 type LogSource = Omit<LogRequest, 'main'>
 import { collectOperator, type EarlyLog } from './collect-operator.js'
-import { probeChains, type ChainProbeOptions } from './chain-probe.js'
+import { probeChains, warmProbes, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
 import { probeCosmos } from './cosmos-probe.js'
@@ -114,6 +114,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   for (const pending of [clusterWide.all, namespaced.then((lists) => lists.all)]) pending.catch(() => undefined)
   const { nodes, rows, sets, errors: setErrors } = await found
   errors.push(...(setErrors ?? []))
+  if (options.chain) warmProbes(nodes, options.chain)
 
   // Logs go out as soon as the Pods and Events they are chosen by are known, not after every list.
   const plan = namespaced

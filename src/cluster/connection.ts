@@ -10,8 +10,8 @@ export interface Connection {
   credentials: Credentials
   /** Lists kept current by watches, where a process reads the cluster again and again (serve). */
   watched?: WatchedLists
-  /** Called once per port-forward a run's probes open (--debug accounting). */
-  onForward?: (namespace: string, pod: string, port: number) => void
+  /** Called once per port-forward a run's probes open, with the Pod port or ports it carries (--debug accounting). */
+  onForward?: (namespace: string, pod: string, ports: number | readonly number[]) => void
   /** Called when the answers of one call through a port-forward are in (--debug timings). */
   onPodAnswers?: (target: string, paths: string[], ms: number, failure?: string) => void
 }

@@ -22,18 +22,25 @@ export interface Lists {
 /** Whether some node in a namespace (any node, for cluster-wide lists) has a need; `pods` are that namespace's. */
 export type Wanted = (need: NodeNeed, namespace: string | undefined, pods: () => Promise<Pod[]>) => Promise<boolean>
 
-/** Send the list reads of these targets for each namespace now, or once a node is known to need them. */
+/**
+ * Send the list reads of these targets for each namespace now, or once a node is known to need them. Target by
+ * target across the namespaces: every namespace's Pods go out first, so what waits for the Pods (the chain probe, the
+ * log reads) is not queued behind other namespaces' Events and ConfigMaps when a fleet spans more namespaces than
+ * reads go out at once.
+ */
 export function startLists(read: Reader, targets: ListTarget[], namespaces: (string | undefined)[], wanted: Wanted): Lists {
   const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
-  const started = namespaces.flatMap((ns) => {
-    const here: { kind: string; items: Promise<KubeObject[]> }[] = []
-    const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items)).then((items) => items.filter((pod) => isKind(pod, 'Pod')))
-    for (const target of targets) {
-      const need = target.onlyFor
+  // One row per namespace, a list per target: kept in that order, so the objects' order does not depend on the reads'.
+  const rows = namespaces.map(() => [] as { kind: string; items: Promise<KubeObject[]> }[])
+  for (const target of targets) {
+    const need = target.onlyFor
+    namespaces.forEach((ns, n) => {
+      const here = rows[n]
+      const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items)).then((items) => items.filter((pod) => isKind(pod, 'Pod')))
       here.push({ kind: target.kind, items: need ? wanted(need, ns, pods).then((yes) => (yes ? read(target, ns) : [])) : read(target, ns) })
-    }
-    return here
-  })
+    })
+  }
+  const started = rows.flat()
   const of = (kind: string) => flat(started.filter((l) => l.kind === kind).map((l) => l.items))
   return { all: flat(started.map((l) => l.items)), of: of as Lists['of'] }
 }

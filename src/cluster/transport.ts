@@ -4,6 +4,7 @@ import net from 'node:net'
 import type { Readable } from 'node:stream'
 import tls from 'node:tls'
 import type { Credentials } from './auth.js'
+import { keepSessions, sharedTls } from './tls-reuse.js'
 
 /**
  * Flow-control windows: 4 MiB per stream, as Go's HTTP/2 client (kubectl) opens, so a 200 kB log arrives without
@@ -55,6 +56,7 @@ export class Transport {
   private open = 0
   private closed = false
   private handshake?: tls.TLSSocket
+  private readonly credentials: Credentials
   /** Connections dropped because they did not answer a PING (for --debug and the tests). */
   silentDrops = 0
 
@@ -65,6 +67,7 @@ export class Transport {
   ) {
     const { ca, cert, key, rejectUnauthorized, servername } = credentials
     this.tlsOptions = { ca, cert, key, rejectUnauthorized, servername }
+    this.credentials = credentials
     this.maxSockets = maxSockets
   }
 
@@ -135,7 +138,16 @@ export class Transport {
     // Node warns when an IP address is sent as TLS server name (RFC 6066 forbids it).
     const servername = this.tlsOptions.servername ?? (net.isIP(host) ? undefined : host)
     return new Promise((resolve, reject) => {
-      const socket = tls.connect({ ...this.tlsOptions, host, servername, port: Number(this.server.port || 443), ALPNProtocols: ['h2', 'http/1.1'] })
+      const socket = tls.connect({
+        ...this.tlsOptions,
+        ...sharedTls(this.server.href, this.credentials),
+        host,
+        servername,
+        port: Number(this.server.port || 443),
+        ALPNProtocols: ['h2', 'http/1.1'],
+      })
+      // The session the server hands out here is what the port-forwards of the run resume.
+      keepSessions(socket, this.server.href, this.credentials)
       // Loaded once the ClientHello is out (TLS sends it on connect, before this listener), not with the
       // bundle: its ~3 ms of start-up work then runs while the server answers the handshake.
       socket.once('connect', () => process.getBuiltinModule('node:http2'))

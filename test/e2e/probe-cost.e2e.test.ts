@@ -10,18 +10,21 @@ import { refreshScenarios } from './scenario-setup.js'
 const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
 
 /**
- * How many port-forwards a doctor run's chain probe opened, per Pod port. The signer checks (8080, 26659) are left out:
- * each of them is one connection of its own by design (the gate test's bytes are the first the port sends).
+ * How many port-forwards a doctor run's chain probe opened, per Pod port, and the ports each one carried ("ns/pod:26657,8000").
+ * The signer checks (8080, 26659) are left out: each of them is one connection of its own by design (the gate test's
+ * bytes are the first the port sends).
  */
-async function forwards(args: string[]): Promise<Map<string, number>> {
+async function forwards(args: string[]): Promise<Map<string, number> & { connections: string[] }> {
   const result = await runCli(['doctor', ...args, '--debug', '-o', 'json', '--fail-on', 'never'], { env: env() })
   // 3: the fleet holds nodes doctor cannot measure whole (no chain behind their Pods).
   expect([0, 3], result.stderr.slice(-2000)).toContain(result.code)
   expect(JSON.parse(result.stdout).clusters[0].nodes.length).toBeGreaterThan(0)
-  const counts = new Map<string, number>()
+  const counts = Object.assign(new Map<string, number>(), { connections: [] as string[] })
   for (const line of result.stderr.split('\n')) {
-    const target = /^debug: port-forward (\S+)$/.exec(line)?.[1]
-    if (target && !/:(8080|26659)$/.test(target)) counts.set(target, (counts.get(target) ?? 0) + 1)
+    const [, pod, ports] = /^debug: port-forward (\S+):([\d,]+)$/.exec(line) ?? []
+    if (!pod || /^(8080|26659)$/.test(ports)) continue
+    counts.connections.push(`${pod}:${ports}`)
+    for (const port of ports.split(',')) counts.set(`${pod}:${port}`, (counts.get(`${pod}:${port}`) ?? 0) + 1)
   }
   return counts
 }
@@ -35,11 +38,15 @@ describe('chain probe cost', () => {
     const counts = await forwards(['val-0', '-n', 'sc-validators', '--signing-window', '60'])
     expect(counts.get('sc-validators/val-0:26657')).toBe(1)
     expect([...counts.values()].every((n) => n === 1)).toBe(true)
+    // Its RPC and node-utils ports over one port-forward: one connection and upgrade for the node, not one per port.
+    expect(counts.connections).toContain('sc-validators/val-0:26657,8000')
   })
 
   it('the whole fleet: every Pod port probed is forwarded once', async () => {
     const counts = await forwards(['-A'])
     expect(counts.size).toBeGreaterThan(5)
     expect([...counts].filter(([, n]) => n > 1)).toEqual([])
+    // A node's ports share its port-forward: fewer connections than ports forwarded.
+    expect(counts.connections.length).toBeLessThan(counts.size)
   })
 })

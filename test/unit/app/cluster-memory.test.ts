@@ -36,6 +36,25 @@ describe('the history file', () => {
     expect(kept['https://10.0.0.1:10049|ns/node-10049']).toBeDefined()
   })
 
+  it('adds the configuration fingerprints to an observation recorded without them, keeping when it was first seen', async () => {
+    const file = historyFileWith({})
+    const snapshot = await loadBundle('healthy')
+    await recordHistory(snapshot, file)
+    const first = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { at: string; configKeys?: Record<string, string> }[]>
+    const withKeys = Object.entries(first).filter(([, list]) => list.at(-1)?.configKeys)
+    expect(withKeys.length).toBeGreaterThan(0)
+    // As a run before fingerprints were kept wrote it.
+    for (const [, list] of withKeys) delete list.at(-1)!.configKeys
+    writeFileSync(file, JSON.stringify(first))
+    await recordHistory({ ...snapshot, collectedAt: new Date(Date.parse(snapshot.collectedAt) + 60_000).toISOString() }, file)
+    const again = JSON.parse(readFileSync(file, 'utf8')) as typeof first
+    for (const [node, list] of withKeys) {
+      expect(again[node]).toHaveLength(list.length)
+      expect(again[node].at(-1)!.at).toBe(list.at(-1)!.at)
+      expect(Object.keys(again[node].at(-1)!.configKeys ?? {}).length).toBeGreaterThan(0)
+    }
+  })
+
   it('leaves a file under the bound as it was, but for this run', async () => {
     const file = historyFileWith({ 'https://10.0.0.1:1|ns/a': [{ node: 'ns/a', at: '2020-01-01T00:00:00Z' }] })
     await recordHistory(await loadBundle('healthy'), file)
