@@ -67,7 +67,8 @@ export class LiveSource implements SnapshotSource {
       client,
       context,
       credentials,
-      onForward: (namespace, pod, ports) => this.debugLine(`port-forward ${namespace}/${pod}:${[ports].flat().join(',')}`),
+      onForward: (namespace, pod, ports, again) =>
+        this.debugLine(`port-forward ${namespace}/${pod}:${[ports].flat().join(',')}${again ? ' (again: the last one closed with no answer)' : ''}`),
       onPodAnswers: (target, paths, ms, failure) =>
         this.debugLine(
           `${failure ? `no answer (${failure})` : `${paths.length} answer(s)`} in ${ms.toFixed(0)} ms, at ${(process.uptime() * 1000).toFixed(0)} ms: ` +

@@ -11,7 +11,7 @@ export interface Connection {
   /** Lists kept current by watches, where a process reads the cluster again and again (serve). */
   watched?: WatchedLists
   /** Called once per port-forward a run's probes open, with the Pod port or ports it carries (--debug accounting). */
-  onForward?: (namespace: string, pod: string, ports: number | readonly number[]) => void
+  onForward?: (namespace: string, pod: string, ports: number | readonly number[], again?: boolean) => void
   /** Called when the answers of one call through a port-forward are in (--debug timings). */
   onPodAnswers?: (target: string, paths: string[], ms: number, failure?: string) => void
 }

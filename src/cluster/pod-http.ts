@@ -25,7 +25,8 @@ export interface PodHttpOptions {
   credentials: Credentials
   timeoutMs: number
   /** Called once per port-forward opened, with the Pod ports it carries (--debug accounting). */
-  onForward?: (namespace: string, pod: string, ports: number[]) => void
+  /** again: a port asked once more, its first forward having closed with no answer and no word from the Pod side. */
+  onForward?: (namespace: string, pod: string, ports: number[], again?: boolean) => void
   /** Called when a call's answers are in, with how long they took (--debug timings). */
   onAnswers?: (target: string, paths: string[], ms: number, failure?: string) => void
 }
@@ -96,7 +97,7 @@ export class PodHttpPool {
     }
     for (let retried = false; ; retried = true) {
       if (!stream) {
-        stream = await this.open(where)
+        stream = await this.open(where, retried)
         if (retried) stream.holdMs = RETRY_HOLD_MS
       }
       entry.stream = stream
@@ -125,7 +126,7 @@ export class PodHttpPool {
    * A new stream to a Pod port. The ports of the Pod asked for in the same turn of the event loop (the chain probe asks
    * for its RPC and node-utils at once) go into one port-forward: one connection, one upgrade, for the Pod.
    */
-  private async open(where: Where): Promise<PortStream> {
+  private async open(where: Where, again = false): Promise<PortStream> {
     const podKey = `${where.namespace}/${where.pod}`
     let batch = this.opening.get(podKey)
     if (!batch) {
@@ -138,7 +139,7 @@ export class PodHttpPool {
           this.connections++
           this.tunnels.add(opened)
           this.forwards += ports.length
-          this.options.onForward?.(where.namespace, where.pod, ports)
+          this.options.onForward?.(where.namespace, where.pod, ports, again)
           resolve(opened)
         }),
       )

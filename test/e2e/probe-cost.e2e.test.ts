@@ -14,15 +14,21 @@ const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
  * The signer checks (8080, 26659) are left out: each of them is one connection of its own by design (the gate test's
  * bytes are the first the port sends).
  */
-async function forwards(args: string[]): Promise<Map<string, number> & { connections: string[] }> {
+async function forwards(args: string[]): Promise<Map<string, number> & { connections: string[]; again: string[] }> {
   const result = await runCli(['doctor', ...args, '--debug', '-o', 'json', '--fail-on', 'never'], { env: env() })
   // 3: the fleet holds nodes doctor cannot measure whole (no chain behind their Pods).
   expect([0, 3], result.stderr.slice(-2000)).toContain(result.code)
   expect(JSON.parse(result.stdout).clusters[0].nodes.length).toBeGreaterThan(0)
-  const counts = Object.assign(new Map<string, number>(), { connections: [] as string[] })
+  const counts = Object.assign(new Map<string, number>(), { connections: [] as string[], again: [] as string[] })
   for (const line of result.stderr.split('\n')) {
-    const [, pod, ports] = /^debug: port-forward (\S+):([\d,]+)$/.exec(line) ?? []
+    const [, pod, ports, again] = /^debug: port-forward (\S+):([\d,]+)( \(again: .*\))?$/.exec(line) ?? []
     if (!pod || /^(8080|26659)$/.test(ports)) continue
+    // A port asked once more because its forward closed with no word (the API server can cut it before the Pod side's
+    // words arrive, under load): the probe's one retry, not a second reading that could have shared the first forward.
+    if (again) {
+      counts.again.push(`${pod}:${ports}`)
+      continue
+    }
     counts.connections.push(`${pod}:${ports}`)
     for (const port of ports.split(',')) counts.set(`${pod}:${port}`, (counts.get(`${pod}:${port}`) ?? 0) + 1)
   }
@@ -46,6 +52,8 @@ describe('chain probe cost', () => {
     const counts = await forwards(['-A'])
     expect(counts.size).toBeGreaterThan(5)
     expect([...counts].filter(([, n]) => n > 1)).toEqual([])
+    // At most one retry per port.
+    expect(counts.again.filter((port, i) => counts.again.indexOf(port) !== i)).toEqual([])
     // A node's ports share its port-forward: fewer connections than ports forwarded.
     expect(counts.connections.length).toBeLessThan(counts.size)
   })
