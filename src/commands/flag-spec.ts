@@ -152,7 +152,7 @@ export const SCOPE_FLAGS = {
   selector: {
     type: 'string',
     char: 'l',
-    description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true); alone, looks in the namespace',
+    description: 'only nodes whose labels match, as kubectl -l (e.g. validator=true; not with a NAME); alone, looks in the namespace',
     // Checked where the line is parsed: a bad selector is an input error, whatever the cluster says.
     parse: checkedLabelSelector,
   },
