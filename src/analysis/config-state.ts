@@ -42,23 +42,13 @@ const AROUND_MS = 5 * 60_000
  * against the one on ConfigMap <node> (the latest rendered configuration), the generation
  * annotations, restarts (pod uid changes in the local history, or NodeRestarted Events) and the
  * operator's log lines about the node. The operator's hash itself cannot be recomputed here.
- * Read once per index, node and time (statesByIndex).
+ * Read once per index, node and time.
  */
 export function configState(index: SnapshotIndex, node: ChainNode, now: number): ConfigState {
-  let byNode = statesByIndex.get(index)
-  if (!byNode) statesByIndex.set(index, (byNode = new Map()))
-  const known = byNode.get(node)
-  if (known?.now === now) return known.state
-  const state = readConfigState(index, node, now)
-  byNode.set(node, { now, state })
-  return state
+  // The rule, the timeline and status ask for the same one, and each answer reads the node's Events (200,000 of them
+  // on a noisy node) and the operator's log.
+  return index.once('config state', node, String(now), () => readConfigState(index, node, now))
 }
-
-/**
- * Each node's configState, per index and time: the rule, the timeline and status ask for the same one, and each
- * answer reads the node's Events (200,000 of them on a noisy node) and the operator's log.
- */
-const statesByIndex = new WeakMap<SnapshotIndex, Map<ChainNode, { now: number; state: ConfigState }>>()
 
 function readConfigState(index: SnapshotIndex, node: ChainNode, now: number): ConfigState {
   const pod = index.podOf(node)

@@ -151,27 +151,9 @@ function namespacesAsked(index: SnapshotIndex): string[] | undefined {
 }
 const asked = new WeakMap<SnapshotIndex, string[] | undefined>()
 
-/**
- * What one run's rules ask again and again of an object (each vocabulary rule its reconcile lines and failing run), kept
- * per snapshot index and object: gathered and sorted once. Read only, shared by every caller.
- */
-function perObject<T>(cache: WeakMap<SnapshotIndex, WeakMap<object, Map<string, T>>>, index: SnapshotIndex, obj: object, key: string, make: () => T): T {
-  let byObject = cache.get(index)
-  if (!byObject) cache.set(index, (byObject = new WeakMap()))
-  let byKey = byObject.get(obj)
-  if (!byKey) byObject.set(obj, (byKey = new Map()))
-  if (byKey.has(key)) return byKey.get(key)!
-  const value = make()
-  byKey.set(key, value)
-  return value
-}
-const linesKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, readonly ReconcileLine[]>>>()
-const historyKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, ReconcileHistory>>>()
-const failingKept = new WeakMap<SnapshotIndex, WeakMap<object, Map<string, readonly ReconcileLine[]>>>()
-
 /** The reconcile lines about one object in the logs of the release that reconciles `node`, oldest first. */
 export function reconcileLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): readonly ReconcileLine[] {
-  return perObject(linesKept, index, node, `${kind}/${name}`, () => gatherLines(index, node, kind, name))
+  return index.once('reconcile lines', node, `${kind}/${name}`, () => gatherLines(index, node, kind, name))
 }
 
 function gatherLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind: ReconcileLine['kind'], name: string): ReconcileLine[] {
@@ -190,7 +172,7 @@ function gatherLines(index: SnapshotIndex, node: ChainNode | ChainNodeSet, kind:
 
 /** What the operator logged about reconciling this node and its ChainNodeSet. */
 export function reconcileHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory {
-  return perObject(historyKept, index, node, '', () => gatherHistory(index, node))
+  return index.once('reconcile history', node, '', () => gatherHistory(index, node))
 }
 
 function gatherHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory {
@@ -215,7 +197,7 @@ function gatherHistory(index: SnapshotIndex, node: ChainNode): ReconcileHistory 
 /** The failures of one object's (a ChainNode's or a ChainNodeSet's) own reconciles since the last that went through, oldest first. */
 export function failingRunOf(index: SnapshotIndex, obj: ChainNode | ChainNodeSet): readonly ReconcileLine[] {
   const kind = obj.kind === 'ChainNodeSet' ? 'ChainNodeSet' : 'ChainNode'
-  return perObject(failingKept, index, obj, '', () => failingRun(reconcileLines(index, obj, kind, obj.metadata.name)))
+  return index.once('failing run', obj, '', () => failingRun(reconcileLines(index, obj, kind, obj.metadata.name)))
 }
 
 /**

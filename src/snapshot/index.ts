@@ -37,6 +37,22 @@ export class SnapshotIndex {
   private observationsByNode?: Map<string, Observation[]>
   private readonly eventsCache = new WeakMap<KubeObject, KubeEvent[]>()
   private readonly eventTimes = new WeakMap<KubeEvent[], number[]>()
+  private readonly answers = new Map<string, WeakMap<object, Map<string, unknown>>>()
+
+  /**
+   * What the rules, the timeline and status ask again and again of one object of this snapshot, made once: `question`
+   * names what is asked, `detail` tells one object's asks apart (a name, a time). Read only, shared by every caller.
+   */
+  once<T>(question: string, obj: object, detail: string, make: () => T): T {
+    let byObject = this.answers.get(question)
+    if (!byObject) this.answers.set(question, (byObject = new WeakMap()))
+    let byDetail = byObject.get(obj)
+    if (!byDetail) byObject.set(obj, (byDetail = new Map()))
+    if (byDetail.has(detail)) return byDetail.get(detail) as T
+    const answer = make()
+    byDetail.set(detail, answer)
+    return answer
+  }
 
   constructor(readonly snapshot: Snapshot) {
     for (const obj of snapshot.objects) {
