@@ -93,7 +93,7 @@ describe('chain probe on real CometBFT nodes', () => {
     expect(notSyncing.evidence.find((e: any) => e.source === 'CometBFT RPC /net_info').text).toMatch(
       /^1 peer\(s\): 0 inbound, 1 outbound \([0-9a-f]{12}@127\.0\.0\.1 out\)$/,
     )
-  }, 60_000)
+  }, 120_000)
 
   it('a node whose RPC process died: the probe says so and doctor finishes', async () => {
     const { code, cluster } = await doctor(['gone-0', '-n', 'sc-chain-rpc-dead'])

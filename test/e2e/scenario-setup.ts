@@ -29,23 +29,57 @@ export async function refreshScenarios(): Promise<void> {
  * Wait until sc-chain-halt's last block is older than what the chain probe and the log reading call recent, and
  * until full-0's own log shows the halt: a real chain says so only once consensus has timed out at the height it
  * cannot commit, which on a loaded machine can come some seconds after its last block. Bounded: a minute at most,
- * then the tests read what there is.
+ * then it fails with what full-0's log and the two nodes' RPC said, so a scenario that did not halt is named as such
+ * rather than read as a rule that missed it.
  */
 export async function waitForChainHalt(): Promise<string> {
   const comet = path.join(inject('clusterDir'), 'comet')
-  const { lastBlockAt } = JSON.parse(readFileSync(path.join(comet, 'sc-chain-halt.json'), 'utf8')) as { lastBlockAt: string }
-  const wait = Date.parse(lastBlockAt) + RECENT_BLOCK_MS + 1000 - Date.now()
+  const recorded = JSON.parse(readFileSync(path.join(comet, 'sc-chain-halt.json'), 'utf8')) as HaltRecord
+  const wait = Date.parse(recorded.lastBlockAt) + RECENT_BLOCK_MS + 1000 - Date.now()
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline && !haltInLog(path.join(comet, 'sc-chain-halt_full-0.cri.log'));)
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-  return lastBlockAt
+  const logFile = path.join(comet, 'sc-chain-halt_full-0.cri.log')
+  for (const deadline = Date.now() + 60_000; !haltInLog(logFile); await new Promise((resolve) => setTimeout(resolve, 1000)))
+    if (Date.now() > deadline) throw new Error(await whyNoHalt(recorded, logFile))
+  return recorded.lastBlockAt
+}
+
+/** What sc-chain-halt's seeding recorded (test/cluster/scenarios/sc-chain-halt.ts). */
+interface HaltRecord {
+  lastBlockAt: string
+  haltHeight?: number
+  rpcPorts?: Record<string, number>
+}
+
+function logEntries(file: string) {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => /^(\S+Z) std(?:out|err) [FP] (.*)$/.exec(line))
+    .flatMap((m) => (m ? [{ at: m[1], text: m[2] }] : []))
 }
 
 /** What doctor --no-probe reads of full-0's log says consensus is stuck (analysis/chain-logs.ts, on the CRI file kwok serves). */
 function haltInLog(file: string): boolean {
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line) => /^(\S+Z) std(?:out|err) [FP] (.*)$/.exec(line))
-    .flatMap((m) => (m ? [{ at: m[1], text: m[2] }] : []))
-  return chainLogSignals(lines, 'app', Date.now()).consensusStuck !== undefined
+  return chainLogSignals(logEntries(file), 'app', Date.now()).consensusStuck !== undefined
+}
+
+async function whyNoHalt(recorded: HaltRecord, logFile: string): Promise<string> {
+  const heights = await Promise.all(
+    Object.entries(recorded.rpcPorts ?? {}).map(async ([node, port]) => {
+      const answer = await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(2000) })
+        .then(async (res) => ((await res.json()) as { result: { sync_info: { latest_block_height: string; latest_block_time: string } } }).result.sync_info)
+        .then((info) => `height ${info.latest_block_height} at ${info.latest_block_time}`)
+        .catch((error: Error) => `no answer (${error.message})`)
+      return `${node}: ${answer}`
+    }),
+  )
+  const consensus = logEntries(logFile)
+    .filter((line) => /Timed out|committed state|SwitchToConsensus|Time to switch/.test(line.text))
+    .slice(-8)
+    .map((line) => `  ${line.at} ${line.text.slice(0, 160)}`)
+  return [
+    `sc-chain-halt: full-0's log shows no halt a minute after its last block (${recorded.lastBlockAt}, halt height ${recorded.haltHeight ?? '?'})`,
+    ...heights,
+    `full-0's last consensus lines (${logFile}):`,
+    ...consensus,
+  ].join('\n')
 }

@@ -58,7 +58,7 @@ describe('one answer whatever the scope: NAME, --all -n, --set and -A agree on e
   beforeAll(async () => {
     // Without the probe, the halted chain is read from its logs: its last commit must be old enough.
     await waitForChainHalt()
-  }, 60_000)
+  }, 120_000)
 
   it.each(SCENARIOS.map((s) => s.namespace))('%s', { timeout: 300_000 }, async (namespace) => {
     // Healthy leases and heights go stale in seconds: every scope is read within the same few seconds.

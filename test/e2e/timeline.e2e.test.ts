@@ -113,7 +113,7 @@ describe('timeline against every scenario of the test cluster', () => {
   // The halted chain is a finding only once its last block is no longer recent; run alone, this file comes early.
   beforeAll(async () => {
     await waitForChainHalt()
-  }, 60_000)
+  }, 120_000)
   // Healthy leases and heights go stale within seconds; each read needs them fresh.
   beforeEach(async () => {
     await refreshScenarios()

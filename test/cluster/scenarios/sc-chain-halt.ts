@@ -45,9 +45,10 @@ export default defineScenario({
       halted = now
     }
     await waitForComet(fullNode, `the halt height ${halted}`, (st) => st.height >= halted)
-    // Tests wait until the last block is older than what the probe calls recent.
+    // Tests wait until the last block is older than what the probe calls recent; the ports let a test that sees no halt ask why.
     const { time } = await cometStatus(fullNode)
-    writeFileSync(join(dir, 'comet', `${NS}.json`), JSON.stringify({ lastBlockAt: time }))
+    const rpcPorts = { 'val-a': valA.rpcPort, 'full-0': fullNode.rpcPort }
+    writeFileSync(join(dir, 'comet', `${NS}.json`), JSON.stringify({ lastBlockAt: time, haltHeight: halted, rpcPorts }))
     const peers = [valA, valB].map((v) => ({ id: v.nodeId, address: '127.0.0.1', port: v.p2pPort }))
     await seedCometNode(s, { name: 'full-0', chainID: CHAIN, comet: fullNode, peers, podIP: '10.244.3.30' })
   },
