@@ -1,8 +1,9 @@
 import { describeMovement, isRecent, movementOf } from '../snapshot/chain.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { podReady } from '../snapshot/node-layout.js'
-import type { ChainFacts } from '../snapshot/types.js'
+import type { ChainFacts, CosmosReading, CosmosValidatorReading, SigningReading } from '../snapshot/types.js'
 import type { Evidence } from '../engine/define-rule.js'
+import { cosmosQuery } from '../engine/evidence.js'
 import { ageMs, humanAge } from '../util/duration.js'
 import { configFile, tomlString } from '../snapshot/node-config.js'
 import { matchingEvents, eventText, eventTime } from '../snapshot/events.js'
@@ -101,4 +102,52 @@ export function stateSyncEvidence(index: SnapshotIndex, node: ChainNode, facts: 
     evidence.push({ kind: 'probe', source: 'state-sync RPC server', text, at: server.at })
   }
   return evidence
+}
+
+/** Where a node is against the tip, as its own /status says: 'synced', 'catching up', 'stalled', 'unknown' or 'no answer'. */
+export function syncState(facts: ChainFacts): string {
+  if (!facts.status) return 'no answer'
+  if (facts.status.catchingUp) return 'catching up'
+  const movement = movementOf(facts)
+  return movement.kind === 'moving' ? 'synced' : movement.kind === 'stalled' ? 'stalled' : movement.kind === 'catching-up' ? 'catching up' : 'unknown'
+}
+
+/** The commits counted for a validator, with the heights it missed (the latest ten). */
+export function commitsEvidence(reading: SigningReading): Evidence {
+  const missed = reading.missed
+    ? `, missed ${reading.missedHeights.slice(-10).join(', ')}${reading.missed > 10 ? ` (the latest 10 of ${reading.missed})` : ''}`
+    : ''
+  return {
+    kind: 'probe',
+    source: `CometBFT RPC /commit via ${reading.source}`,
+    text: reading.counted
+      ? `${reading.address} signed ${reading.signed} of ${reading.counted} commits (heights ${reading.fromHeight}-${reading.toHeight})${missed}`
+      : `no commit counted: ${reading.problems[0] ?? 'none read'}`,
+    at: reading.at,
+  }
+}
+
+/** The chain's staking record of a validator and its signing info (jailed_until), as read over abci_query. */
+export function stakingEvidence(cosmos: CosmosReading, validator: CosmosValidatorReading): Evidence[] {
+  const { staking, signingInfo: info } = validator
+  return [
+    ...(staking
+      ? [
+          cosmosQuery(
+            cosmos,
+            'staking.v1beta1.Query/Validator',
+            `${staking.operatorAddress}: jailed ${staking.jailed}, status ${staking.status}, tokens ${staking.tokens}`,
+          ),
+        ]
+      : []),
+    ...(info
+      ? [
+          cosmosQuery(
+            cosmos,
+            'slashing.v1beta1.Query/SigningInfo',
+            `${info.address}: jailed_until ${info.jailedUntil ?? '(unset)'}, missed_blocks_counter ${info.missedBlocksCounter}`,
+          ),
+        ]
+      : []),
+  ]
 }

@@ -138,8 +138,9 @@ export class Transport {
     // Node warns when an IP address is sent as TLS server name (RFC 6066 forbids it).
     const servername = this.tlsOptions.servername ?? (net.isIP(host) ? undefined : host)
     return new Promise((resolve, reject) => {
+      // The CA, certificate and key are in the shared context, parsed once; only the checks are passed beside it.
       const socket = tls.connect({
-        ...this.tlsOptions,
+        rejectUnauthorized: this.tlsOptions.rejectUnauthorized,
         ...sharedTls(this.server.href, this.credentials),
         host,
         servername,

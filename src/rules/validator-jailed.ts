@@ -3,7 +3,8 @@ import type { ChainNode, Pod } from '../snapshot/kinds.js'
 import { defineRule, type Evidence } from '../engine/define-rule.js'
 import { compareText } from '../util/compare.js'
 import { byReason, matchingEvents, eventTime } from '../snapshot/events.js'
-import { eventEvidence, field, cosmosQuery } from '../engine/evidence.js'
+import { eventEvidence, field } from '../engine/evidence.js'
+import { stakingEvidence } from '../analysis/chain-evidence.js'
 import { chainProbeOf } from '../snapshot/chain.js'
 import { humanAge } from '../util/duration.js'
 
@@ -123,23 +124,7 @@ function chainReading(index: SnapshotIndex, node: ChainNode, pod: Pod | undefine
   const info = cosmos.validator!.signingInfo
   const jailLeftMs = info?.jailedUntil ? Math.max(0, Date.parse(info.jailedUntil) - Date.parse(cosmos.at)) : undefined
   const state: Data['state'] = staking.jailed ? 'jailed' : operatorSays ? 'stale' : 'unbonded'
-  const evidence: Evidence[] = [
-    cosmosQuery(
-      cosmos,
-      'staking.v1beta1.Query/Validator',
-      `${staking.operatorAddress}: jailed ${staking.jailed}, status ${staking.status}, tokens ${staking.tokens}`,
-    ),
-    ...(info
-      ? [
-          cosmosQuery(
-            cosmos,
-            'slashing.v1beta1.Query/SigningInfo',
-            `${info.address}: jailed_until ${info.jailedUntil ?? '(unset)'}, missed_blocks_counter ${info.missedBlocksCounter}`,
-          ),
-        ]
-      : []),
-    field(node, '.status.jailed', status.jailed),
-  ]
+  const evidence: Evidence[] = [...stakingEvidence(cosmos, cosmos.validator!), field(node, '.status.jailed', status.jailed)]
   return [
     {
       subject: refOf(node),

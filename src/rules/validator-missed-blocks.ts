@@ -1,7 +1,8 @@
-import { chainProbeOf, movementOf } from '../snapshot/chain.js'
+import { chainProbeOf } from '../snapshot/chain.js'
+import { commitsEvidence, syncState } from '../analysis/chain-evidence.js'
 import { refOf } from '../snapshot/index.js'
 import { defineRule, type Evidence, type Severity } from '../engine/define-rule.js'
-import type { ChainFacts, SigningReading } from '../snapshot/types.js'
+import type { SigningReading } from '../snapshot/types.js'
 import { field } from '../engine/evidence.js'
 
 export const DEFAULT_MISSED_BLOCKS = { warning: 5, error: 20 }
@@ -29,13 +30,6 @@ interface MissedBlocks {
   jailed: boolean
   problem?: string
   thresholds: { warning: number; error: number }
-}
-
-function nodeState(facts: ChainFacts): string {
-  if (!facts.status) return 'no answer'
-  if (facts.status.catchingUp) return 'catching up'
-  const movement = movementOf(facts)
-  return movement.kind === 'moving' ? 'synced' : movement.kind === 'stalled' ? 'stalled' : movement.kind === 'catching-up' ? 'catching up' : 'unknown'
 }
 
 export default defineRule<MissedBlocks>({
@@ -67,21 +61,12 @@ export default defineRule<MissedBlocks>({
       firstMissed: reading.firstMissed,
       lastSigned: reading.lastSigned,
       votingPower: reading.votingPower,
-      nodeState: nodeState(facts),
+      nodeState: syncState(facts),
       signsWith: own && own !== reading.address ? own : undefined,
       jailed: node.status?.jailed === true,
       thresholds,
     }
-    const evidence: Evidence[] = [
-      {
-        kind: 'probe',
-        source: `CometBFT RPC /commit via ${reading.source}`,
-        text: reading.counted
-          ? `${reading.address} signed ${reading.signed} of ${reading.counted} commits (heights ${reading.fromHeight}-${reading.toHeight})${reading.missed ? `, missed ${reading.missedHeights.slice(-10).join(', ')}${reading.missed > 10 ? ` (the latest 10 of ${reading.missed})` : ''}` : ''}`
-          : `no commit counted: ${reading.problems[0] ?? 'none read'}`,
-        at: reading.at,
-      },
-    ]
+    const evidence: Evidence[] = [commitsEvidence(reading)]
     if (reading.addressFrom === 'pubKey') evidence.push(field(node, '.status.pubKey', node.status?.pubKey))
     if (facts.validator)
       evidence.push({
