@@ -61,6 +61,8 @@ export function initComet(
     killRecorded(dir, key)
     const home = join(dir, 'comet', safe(key))
     rmSync(home, { recursive: true, force: true })
+    // Its log too: startComet appends, and a new chain's heights after the old one's would read as one log.
+    rmSync(`${home}.cri.log`, { force: true })
     mkdirSync(home, { recursive: true })
     execFileSync(bin, ['init', '--home', home], { stdio: 'ignore' })
     const logFormat = options.logFormat?.(key) ?? 'plain'
@@ -188,6 +190,8 @@ export async function stopComet(dir: string, node: RunningComet): Promise<void> 
       return
     await sleep(100)
   }
+  // A scenario that stops a node to break its chain must not go on with the node alive.
+  throw new Error(`cometbft ${node.key}: its RPC on ${node.rpcPort} still answers 5 s after SIGKILL of process group ${node.pid}`)
 }
 
 function killRecorded(dir: string, key: string): void {
