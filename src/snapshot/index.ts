@@ -171,12 +171,13 @@ export class SnapshotIndex {
 
   private findEvents(obj: KubeObject): KubeEvent[] {
     this.indexEvents()
-    const byUid = obj.metadata.uid ? (this.eventsByUid.get(obj.metadata.uid) ?? []) : []
-    const byName = (this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []).filter((event) => {
-      const uid = (event.involvedObject ?? event.regarding)?.uid
-      return !uid || !obj.metadata.uid || uid === obj.metadata.uid
-    })
-    const { events, times } = sortEventsTimed([...new Set([...byUid, ...byName])])
+    const uid = obj.metadata.uid
+    const byName = this.eventsByName.get(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name)) ?? []
+    // Each Event is in one uid's list and one name's: an object with a uid takes its uid's, and by name only those
+    // that name no uid (one naming its uid is in the uid's list already, one naming another is about another object).
+    const { events, times } = sortEventsTimed(
+      uid ? [...(this.eventsByUid.get(uid) ?? []), ...byName.filter((event) => !(event.involvedObject ?? event.regarding)?.uid)] : [...byName],
+    )
     this.eventTimes.set(events, times)
     return events
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { eventAge } from '../../src/render/events.js'
 import { eventTime, sortEvents } from '../../src/snapshot/events.js'
+import { SnapshotIndex } from '../../src/snapshot/index.js'
+import type { KubeObject, Snapshot } from '../../src/snapshot/types.js'
 import type { Editable } from '../helpers/bundles.js'
 
 const event = (name: string, fields: Record<string, unknown>): Editable => ({
@@ -37,5 +39,37 @@ describe('event ordering', () => {
     expect(eventAge(event('series', { eventTime: '2026-01-01T00:30:00Z', series: { count: 7, lastObservedTime: '2026-01-01T00:59:30Z' } }), now)).toBe(
       '30s (x7 over 30m)',
     )
+  })
+})
+
+describe('the Events about an object (SnapshotIndex.eventsFor)', () => {
+  const about = (name: string, involvedObject: Record<string, unknown>, at: string) =>
+    event(name, { involvedObject: { kind: 'Pod', namespace: 'ns', ...involvedObject }, lastTimestamp: at })
+  const pod = (name: string, uid?: string): Editable => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', ...(uid ? { uid } : {}) } })
+  const events = [
+    about('by-uid', { name: 'node-0', uid: 'u1' }, '2026-01-01T00:04:00Z'),
+    about('by-name-no-uid', { name: 'node-0' }, '2026-01-01T00:01:00Z'),
+    about('earlier-pod-same-name', { name: 'node-0', uid: 'u0' }, '2026-01-01T00:02:00Z'),
+    about('by-uid-renamed', { name: 'other', uid: 'u1' }, '2026-01-01T00:03:00Z'),
+    about('another-pod', { name: 'node-1', uid: 'u2' }, '2026-01-01T00:00:00Z'),
+  ]
+  const index = (...objects: Editable[]) => new SnapshotIndex({ ...({} as Snapshot), objects: [...objects, ...events] as KubeObject[] })
+
+  it('takes an object with a uid its uid, and by name only the Events that name no uid, each once, oldest first', () => {
+    const node = pod('node-0', 'u1')
+    expect(
+      index(node)
+        .eventsFor(node as KubeObject)
+        .map((e) => e.metadata.name),
+    ).toEqual(['by-name-no-uid', 'by-uid-renamed', 'by-uid'])
+  })
+
+  it('takes an object without a uid every Event that names it, whatever uid they carry', () => {
+    const node = pod('node-0')
+    expect(
+      index(node)
+        .eventsFor(node as KubeObject)
+        .map((e) => e.metadata.name),
+    ).toEqual(['by-name-no-uid', 'earlier-pod-same-name', 'by-uid'])
   })
 })
