@@ -96,6 +96,9 @@ class Stacks {
     const nt = profile.sampleTypes.length
     const { locationStart, locationIndex, values } = samples
     const { locNodeStart, sampleStart } = g
+    // Frames per location.
+    const size = new Int32Array(locNodeStart.length - 1)
+    for (let l = 0; l < size.length; l++) size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
     const drawn = new Int32Array(samples.count)
     let count = 0
     // A header per sample, and the 0 after the last.
@@ -106,7 +109,7 @@ class Stacks {
       if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
       drawn[count++] = s
       frames++
-      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += locNodeStart[locationIndex[i]! + 1]! - locNodeStart[locationIndex[i]!]!
+      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
     }
     this.count = count
     this.weight = new Float64Array(count)
@@ -117,7 +120,7 @@ class Stacks {
       this.weight[k] = w
       this.total += w
     }
-    writeFrames(this.frame, this.start, drawn.subarray(0, count), samples, g)
+    writeFrames(this.frame, this.start, drawn.subarray(0, count), samples, g, size)
   }
 }
 
@@ -125,15 +128,13 @@ class Stacks {
 const SLOTS = 4
 
 /** Stacks.frame and Stacks.start of the drawn samples. */
-function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable): void {
+function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable, size: Int32Array): void {
   const { locationStart, locationIndex } = samples
   const { locNodeStart, locNodes, sampleStart } = g
-  const locations = locNodeStart.length - 1
+  const locations = size.length
   // Per location its frames outermost first, SLOTS a location (the rest are written one by one).
   const slots = new Int32Array(locations * SLOTS)
-  const size = new Int32Array(locations)
   for (let l = 0; l < locations; l++) {
-    size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
     for (let j = 0; j < Math.min(SLOTS, size[l]!); j++) slots[l * SLOTS + j] = locNodes[locNodeStart[l + 1]! - 1 - j]! + 1
   }
   let at = 0
@@ -208,13 +209,22 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
       for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, d === last ? value : 0)
       continue
     }
-    const at = out.count
     emit(name, depth, value, 0)
-    const n = split.split(lo, hi, depth, side)
-    out.self[at] = split.self
+    // Frames all its samples share next (a call chain) are as wide as it and hold no sample's end: drawn at once,
+    // read sample by sample (each one's frames are side by side in memory) instead of a split per frame. The
+    // root's only child may still be too narrow (minFraction above 1).
+    let last = depth
+    if (value >= cutoff && value > 0) {
+      const first = split.first[side]![lo]!
+      last += split.chainLength(lo, hi, depth, side)
+      for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, 0)
+    }
+    // The last frame of the chain (or the frame itself) splits into its children.
+    const n = split.split(lo, hi, last, side)
+    out.self[out.count - 1] = split.self
     const children = Array.from({ length: n }, (_, c) => ({
       name: split.name[c]!,
-      depth: depth + 1,
+      depth: last + 1,
       lo: split.lo[c]!,
       hi: split.hi[c]!,
       side: split.side,
@@ -225,7 +235,7 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
       if (child.value >= cutoff && child.value > 0) kept.push(child)
       else {
         // Counting splits the child's run again: the split's children are read before.
-        out.omitted.frames += split.frameCount(child.lo, child.hi, depth + 1, child.side)
+        out.omitted.frames += split.frameCount(child.lo, child.hi, last + 1, child.side)
         out.omitted.value += child.value
       }
     kept.sort((a, b) => b.value - a.value || compareNames(stacks.names[a.name]!, stacks.names[b.name]!))
@@ -284,6 +294,25 @@ class FrameSplitter {
   /** How many frames the sample whose frames start at `first` has: the depth of its leaf. */
   depthOf(first: number): number {
     return ~this.frame[first - 1]!
+  }
+
+  /**
+   * How many frames after `depth` all the samples of the run [lo, hi) on `side` have, the same ones: the first
+   * sample's frames, cut where another sample's differ or end (a sample's frames end in its successor's header or
+   * the final 0, never equal to a frame).
+   */
+  chainLength(lo: number, hi: number, depth: number, side: number): number {
+    const { frame } = this
+    const first = this.first[side]!
+    const from = first[lo]! + depth
+    let length = this.depthOf(first[lo]!) - depth
+    for (let i = lo + 1; i < hi && length > 0; i++) {
+      const at = first[i]! + depth
+      let e = 0
+      while (e < length && frame[at + e] === frame[from + e]) e++
+      length = e
+    }
+    return length
   }
 
   /**
@@ -359,8 +388,10 @@ class FrameSplitter {
       frames++
       if (h - l === 1) frames += this.depthOf(this.first[s]![l]!) - d
       else {
-        const n = this.split(l, h, d, s, false)
-        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1, this.side)
+        const chain = this.chainLength(l, h, d, s)
+        frames += chain
+        const n = this.split(l, h, d + chain, s, false)
+        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + chain + 1, this.side)
       }
     }
     return frames
