@@ -96,6 +96,9 @@ class Stacks {
     const nt = profile.sampleTypes.length
     const { locationStart, locationIndex, values } = samples
     const { locNodeStart, sampleStart } = g
+    // Frames per location.
+    const size = new Int32Array(locNodeStart.length - 1)
+    for (let l = 0; l < size.length; l++) size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
     const drawn = new Int32Array(samples.count)
     let count = 0
     // A header per sample, and the 0 after the last.
@@ -106,7 +109,7 @@ class Stacks {
       if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
       drawn[count++] = s
       frames++
-      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += locNodeStart[locationIndex[i]! + 1]! - locNodeStart[locationIndex[i]!]!
+      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
     }
     this.count = count
     this.weight = new Float64Array(count)
@@ -117,7 +120,7 @@ class Stacks {
       this.weight[k] = w
       this.total += w
     }
-    writeFrames(this.frame, this.start, drawn.subarray(0, count), samples, g)
+    writeFrames(this.frame, this.start, drawn.subarray(0, count), samples, g, size)
   }
 }
 
@@ -125,15 +128,13 @@ class Stacks {
 const SLOTS = 4
 
 /** Stacks.frame and Stacks.start of the drawn samples. */
-function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable): void {
+function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable, size: Int32Array): void {
   const { locationStart, locationIndex } = samples
   const { locNodeStart, locNodes, sampleStart } = g
-  const locations = locNodeStart.length - 1
+  const locations = size.length
   // Per location its frames outermost first, SLOTS a location (the rest are written one by one).
   const slots = new Int32Array(locations * SLOTS)
-  const size = new Int32Array(locations)
   for (let l = 0; l < locations; l++) {
-    size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
     for (let j = 0; j < Math.min(SLOTS, size[l]!); j++) slots[l * SLOTS + j] = locNodes[locNodeStart[l + 1]! - 1 - j]! + 1
   }
   let at = 0
@@ -208,13 +209,22 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
       for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, d === last ? value : 0)
       continue
     }
-    const at = out.count
     emit(name, depth, value, 0)
-    const n = split.split(lo, hi, depth, side)
-    out.self[at] = split.self
+    // Frames all its samples share next (a call chain) are as wide as it and hold no sample's end: drawn at once,
+    // read sample by sample (each one's frames are side by side in memory) instead of a split per frame. The
+    // root's only child may still be too narrow (minFraction above 1).
+    let last = depth
+    if (value >= cutoff && value > 0) {
+      const first = split.first[side]![lo]!
+      last += split.chainLength(lo, hi, depth, side)
+      for (let d = depth + 1; d <= last; d++) emit(split.frame[first + d - 1]!, d, value, 0)
+    }
+    // The last frame of the chain (or the frame itself) splits into its children.
+    const n = split.split(lo, hi, last, side)
+    out.self[out.count - 1] = split.self[0]!
     const children = Array.from({ length: n }, (_, c) => ({
       name: split.name[c]!,
-      depth: depth + 1,
+      depth: last + 1,
       lo: split.lo[c]!,
       hi: split.hi[c]!,
       side: split.side,
@@ -225,7 +235,7 @@ function mergeStacks(stacks: Stacks, cutoff: number): Merged {
       if (child.value >= cutoff && child.value > 0) kept.push(child)
       else {
         // Counting splits the child's run again: the split's children are read before.
-        out.omitted.frames += split.frameCount(child.lo, child.hi, depth + 1, child.side)
+        out.omitted.frames += split.frameCount(child.lo, child.hi, last + 1, child.side)
         out.omitted.value += child.value
       }
     kept.sort((a, b) => b.value - a.value || compareNames(stacks.names[a.name]!, stacks.names[b.name]!))
@@ -257,14 +267,24 @@ class FrameSplitter {
   readonly frame: Int32Array
   readonly first: [Int32Array, Int32Array]
   readonly weight: [Float64Array, Float64Array]
-  /** The last split: what ended in the frame, the side its children's runs are on, and its children (first seen first). */
-  self = 0
+  /**
+   * The last split: what ended in the frame (self[0]), the side its children's runs are on, and its children
+   * (first seen first). Self is held in an array: a field that holds 0 and then a weight of no small integer
+   * changes the object's shape, and the loop's optimised code (compiled on the stack) bailed out on it at every
+   * split, hundreds of thousands of times a run.
+   */
+  readonly self = new Float64Array(1)
   side = 0
   readonly name: Int32Array
   readonly lo: Int32Array
   readonly hi: Int32Array
   readonly value: Float64Array
+  /** Per sample of the run, its group; per group (children and the samples that ended) its name, size and value. */
   private readonly key: Int32Array
+  private readonly groupName: Int32Array
+  private readonly groupSize: Int32Array
+  private readonly groupValue: Float64Array
+  /** Per frame name its group in the current split, or -1. */
   private readonly slot: Int32Array
 
   constructor(stacks: Stacks) {
@@ -279,6 +299,9 @@ class FrameSplitter {
     this.lo = new Int32Array(most)
     this.hi = new Int32Array(most)
     this.value = new Float64Array(most)
+    this.groupName = new Int32Array(most + 1)
+    this.groupSize = new Int32Array(most + 1)
+    this.groupValue = new Float64Array(most + 1)
   }
 
   /** How many frames the sample whose frames start at `first` has: the depth of its leaf. */
@@ -287,64 +310,120 @@ class FrameSplitter {
   }
 
   /**
+   * How many frames after `depth` all the samples of the run [lo, hi) on `side` have, the same ones: the first
+   * sample's frames, cut where another sample's differ or end (a sample's frames end in its successor's header or
+   * the final 0, never equal to a frame).
+   */
+  chainLength(lo: number, hi: number, depth: number, side: number): number {
+    const { frame } = this
+    const first = this.first[side]!
+    const from = first[lo]! + depth
+    let length = this.depthOf(first[lo]!) - depth
+    for (let i = lo + 1; i < hi && length > 0; i++) {
+      const at = first[i]! + depth
+      let e = 0
+      while (e < length && frame[at + e] === frame[from + e]) e++
+      length = e
+    }
+    return length
+  }
+
+  /**
    * Splits the run [lo, hi) on `side` of a frame at `depth` into its children's runs; returns how many children.
-   * Unweighed (for counting), the weights are neither added nor moved.
+   * Unweighed (for counting), the weights are neither added nor moved. Each loop is a method of its own that
+   * returns as it ends: the first split is of every sample, so its loop is compiled while it runs, before the code
+   * after it ever ran; that code, compiled with nothing known of it, bailed out on every later split.
    */
   split(lo: number, hi: number, depth: number, side: number, weighed = true): number {
-    const { frame, key, slot, name, value } = this
-    const first = this.first[side]!
-    const weight = this.weight[side]!
-    const count = this.hi
-    let n = 0
-    let ended = 0
-    let self = 0
-    for (let i = lo; i < hi; i++) {
-      const f = frame[first[i]! + depth]!
-      if (f <= 0) {
-        key[i] = -1
-        if (weighed) self += weight[i]!
-        ended++
-        continue
-      }
-      let c = slot[f]!
-      if (c < 0) {
-        c = slot[f] = n++
-        name[c] = f
-        count[c] = 0
-        value[c] = 0
-      }
-      key[i] = c
-      count[c]++
-      if (weighed) value[c] += weight[i]!
-    }
-    this.self = self
-    for (let c = 0; c < n; c++) slot[name[c]!] = -1
+    const groups = this.group(lo, hi, depth, side, weighed)
+    const ended = this.slot[0]!
+    this.clearSlots(groups)
+    const endedCount = ended < 0 ? 0 : this.groupSize[ended]!
+    this.self[0] = ended < 0 ? 0 : this.groupValue[ended]!
+    const n = ended < 0 ? groups : groups - 1
     // One child and nothing ended here (a call chain): the run stays as it is.
-    if (n === 1 && ended === 0) {
+    if (n === 1 && endedCount === 0) {
+      this.name[0] = this.groupName[0]!
+      this.value[0] = this.groupValue[0]!
       this.lo[0] = lo
       this.hi[0] = hi
       this.side = side
       return 1
     }
-    // The children's runs one after the other, after the samples that ended (they are read no more, and stay
-    // where they are); count[c] becomes where child c's next sample goes.
-    let next = lo + ended
-    for (let c = 0; c < n; c++) {
-      this.lo[c] = next
-      next += count[c]!
-      count[c] = this.lo[c]!
+    this.layout(lo, groups, ended, endedCount)
+    this.place(lo, hi, side, weighed)
+    this.side = 1 - side
+    return n
+  }
+
+  /**
+   * Groups the run's samples by their frame at `depth` (group 0 for those that end there: their successor's
+   * header or the final 0), first seen first: key[i] is sample i's group, with its size and (weighed) its value.
+   */
+  private group(lo: number, hi: number, depth: number, side: number, weighed: boolean): number {
+    const { frame, key, slot, groupName, groupSize, groupValue } = this
+    const first = this.first[side]!
+    const weight = this.weight[side]!
+    let n = 0
+    for (let i = lo; i < hi; i++) {
+      const f = frame[first[i]! + depth]!
+      const name = f > 0 ? f : 0
+      let c = slot[name]!
+      if (c < 0) {
+        c = slot[name] = n++
+        groupName[c] = name
+        groupSize[c] = 0
+        groupValue[c] = 0
+      }
+      key[i] = c
+      groupSize[c]++
+      if (weighed) groupValue[c] += weight[i]!
     }
+    return n
+  }
+
+  private clearSlots(groups: number): void {
+    const { slot, groupName } = this
+    for (let c = 0; c < groups; c++) slot[groupName[c]!] = -1
+  }
+
+  /**
+   * The children's runs one after the other, after the samples that ended (read no more), as name, lo, hi and
+   * value; groupSize[c] becomes where group c's next sample goes.
+   */
+  private layout(lo: number, groups: number, ended: number, endedCount: number): void {
+    const { groupName, groupSize, groupValue, name, value } = this
+    const from = this.lo
+    const to = this.hi
+    let next = lo + endedCount
+    let k = 0
+    for (let c = 0; c < groups; c++) {
+      const size = groupSize[c]!
+      if (c === ended) {
+        groupSize[c] = lo
+        continue
+      }
+      name[k] = groupName[c]!
+      value[k] = groupValue[c]!
+      from[k] = next
+      groupSize[c] = next
+      next += size
+      to[k++] = next
+    }
+  }
+
+  /** The run's samples written to the other side, each to its group's next place. */
+  private place(lo: number, hi: number, side: number, weighed: boolean): void {
+    const { key, groupSize: next } = this
+    const first = this.first[side]!
+    const weight = this.weight[side]!
     const toFirst = this.first[1 - side]!
     const toWeight = this.weight[1 - side]!
     for (let i = lo; i < hi; i++) {
-      const c = key[i]!
-      if (c < 0) continue
-      const to = count[c]!++
+      const to = next[key[i]!]!++
       toFirst[to] = first[i]!
       if (weighed) toWeight[to] = weight[i]!
     }
-    this.side = 1 - side
-    return n
   }
 
   /** How many frames a frame left out holds, itself included: the distinct paths under it. */
@@ -359,8 +438,10 @@ class FrameSplitter {
       frames++
       if (h - l === 1) frames += this.depthOf(this.first[s]![l]!) - d
       else {
-        const n = this.split(l, h, d, s, false)
-        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + 1, this.side)
+        const chain = this.chainLength(l, h, d, s)
+        frames += chain
+        const n = this.split(l, h, d + chain, s, false)
+        for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + chain + 1, this.side)
       }
     }
     return frames

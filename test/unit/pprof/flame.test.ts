@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import fc from 'fast-check'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { describe, expect, it } from 'vitest'
 import { defaultFlameName, flameFormatOf, writeFlame } from '../../../src/app/pprof-flame.js'
@@ -109,6 +110,44 @@ describe('flame graph tree', () => {
     },
   )
 
+  it('is the tree a sample-by-sample merge builds, whatever the stacks: shared prefixes, call chains, stacks ending inside others', () => {
+    // Few names and locations, so that stacks share prefixes, run in chains and end where others go on.
+    const names = ['main.a', 'main.b', 'main.c', 'main.d']
+    const spec = fc.record({
+      locations: fc.array(fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+      samples: fc.array(fc.tuple(fc.array(fc.nat(4), { minLength: 1, maxLength: 8 }), fc.integer({ min: -1, max: 5 })), { minLength: 1, maxLength: 40 }),
+      minFraction: fc.constantFrom(0, 0.01, 0.05, 0.2, 0.5),
+    })
+    fc.assert(
+      fc.property(spec, ({ locations, samples, minFraction }) => {
+        const ids = (stack: number[]) => stack.map((l) => (l % locations.length) + 1)
+        const byId = Object.fromEntries(locations.map((lines, l) => [l + 1, lines]))
+        const g = flameGraph(
+          cpu(
+            byId,
+            samples.map(([stack, n]) => [ids(stack), n]),
+          ),
+          { minFraction },
+        )
+        const want = mergedOneByOne(
+          samples.map(
+            ([stack, n]) =>
+              [
+                ids(stack)
+                  .flatMap((id) => byId[id]!)
+                  .reverse(),
+                n * 1e7,
+              ] as const,
+          ),
+          minFraction,
+        )
+        const got = Array.from(g.name, (n, i) => [g.depth[i], g.names[n], g.value[i], g.self[i]])
+        expect({ rows: got, omitted: g.omitted }).toEqual(want)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('survives a stack 5,000 frames deep without recursion', () => {
     const locations: ProfileSpec['locations'] = {}
     for (let i = 1; i <= 5_000; i++) locations[i] = [`f${i}`]
@@ -150,6 +189,49 @@ describe('flame graph tree', () => {
     },
   )
 })
+
+/**
+ * The flame graph the plain way, to check the fast merge against: each sample's names from the root added to a
+ * tree one sample after another, children widest first (then by name), frames under the fraction counted.
+ */
+function mergedOneByOne(samples: (readonly [string[], number])[], minFraction: number) {
+  interface Node {
+    value: number
+    self: number
+    children: Map<string, Node>
+  }
+  const node = (): Node => ({ value: 0, self: 0, children: new Map() })
+  const root = node()
+  for (const [path, weight] of samples) {
+    if (!(weight > 0)) continue
+    let at = root
+    at.value += weight
+    for (const name of path) {
+      const next = at.children.get(name) ?? node()
+      at.children.set(name, next)
+      next.value += weight
+      at = next
+    }
+    at.self += weight
+  }
+  const cutoff = root.value * minFraction
+  const size = (n: Node): number => 1 + [...n.children.values()].reduce((sum, c) => sum + size(c), 0)
+  const rows: unknown[][] = []
+  const omitted = { frames: 0, value: 0 }
+  const walk = (name: string, n: Node, depth: number): void => {
+    rows.push([depth, name, n.value, n.self])
+    const children = [...n.children].filter(([, c]) => {
+      if (c.value >= cutoff) return true
+      omitted.frames += size(c)
+      omitted.value += c.value
+      return false
+    })
+    children.sort(([a, x], [b, y]) => y.value - x.value || (a < b ? -1 : a > b ? 1 : 0))
+    for (const [childName, child] of children) walk(childName, child, depth + 1)
+  }
+  walk('root', root, 0)
+  return { rows, omitted }
+}
 
 const HOSTILE = [
   'main.</script><script>alert(1)</script>',
