@@ -2,7 +2,7 @@
  * Every-day commands against their kubectl equivalents, in one run on the test cluster.
  *   npx tsx bench/commands.ts [--runs N] [--dir .cluster]
  * Needs a running cluster with scenarios (npm run cluster:up -- --scenarios). Alternates each pair,
- * prints medians and their ratio (target 1.5 or less); never asserts.
+ * prints medians and their ratio (target 1.5 or less; the release executable's status and events 1.2, issue 45); never asserts.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -38,7 +38,15 @@ const npm = [process.execPath, path.join(root, 'bin', 'run.js')]
 const builds = [
   { label: `npm package (Node ${process.versions.node})`, command: npm, env },
   ...(extraCaCerts ? [{ label: `npm package without NODE_EXTRA_CA_CERTS (set here: ${extraCaCerts})`, command: npm, env: envWithoutExtraCa }] : []),
-  ...(process.platform === 'linux' && existsSync(released) ? [{ label: 'release executable', command: [released], env }] : []),
+  ...(process.platform === 'linux' && existsSync(released)
+    ? [
+        { label: 'release executable', command: [released], env },
+        // Node 24 reads that bundle when the first TLS context is made, even one given the kubeconfig's own CA.
+        ...(extraCaCerts
+          ? [{ label: `release executable without NODE_EXTRA_CA_CERTS (set here: ${extraCaCerts})`, command: [released], env: envWithoutExtraCa }]
+          : []),
+      ]
+    : []),
 ]
 
 const wall = (command: string[], runEnv = env) => {
@@ -76,6 +84,7 @@ for (const build of builds) {
   }
   for (const pair of PAIRS) {
     const [a, b] = alternate([...build.command, ...pair.ours], build.env, [kubectl, ...pair.theirs])
-    row(pair.ours.join(' '), a, pair.theirs, b, ' (target 1.5 or less)')
+    const target = build.command !== npm && (pair.name === 'status' || pair.name === 'events') ? 1.2 : 1.5
+    row(pair.ours.join(' '), a, pair.theirs, b, ` (target ${target} or less)`)
   }
 }

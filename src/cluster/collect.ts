@@ -24,7 +24,6 @@ import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, warmProbes, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
-import { probeCosmos } from './cosmos-probe.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 
@@ -156,7 +155,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
             chain.signingWindow
               ? probeSigning(early, nodes, { get: chain.get, window: chain.signingWindow, sources: [...early, ...(keySearch?.probes ?? [])] })
               : undefined,
-            probeCosmos(early, nodes, { get: chain.get }),
+            // Loaded here, not at start: its decoders (cosmjs-types) are 40% of a command's bundle, read only when chains are probed.
+            import('./cosmos-probe.js').then(({ probeCosmos }) => probeCosmos(early, nodes, { get: chain.get })),
           ])
         })
         return { records, keySearch }

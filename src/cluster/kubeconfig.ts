@@ -1,7 +1,7 @@
-import { constants, existsSync, readFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { close, constants, existsSync, fstat, open, read, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { usageError } from '../util/errors.js'
 import { isJsonObject, textAt, valueAt } from '../util/json-path.js'
 
@@ -116,15 +116,22 @@ export const KUBECONFIG_MAX_BYTES = 16 * 1024 * 1024
 /** How long a kubeconfig that is a pipe (`--kubeconfig <(vault ...)`) may take to close, without a --timeout. */
 const KUBECONFIG_READ_MS = 30_000
 
+// The callback API, promisified: node:fs/promises (its FileHandle and streams) costs a short command ~10 ms to load
+// before its first request, and nothing else on that path needs it.
+const openFile = promisify(open)
+const statFile = promisify(fstat)
+const readFile = promisify(read)
+const closeFile = promisify(close)
+
 /**
  * A kubeconfig read within a size cap and a deadline. It may be a pipe (process substitution), so it is not refused
  * for not being a regular file; it is opened without blocking (a FIFO with no writer would hold open() forever)
  * and read until its end, the cap (/dev/zero never ends) or the deadline (a writer that never writes).
  */
 async function readKubeconfigFile(file: string, deadlineAt: number): Promise<string> {
-  let handle: Awaited<ReturnType<typeof open>>
+  let fd: number
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    fd = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
     throw usageError(
       `cannot read kubeconfig ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
@@ -132,14 +139,14 @@ async function readKubeconfigFile(file: string, deadlineAt: number): Promise<str
     )
   }
   try {
-    if ((await handle.stat()).isDirectory()) throw usageError(`kubeconfig ${file} is a directory`, 'point --kubeconfig or KUBECONFIG at a file')
+    if ((await statFile(fd)).isDirectory()) throw usageError(`kubeconfig ${file} is a directory`, 'point --kubeconfig or KUBECONFIG at a file')
     const chunks: Buffer[] = []
     let total = 0
     for (;;) {
       const chunk = Buffer.allocUnsafe(64 * 1024)
       let bytesRead: number
       try {
-        ;({ bytesRead } = await handle.read(chunk, 0, chunk.length, null))
+        ;({ bytesRead } = await readFile(fd, chunk, 0, chunk.length, null))
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN')
           throw usageError(`cannot read kubeconfig ${file}`, 'point --kubeconfig or KUBECONFIG at a readable file')
@@ -165,7 +172,7 @@ async function readKubeconfigFile(file: string, deadlineAt: number): Promise<str
     }
     return Buffer.concat(chunks, total).toString('utf8')
   } finally {
-    await handle.close()
+    await closeFile(fd)
   }
 }
 
