@@ -21,7 +21,7 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 
 type LogSource = Omit<LogRequest, 'main'>
 import { collectOperator, type EarlyLog } from './collect-operator.js'
-import { probeChains, warmProbes, type ChainProbeOptions } from './chain-probe.js'
+import { probeChains, warmProbes, warmRecalled, type ChainProbeOptions } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
 import { probeCosmos } from './cosmos-probe.js'
@@ -62,6 +62,8 @@ export interface CollectOptions {
    * reads instead of after the operator's Pod list, and used only if that Pod is still the manager.
    */
   operatorPods?: readonly { namespace: string; pod: string }[]
+  /** The Pod ports the chain probe read when this cluster was last read: their port-forwards open with the first reads. */
+  probedPorts?: readonly { namespace: string; pod: string; port: number }[]
   /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
   chain?: ChainProbeOptions
   /** Undefined: everything the rules read. */
@@ -81,6 +83,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const errors: CollectionError[] = []
   const { scope, redactor } = options
   const found = findChainNodes(client, scope)
+  if (options.chain) warmRecalled(options.probedPorts ?? [], options.chain)
   const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.in(resourceFile(o), () => redactor.value(o))) : objects)
   const read = readerFor(
     client,

@@ -3,6 +3,9 @@
  * counted from --debug: one port-forward per Pod port for a whole run, whatever the probes read over it (/status and
  * /net_info, the second reading, the commits of the signing read, the Cosmos SDK queries).
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { apply, clusterKube, useCluster } from '../cluster/kube.js'
 import { runCli } from '../helpers/cli.js'
@@ -61,8 +64,10 @@ describe('chain probe cost', () => {
 })
 
 /** The API requests of a status -A run (--debug's request lines), its output and its exit code. */
-async function statusAll(output: 'wide' | 'json', context?: string) {
-  const result = await runCli(['status', '-A', '-o', output, '--debug', ...(context ? ['--context', context] : [])], { env: env() })
+async function statusAll(output: 'wide' | 'json', context?: string, stateDir?: string) {
+  const result = await runCli(['status', '-A', '-o', output, '--debug', ...(context ? ['--context', context] : [])], {
+    env: { ...env(), ...(stateDir ? { KUBECTL_CHAINNODE_STATE_DIR: stateDir } : {}) },
+  })
   const gets = result.stderr.split('\n').flatMap((line) => /^debug: GET (\S+)$/.exec(line)?.[1] ?? [])
   const total = Number(/^debug: (\d+) API requests to /m.exec(result.stderr)?.[1])
   return { ...result, gets, total }
@@ -157,5 +162,33 @@ describe('status -A -o wide: the API requests it costs', () => {
       await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRoleBinding', metadata: { name } })
       await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRole', metadata: { name } })
     }
+  })
+
+  it('opens the port-forwards the last run probed with its first requests, each Pod port once, and shows the same nodes', async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'probed-ports-'))
+    const forwards = (stderr: string) => stderr.split('\n').filter((line) => /^debug: port-forward \S+:\d+$/.test(line))
+    const firstAnswer = (lines: string[]) => lines.findIndex((line) => /^debug: \d{3} in /.test(line))
+    const rows = (stdout: string) => stdout.split('\n').map((line) => line.split(/\s+/).slice(0, 2).join('/'))
+    const first = await statusAll('wide', undefined, state)
+    expect(first.code, first.stderr.slice(-2000)).toBe(0)
+    // The first run learns the ports once the ChainNodes are listed; the second opens them before any answer has arrived.
+    const lines = first.stderr.split('\n')
+    expect(lines.findIndex((line) => line.startsWith('debug: port-forward'))).toBeGreaterThan(firstAnswer(lines))
+    const file = path.join(state, 'probed-ports.json')
+    const remembered = Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, { pod: string }[]>)[0]
+    expect(remembered.map((p) => p.pod)).toContain('node-0')
+    const second = await statusAll('wide', undefined, state)
+    expect(second.code, second.stderr.slice(-2000)).toBe(0)
+    const again = second.stderr.split('\n')
+    expect(again.findIndex((line) => line.startsWith('debug: port-forward'))).toBeLessThan(firstAnswer(again))
+    expect(forwards(second.stderr).filter((line, i, all) => all.indexOf(line) !== i)).toEqual([])
+    expect(rows(second.stdout)).toEqual(rows(first.stdout))
+    // A Pod gone since costs one forward nobody asks anything of, and changes nothing shown; the file then names the Pods probed.
+    writeFileSync(file, JSON.stringify({ [Object.keys(JSON.parse(readFileSync(file, 'utf8')))[0]]: [{ namespace: 'sc-healthy', pod: 'gone-0', port: 26657 }] }))
+    const stale = await statusAll('wide', undefined, state)
+    expect(stale.code, stale.stderr.slice(-2000)).toBe(0)
+    expect(forwards(stale.stderr)).toContain('debug: port-forward sc-healthy/gone-0:26657')
+    expect(rows(stale.stdout)).toEqual(rows(first.stdout))
+    expect(Object.values(JSON.parse(readFileSync(file, 'utf8')))[0]).toEqual(remembered)
   })
 })
