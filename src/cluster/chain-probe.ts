@@ -41,7 +41,8 @@ export function warmProbes(nodes: ChainNode[], options: ChainProbeOptions): void
 /**
  * Open, with the run's first reads, the port-forwards of the Pod ports the last read of this cluster probed (status
  * -o wide, as warmProbes): their connections and upgrades, most of the probe's time, then overlap the ChainNode list
- * too. A Pod gone since is asked nothing; the nodes listed are warmed again by warmProbes, which skips what is open.
+ * too. A Pod gone since is asked nothing. warmProbes is then left out: it would open the nodes that had no running Pod
+ * to probe, and a node new since has its forward opened once its Pod is listed.
  */
 export function warmRecalled(ports: readonly { namespace: string; pod: string; port: number }[], options: ChainProbeOptions): void {
   if (!options.warm || options.nodeUtils !== false) return
