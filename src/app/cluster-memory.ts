@@ -59,18 +59,45 @@ async function rememberOperatorPods(snapshot: Snapshot, known: OperatorPods): Pr
   await writeStateFile(operatorPodsFile(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: pods })
 }
 
-/** What a live read starts from: the manager Pods of the last read of this cluster and scope. */
+/**
+ * The Pod ports the chain probe read at the last read of each cluster and scope: the next read opens their
+ * port-forwards with its first requests (status -o wide), instead of once the ChainNodes are listed. A Pod gone since
+ * costs one forward nobody asks anything of; nothing here changes what is shown.
+ */
+export type ProbedPorts = { namespace: string; pod: string; port: number }[]
+
+const probedPortsFile = () => path.join(stateDir(), 'probed-ports.json')
+
+function lastProbedPorts(server: string, scope: Scope): ProbedPorts {
+  const ports = readStateFile<Record<string, ProbedPorts>>(probedPortsFile(), {})[keyOf(server, scope)]
+  return Array.isArray(ports)
+    ? ports.filter((p) => typeof p?.namespace === 'string' && typeof p?.pod === 'string' && Number.isInteger(p?.port) && p.port > 0 && p.port < 65536)
+    : []
+}
+
+async function rememberProbedPorts(snapshot: Snapshot, known: ProbedPorts): Promise<void> {
+  const ports = snapshot.probes.flatMap((probe) => {
+    const port = Number(/:(\d+)$/.exec(probe.target)?.[1])
+    return probe.kind === 'chain' && probe.pod && port ? [{ namespace: probe.namespace, pod: probe.pod, port }] : []
+  })
+  if (ports.length === 0 || JSON.stringify(ports) === JSON.stringify(known)) return
+  const all = readStateFile<Record<string, ProbedPorts>>(probedPortsFile(), {})
+  await writeStateFile(probedPortsFile(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: ports })
+}
+
+/** What a live read starts from: the manager Pods and the Pod ports probed at the last read of this cluster and scope. */
 export interface Recollection {
   operatorPods: OperatorPods
+  probedPorts: ProbedPorts
 }
 
 export function recall(server: string, scope: Scope): Recollection {
-  return { operatorPods: lastOperatorPods(server, scope) }
+  return { operatorPods: lastOperatorPods(server, scope), probedPorts: lastProbedPorts(server, scope) }
 }
 
-/** After a live read: remember where the manager ran and what the nodes look like; the snapshot gains what earlier runs saw. */
+/** After a live read: remember where the manager ran, what was probed and what the nodes look like; the snapshot gains what earlier runs saw. */
 export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
-  await rememberOperatorPods(snapshot, recalled.operatorPods)
+  await Promise.all([rememberOperatorPods(snapshot, recalled.operatorPods), rememberProbedPorts(snapshot, recalled.probedPorts)])
   return recordHistory(snapshot)
 }
 

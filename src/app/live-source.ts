@@ -123,6 +123,7 @@ export class LiveSource implements SnapshotSource {
       chainProbe,
       objects,
       operatorPods: recalled.operatorPods,
+      probedPorts: recalled.probedPorts,
     }
     const snapshot = await liveSnapshot(connection, request)
     this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
@@ -192,6 +193,7 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
       objects: request.objects,
       watched: connection.watched,
       operatorPods: request.operatorPods,
+      probedPorts: request.probedPorts,
       chain: pods && {
         windowMs: chainProbe.windowMs,
         signingWindow: chainProbe.signingWindow,

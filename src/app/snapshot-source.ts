@@ -94,6 +94,8 @@ export interface SnapshotRequest {
   objects?: ObjectReads
   /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
   operatorPods?: readonly { namespace: string; pod: string }[]
+  /** The Pod ports the chain probe read at the last read of this cluster (app/cluster-memory.ts). */
+  probedPorts?: readonly { namespace: string; pod: string; port: number }[]
 }
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>

@@ -39,6 +39,17 @@ export function warmProbes(nodes: ChainNode[], options: ChainProbeOptions): void
 }
 
 /**
+ * Open, with the run's first reads, the port-forwards of the Pod ports the last read of this cluster probed (status
+ * -o wide, as warmProbes): their connections and upgrades, most of the probe's time, then overlap the ChainNode list
+ * too. A Pod gone since is asked nothing. warmProbes is then left out: it would open the nodes that had no running Pod
+ * to probe, and a node new since has its forward opened once its Pod is listed.
+ */
+export function warmRecalled(ports: readonly { namespace: string; pod: string; port: number }[], options: ChainProbeOptions): void {
+  if (!options.warm || options.nodeUtils !== false) return
+  for (const { namespace, pod, port } of ports.slice(0, WARM_NODES)) options.warm(namespace, pod, port)
+}
+
+/**
  * Ask every running node's own CometBFT RPC (26657) and node-utils API whether its height moves
  * and how many peers it has. Runs alongside the other reads of a live run; a forbidden
  * port-forward is a read the run could not make, any other failure is one line of the probe record.

@@ -3,7 +3,11 @@
  * counted from --debug: one port-forward per Pod port for a whole run, whatever the probes read over it (/status and
  * /net_info, the second reading, the commits of the signing read, the Cosmos SDK queries).
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { apply, clusterKube, useCluster } from '../cluster/kube.js'
 import { runCli } from '../helpers/cli.js'
 import { refreshScenarios } from './scenario-setup.js'
 
@@ -56,5 +60,139 @@ describe('chain probe cost', () => {
     expect(counts.again.filter((port, i) => counts.again.indexOf(port) !== i)).toEqual([])
     // A node's ports share its port-forward: fewer connections than ports forwarded.
     expect(counts.connections.length).toBeLessThan(counts.size)
+  })
+})
+
+/** The API requests of a status -A run (--debug's request lines), its output and its exit code. */
+async function statusAll(output: 'wide' | 'json', context?: string, stateDir?: string) {
+  const result = await runCli(['status', '-A', '-o', output, '--debug', ...(context ? ['--context', context] : [])], {
+    env: { ...env(), ...(stateDir ? { KUBECTL_CHAINNODE_STATE_DIR: stateDir } : {}) },
+  })
+  const gets = result.stderr.split('\n').flatMap((line) => /^debug: GET (\S+)$/.exec(line)?.[1] ?? [])
+  const total = Number(/^debug: (\d+) API requests to /m.exec(result.stderr)?.[1])
+  return { ...result, gets, total }
+}
+
+/** The kinds every node's namespace needs listed: Pods, Events and ConfigMaps (the operator's own Pods are listed by label apart). */
+const NAMESPACE_LISTS = /^\/api\/v1\/(?:namespaces\/([^/]+)\/)?(pods|events|configmaps)\?resourceVersion=0$/
+
+describe('status -A -o wide: the API requests it costs', () => {
+  beforeAll(async () => {
+    useCluster(inject('clusterDir'))
+    await refreshScenarios()
+  })
+
+  it('lists Pods, Events and ConfigMaps once across the cluster, not once per namespace: its requests do not grow with the namespaces', async () => {
+    const run = await statusAll('wide')
+    expect(run.code, run.stderr.slice(-2000)).toBe(0)
+    const namespaces = new Set(
+      run.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(/\s+/)[0]),
+    )
+    expect(namespaces.size).toBeGreaterThan(10)
+    const lists = run.gets.flatMap((path) => {
+      const [, namespace, plural] = NAMESPACE_LISTS.exec(path) ?? []
+      return plural ? [`${namespace ?? '*'}/${plural}`] : []
+    })
+    expect(lists.sort()).toEqual(['*/configmaps', '*/events', '*/pods'])
+    // The rest: the ChainNodes and their sets, the operator's release (its Deployments, Pods, manager logs, Leases and
+    // Certificates) and the webhook configurations; none of them per namespace of a node.
+    expect(run.total).toBe(run.gets.length)
+    expect(run.total).toBeLessThan(namespaces.size)
+  })
+
+  it('a user who may list them only namespace by namespace: each namespace is listed as before, and its nodes are read', async () => {
+    // viewer: ChainNodes across the cluster, and Pods, Events and ConfigMaps only in four namespaces (a Role in each).
+    const granted = ['sc-healthy', 'sc-validators', 'sc-chain-halt', 'sc-healthy-chain']
+    const rbac = { apiGroup: 'rbac.authorization.k8s.io', apiVersion: 'rbac.authorization.k8s.io/v1' }
+    const name = 'chainnode-test-across'
+    const viewer = [{ kind: 'User', name: 'viewer', apiGroup: rbac.apiGroup }]
+    const nodesRule = { apiGroups: ['cosmopilot.voluzi.com'], resources: ['chainnodes', 'chainnodesets'], verbs: ['get', 'list'] }
+    const namespaceRule = { apiGroups: [''], resources: ['pods', 'events', 'configmaps'], verbs: ['get', 'list'] }
+    await apply({ apiVersion: rbac.apiVersion, kind: 'ClusterRole', metadata: { name }, rules: [nodesRule] })
+    await apply({
+      apiVersion: rbac.apiVersion,
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      subjects: viewer,
+      roleRef: { apiGroup: rbac.apiGroup, kind: 'ClusterRole', name },
+    })
+    for (const namespace of granted) {
+      await apply({ apiVersion: rbac.apiVersion, kind: 'Role', metadata: { name, namespace }, rules: [namespaceRule] })
+      await apply({
+        apiVersion: rbac.apiVersion,
+        kind: 'RoleBinding',
+        metadata: { name, namespace },
+        subjects: viewer,
+        roleRef: { apiGroup: rbac.apiGroup, kind: 'Role', name },
+      })
+    }
+    try {
+      let run = await statusAll('json', 'viewer')
+      // RBAC reaches the authorizer through an informer: retry until every grant shows.
+      const readable = (r: Awaited<ReturnType<typeof statusAll>>) =>
+        granted.every((ns) => r.gets.includes(`/api/v1/namespaces/${ns}/pods?resourceVersion=0`) && !r.stderr.includes(`list pods in ${ns}`))
+      for (let i = 0; i < 20 && !readable(run); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        run = await statusAll('json', 'viewer')
+      }
+      // The list across the cluster was asked once per kind, refused, and each namespace listed instead.
+      expect(run.gets.filter((path) => /^\/api\/v1\/(pods|events|configmaps)\?resourceVersion=0$/.test(path)).sort()).toEqual([
+        '/api/v1/configmaps?resourceVersion=0',
+        '/api/v1/events?resourceVersion=0',
+        '/api/v1/pods?resourceVersion=0',
+      ])
+      expect(readable(run)).toBe(true)
+      // Incomplete: the namespaces not granted could not be read, and say so as they did before; the granted ones were read.
+      expect(run.code).toBe(3)
+      const report = JSON.parse(run.stdout) as { nodes: { namespace: string; name: string; pod: string }[]; collectionErrors: { what: string }[] }
+      const failed = report.collectionErrors.map((e) => e.what)
+      expect(failed).toContain('list pods in sc-chain-no-peers')
+      expect(failed.filter((what) => granted.some((ns) => what.endsWith(` in ${ns}`)))).toEqual([])
+      expect(report.nodes.find((n) => n.namespace === 'sc-healthy' && n.name === 'fullnode-0')?.pod).toBe('Running')
+    } finally {
+      const kube = clusterKube()
+      for (const namespace of granted) {
+        await kube.delete({ apiVersion: rbac.apiVersion, kind: 'RoleBinding', metadata: { name, namespace } })
+        await kube.delete({ apiVersion: rbac.apiVersion, kind: 'Role', metadata: { name, namespace } })
+      }
+      await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRoleBinding', metadata: { name } })
+      await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRole', metadata: { name } })
+    }
+  })
+
+  it('opens the port-forwards the last run probed with its first requests, each Pod port once, and shows the same nodes', async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'probed-ports-'))
+    const forwards = (stderr: string) => stderr.split('\n').filter((line) => /^debug: port-forward \S+:\d+$/.test(line))
+    const firstAnswer = (lines: string[]) => lines.findIndex((line) => /^debug: \d{3} in /.test(line))
+    const rows = (stdout: string) => stdout.split('\n').map((line) => line.split(/\s+/).slice(0, 2).join('/'))
+    const first = await statusAll('wide', undefined, state)
+    expect(first.code, first.stderr.slice(-2000)).toBe(0)
+    // The first run learns the ports once the ChainNodes are listed; the second opens them before any answer has arrived.
+    const lines = first.stderr.split('\n')
+    expect(lines.findIndex((line) => line.startsWith('debug: port-forward'))).toBeGreaterThan(firstAnswer(lines))
+    const file = path.join(state, 'probed-ports.json')
+    const remembered = Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, { namespace: string; pod: string; port: number }[]>)[0]
+    expect(remembered.map((p) => p.pod)).toContain('node-0')
+    const second = await statusAll('wide', undefined, state)
+    expect(second.code, second.stderr.slice(-2000)).toBe(0)
+    const again = second.stderr.split('\n')
+    expect(again.findIndex((line) => line.startsWith('debug: port-forward'))).toBeLessThan(firstAnswer(again))
+    expect(forwards(second.stderr).filter((line, i, all) => all.indexOf(line) !== i)).toEqual([])
+    // Only what the last run probed: the nodes with no running Pod (quota-0, restore-0…) are opened no forward now.
+    const probed = remembered.map((p) => `debug: port-forward ${p.namespace}/${p.pod}:${p.port}`)
+    expect(forwards(second.stderr).filter((line) => !probed.includes(line))).toEqual([])
+    expect(forwards(first.stderr).filter((line) => !probed.includes(line)).length).toBeGreaterThan(0)
+    expect(rows(second.stdout)).toEqual(rows(first.stdout))
+    // A Pod gone since costs one forward nobody asks anything of, and changes nothing shown; the file then names the Pods probed.
+    writeFileSync(file, JSON.stringify({ [Object.keys(JSON.parse(readFileSync(file, 'utf8')))[0]]: [{ namespace: 'sc-healthy', pod: 'gone-0', port: 26657 }] }))
+    const stale = await statusAll('wide', undefined, state)
+    expect(stale.code, stale.stderr.slice(-2000)).toBe(0)
+    expect(forwards(stale.stderr)).toContain('debug: port-forward sc-healthy/gone-0:26657')
+    expect(rows(stale.stdout)).toEqual(rows(first.stdout))
+    expect(Object.values(JSON.parse(readFileSync(file, 'utf8')))[0]).toEqual(remembered)
   })
 })
