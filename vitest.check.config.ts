@@ -35,6 +35,7 @@ export const LEFT_TO_NPM_TEST: Record<string, string[]> = {
     'test/unit/help-examples.test.ts',
     'test/unit/layout.test.ts',
     'test/unit/quick-help.test.ts',
+    'test/unit/quick-start-builtins.test.ts',
     'test/unit/unfinished.test.ts',
   ],
   'start programs the setup scripts install or build (Go targets, promtool, headless Chromium)': [
