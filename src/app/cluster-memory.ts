@@ -9,6 +9,7 @@ import { SnapshotIndex } from '../snapshot/index.js'
 import { stateDir } from '../util/state-dir.js'
 import { writeFileAtomic } from '../util/fs-atomic.js'
 import type { Observation, Scope, Snapshot } from '../snapshot/types.js'
+import type { PodPort } from '../cluster/chain-probe.js'
 import { configKeyDigests } from '../analysis/config-diff.js'
 import { annotation } from '../snapshot/operator.js'
 
@@ -32,58 +33,62 @@ async function writeStateFile(file: string, value: unknown): Promise<void> {
 }
 
 /**
- * Where each cluster's operator manager ran at its last read, kept in the state directory: the next read asks
- * for that log with its first requests instead of a round trip later (cluster/collect.ts uses it only if the
- * Pod is still the manager). Nothing here changes what is shown.
+ * A list kept per cluster and namespace (or "*" for -A) in one file of the state directory: a run over every namespace
+ * reads every release's manager, and the next run of one namespace must not ask for all of those logs again. Read
+ * back with only the items `valid` accepts (the file is the user's to damage); written only when it changed.
+ */
+function scopedList<T>(name: string, valid: (item: unknown) => item is T) {
+  const file = () => path.join(stateDir(), name)
+  const keyOf = (server: string, scope: Scope) => `${server} ${scope.kind === 'all' ? '*' : (scope.namespace ?? '')}`
+  return {
+    last(server: string, scope: Scope): T[] {
+      const items = readStateFile<Record<string, unknown>>(file(), {})[keyOf(server, scope)]
+      return Array.isArray(items) ? items.filter(valid) : []
+    },
+    async remember(snapshot: Snapshot, items: T[], known: T[]): Promise<void> {
+      if (JSON.stringify(items) === JSON.stringify(known)) return
+      const all = readStateFile<Record<string, unknown>>(file(), {})
+      await writeStateFile(file(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: items })
+    },
+  }
+}
+
+const isRecord = (item: unknown): item is Record<string, unknown> => typeof item === 'object' && item !== null
+
+/**
+ * Where each cluster's operator manager ran at its last read: the next read asks for that log with its first requests
+ * instead of a round trip later (cluster/collect.ts uses it only if the Pod is still the manager).
  */
 export type OperatorPods = { namespace: string; pod: string }[]
 
-const operatorPodsFile = () => path.join(stateDir(), 'operator-pods.json')
+const operatorPods = scopedList(
+  'operator-pods.json',
+  (p): p is OperatorPods[number] => isRecord(p) && typeof p.namespace === 'string' && typeof p.pod === 'string',
+)
 
 /**
- * Kept per cluster and namespace (or "*" for -A): a run over every namespace reads every release's manager,
- * and the next run of one namespace must not ask for all of those logs again.
+ * The Pod ports the chain probe read at the last read of each cluster: the next read opens their port-forwards with
+ * its first requests (status -o wide), instead of once the ChainNodes are listed. A Pod gone since costs one forward
+ * nobody asks anything of. Nothing here changes what is shown.
  */
-const keyOf = (server: string, scope: Scope) => `${server} ${scope.kind === 'all' ? '*' : (scope.namespace ?? '')}`
+export type ProbedPorts = PodPort[]
 
-function lastOperatorPods(server: string, scope: Scope): OperatorPods {
-  const pods = readStateFile<Record<string, OperatorPods>>(operatorPodsFile(), {})[keyOf(server, scope)]
-  return Array.isArray(pods) ? pods.filter((p) => typeof p?.namespace === 'string' && typeof p?.pod === 'string') : []
-}
+const probedPorts = scopedList(
+  'probed-ports.json',
+  (p): p is PodPort =>
+    isRecord(p) && typeof p.namespace === 'string' && typeof p.pod === 'string' && Number.isInteger(p.port) && Number(p.port) > 0 && Number(p.port) < 65536,
+)
 
-/** Remember the manager Pods whose logs this snapshot read, when they differ from `known` (what the read started from). */
-async function rememberOperatorPods(snapshot: Snapshot, known: OperatorPods): Promise<void> {
-  const pods = snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
-  if (JSON.stringify(pods) === JSON.stringify(known)) return
-  const all = readStateFile<Record<string, OperatorPods>>(operatorPodsFile(), {})
-  await writeStateFile(operatorPodsFile(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: pods })
-}
+/** The manager Pods whose logs this snapshot read. */
+const managerPodsRead = (snapshot: Snapshot): OperatorPods =>
+  snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
 
-/**
- * The Pod ports the chain probe read at the last read of each cluster and scope: the next read opens their
- * port-forwards with its first requests (status -o wide), instead of once the ChainNodes are listed. A Pod gone since
- * costs one forward nobody asks anything of; nothing here changes what is shown.
- */
-export type ProbedPorts = { namespace: string; pod: string; port: number }[]
-
-const probedPortsFile = () => path.join(stateDir(), 'probed-ports.json')
-
-function lastProbedPorts(server: string, scope: Scope): ProbedPorts {
-  const ports = readStateFile<Record<string, ProbedPorts>>(probedPortsFile(), {})[keyOf(server, scope)]
-  return Array.isArray(ports)
-    ? ports.filter((p) => typeof p?.namespace === 'string' && typeof p?.pod === 'string' && Number.isInteger(p?.port) && p.port > 0 && p.port < 65536)
-    : []
-}
-
-async function rememberProbedPorts(snapshot: Snapshot, known: ProbedPorts): Promise<void> {
-  const ports = snapshot.probes.flatMap((probe) => {
+/** The Pod ports the chain probe read in this snapshot. */
+const chainPortsProbed = (snapshot: Snapshot): ProbedPorts =>
+  snapshot.probes.flatMap((probe) => {
     const port = Number(/:(\d+)$/.exec(probe.target)?.[1])
     return probe.kind === 'chain' && probe.pod && port ? [{ namespace: probe.namespace, pod: probe.pod, port }] : []
   })
-  if (ports.length === 0 || JSON.stringify(ports) === JSON.stringify(known)) return
-  const all = readStateFile<Record<string, ProbedPorts>>(probedPortsFile(), {})
-  await writeStateFile(probedPortsFile(), { ...all, [keyOf(snapshot.source.server, snapshot.scope)]: ports })
-}
 
 /** What a live read starts from: the manager Pods and the Pod ports probed at the last read of this cluster and scope. */
 export interface Recollection {
@@ -92,12 +97,17 @@ export interface Recollection {
 }
 
 export function recall(server: string, scope: Scope): Recollection {
-  return { operatorPods: lastOperatorPods(server, scope), probedPorts: lastProbedPorts(server, scope) }
+  return { operatorPods: operatorPods.last(server, scope), probedPorts: probedPorts.last(server, scope) }
 }
 
 /** After a live read: remember where the manager ran, what was probed and what the nodes look like; the snapshot gains what earlier runs saw. */
 export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
-  await Promise.all([rememberOperatorPods(snapshot, recalled.operatorPods), rememberProbedPorts(snapshot, recalled.probedPorts)])
+  const ports = chainPortsProbed(snapshot)
+  // A run that probed nothing (--no-probe) keeps the ports of the last run that did.
+  await Promise.all([
+    operatorPods.remember(snapshot, managerPodsRead(snapshot), recalled.operatorPods),
+    ports.length > 0 ? probedPorts.remember(snapshot, ports, recalled.probedPorts) : undefined,
+  ])
   return recordHistory(snapshot)
 }
 

@@ -1,5 +1,6 @@
 import type { LogMode, ObjectReads } from '../cluster/collect.js'
 import type { Connection } from '../cluster/connection.js'
+import type { PodPort } from '../cluster/chain-probe.js'
 import type { LogRole } from '../snapshot/node-layout.js'
 import type { ProbeRecord, Scope, Snapshot } from '../snapshot/types.js'
 import { usageError } from '../util/errors.js'
@@ -95,7 +96,7 @@ export interface SnapshotRequest {
   /** Where the operator's manager ran at the last read of this cluster (app/cluster-memory.ts). */
   operatorPods?: readonly { namespace: string; pod: string }[]
   /** The Pod ports the chain probe read at the last read of this cluster (app/cluster-memory.ts). */
-  probedPorts?: readonly { namespace: string; pod: string; port: number }[]
+  probedPorts?: readonly PodPort[]
 }
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>

@@ -24,6 +24,13 @@ export interface ChainProbeOptions {
   warm?: (namespace: string, pod: string, port: number) => void
 }
 
+/** A port of a Pod, as the probe forwards it. */
+export interface PodPort {
+  namespace: string
+  pod: string
+  port: number
+}
+
 /** How many nodes' port-forwards are opened ahead: a fleet's first round, as many as the forwards in flight at once. */
 const WARM_NODES = 32
 
@@ -44,7 +51,7 @@ export function warmProbes(nodes: ChainNode[], options: ChainProbeOptions): void
  * too. A Pod gone since is asked nothing. warmProbes is then left out: it would open the nodes that had no running Pod
  * to probe, and a node new since has its forward opened once its Pod is listed.
  */
-export function warmRecalled(ports: readonly { namespace: string; pod: string; port: number }[], options: ChainProbeOptions): void {
+export function warmRecalled(ports: readonly PodPort[], options: ChainProbeOptions): void {
   if (!options.warm || options.nodeUtils !== false) return
   for (const { namespace, pod, port } of ports.slice(0, WARM_NODES)) options.warm(namespace, pod, port)
 }

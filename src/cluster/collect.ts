@@ -21,7 +21,7 @@ import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 
 type LogSource = Omit<LogRequest, 'main'>
 import { collectOperator, type EarlyLog } from './collect-operator.js'
-import { probeChains, warmProbes, warmRecalled, type ChainProbeOptions } from './chain-probe.js'
+import { probeChains, warmProbes, warmRecalled, type ChainProbeOptions, type PodPort } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
@@ -62,7 +62,7 @@ export interface CollectOptions {
    */
   operatorPods?: readonly { namespace: string; pod: string }[]
   /** The Pod ports the chain probe read when this cluster was last read: their port-forwards open with the first reads. */
-  probedPorts?: readonly { namespace: string; pod: string; port: number }[]
+  probedPorts?: readonly PodPort[]
   /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
   chain?: ChainProbeOptions
   /** Undefined: everything the rules read. */

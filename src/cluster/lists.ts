@@ -32,7 +32,7 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
   const flat = (pending: Promise<KubeObject[]>[]) => Promise.all(pending).then((found) => found.flat())
   // One row per namespace, a list per target: kept in that order, so the objects' order does not depend on the reads'.
   const rows = namespaces.map(() => [] as { kind: string; items: Promise<KubeObject[]> }[])
-  // Across many namespaces, a list every node needs is read once for the whole cluster (see readAcross).
+  // Across many namespaces, a list every node needs is read once for the whole cluster (readerFor's `across`).
   const across = read.across && namespaces.length >= ACROSS_FROM && namespaces.every((ns): ns is string => ns !== undefined)
   for (const target of targets) {
     const need = target.onlyFor
@@ -79,10 +79,7 @@ export function readerFor(client: KubeClient, errors: CollectionError[], prepare
         errors.push({ what: `list ${target.plural}${namespace ? ` in ${namespace}` : ''}`, namespace, reason: error.reason, message: error.message })
       return target.fallback ? read(target.fallback, namespace) : []
     }
-    const apiVersion = apiVersionOf(target)
-    return prepare(
-      (list.items ?? []).map((item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind })),
-    )
+    return prepare((list.items ?? []).map(listedAs(target)))
   }
   /**
    * One list of a namespaced kind across the cluster, kept to `namespaces` and split by them (what their own lists
@@ -100,18 +97,19 @@ export function readerFor(client: KubeClient, errors: CollectionError[], prepare
       return perNamespace()
     }
     const byNamespace = new Map(namespaces.map((ns) => [ns, [] as KubeObject[]]))
-    const apiVersion = apiVersionOf(target)
-    for (const item of list.items ?? [])
-      byNamespace
-        .get(item.metadata?.namespace ?? '')
-        ?.push(withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind }))
+    const listed = listedAs(target)
+    for (const item of list.items ?? []) byNamespace.get(item.metadata?.namespace ?? '')?.push(listed(item))
     for (const [ns, items] of byNamespace) byNamespace.set(ns, await prepare(items))
     return byNamespace
   }
   return Object.assign(read, { across: watched ? undefined : across })
 }
 
-const apiVersionOf = (target: ListTarget) => (target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, ''))
+/** An item of a target's list as read: with the apiVersion and kind a list leaves out, without managedFields. */
+function listedAs(target: ListTarget): (item: KubeObject) => KubeObject {
+  const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
+  return (item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind })
+}
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
 
