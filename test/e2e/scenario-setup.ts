@@ -3,6 +3,7 @@ import path from 'node:path'
 import { inject } from 'vitest'
 import { chainLogSignals } from '../../src/analysis/chain-logs.js'
 import { RECENT_BLOCK_MS } from '../../src/snapshot/chain.js'
+import { cometStatus } from '../cluster/comet.js'
 import { refreshLiveness } from '../cluster/scenarios/index.js'
 import type { ScenarioCtx } from '../cluster/scenarios/types.js'
 
@@ -64,10 +65,9 @@ function haltInLog(file: string): boolean {
 
 async function whyNoHalt(recorded: HaltRecord, logFile: string): Promise<string> {
   const heights = await Promise.all(
-    Object.entries(recorded.rpcPorts ?? {}).map(async ([node, port]) => {
-      const answer = await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(2000) })
-        .then(async (res) => ((await res.json()) as { result: { sync_info: { latest_block_height: string; latest_block_time: string } } }).result.sync_info)
-        .then((info) => `height ${info.latest_block_height} at ${info.latest_block_time}`)
+    Object.entries(recorded.rpcPorts ?? {}).map(async ([node, rpcPort]) => {
+      const answer = await cometStatus({ rpcPort })
+        .then((status) => `height ${status.height} at ${status.time}, ${status.peers} peer(s)`)
         .catch((error: Error) => `no answer (${error.message})`)
       return `${node}: ${answer}`
     }),
