@@ -69,6 +69,7 @@ export class LiveSource implements SnapshotSource {
       credentials,
       onForward: (namespace, pod, ports, again) =>
         this.debugLine(`port-forward ${namespace}/${pod}:${[ports].flat().join(',')}${again ? ' (again: the last one closed with no answer)' : ''}`),
+      onSecure: (namespace, pod, resumed) => this.debugLine(`port-forward ${namespace}/${pod}: ${resumed ? 'TLS session resumed' : 'full TLS handshake'}`),
       onPodAnswers: (target, paths, ms, failure) =>
         this.debugLine(
           `${failure ? `no answer (${failure})` : `${paths.length} answer(s)`} in ${ms.toFixed(0)} ms, at ${(process.uptime() * 1000).toFixed(0)} ms: ` +
@@ -174,6 +175,7 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
       credentials: connection.credentials,
       timeoutMs: chainProbe.timeoutMs,
       onForward: connection.onForward,
+      onSecure: connection.onSecure,
       onAnswers: connection.onPodAnswers,
     })
   try {

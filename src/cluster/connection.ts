@@ -12,6 +12,8 @@ export interface Connection {
   watched?: WatchedLists
   /** Called once per port-forward a run's probes open, with the Pod port or ports it carries (--debug accounting). */
   onForward?: (namespace: string, pod: string, ports: number | readonly number[], again?: boolean) => void
+  /** Called once a port-forward's TLS handshake is done: whether it resumed the API connection's session (--debug). */
+  onSecure?: (namespace: string, pod: string, resumed: boolean) => void
   /** Called when the answers of one call through a port-forward are in (--debug timings). */
   onPodAnswers?: (target: string, paths: string[], ms: number, failure?: string) => void
 }

@@ -1,5 +1,6 @@
 import { onInterrupt } from '../util/cleanup.js'
 import type { Credentials } from './auth.js'
+import { sessionToResume } from './tls-reuse.js'
 import { PortForwardRefused, Tunnel, type FirstBytes, type PodAnswer, type PortStream } from './port-tunnel.js'
 
 export { PortForwardRefused, type FirstBytes, type PodAnswer } from './port-tunnel.js'
@@ -27,6 +28,8 @@ export interface PodHttpOptions {
   /** Called once per port-forward opened, with the Pod ports it carries (--debug accounting). */
   /** again: a port asked once more, its first forward having closed with no answer and no word from the Pod side. */
   onForward?: (namespace: string, pod: string, ports: number[], again?: boolean) => void
+  /** Called once a port-forward's TLS handshake is done: whether it resumed the session of an earlier connection. */
+  onSecure?: (namespace: string, pod: string, resumed: boolean) => void
   /** Called when a call's answers are in, with how long they took (--debug timings). */
   onAnswers?: (target: string, paths: string[], ms: number, failure?: string) => void
 }
@@ -131,18 +134,25 @@ export class PodHttpPool {
     let batch = this.opening.get(podKey)
     if (!batch) {
       const ports: number[] = []
-      const tunnel = new Promise<Tunnel>((resolve) =>
-        setImmediate(() => {
-          this.opening.delete(podKey)
-          this.release ??= onInterrupt(() => this.destroyAll())
-          const opened = new Tunnel({ ...where, ports, server: this.options.server, credentials: this.options.credentials })
-          this.connections++
-          this.tunnels.add(opened)
-          this.forwards += ports.length
-          this.options.onForward?.(where.namespace, where.pod, ports, again)
-          resolve(opened)
-        }),
-      )
+      const tunnel = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+        // Ports asked for while the TLS session is on its way join this port-forward too.
+        await sessionToResume(this.options.server, this.options.credentials)
+        this.opening.delete(podKey)
+        this.release ??= onInterrupt(() => this.destroyAll())
+        const { server, credentials, onSecure } = this.options
+        const opened = await Tunnel.open({
+          ...where,
+          ports,
+          server,
+          credentials,
+          onSecure: onSecure && ((resumed) => onSecure(where.namespace, where.pod, resumed)),
+        })
+        this.connections++
+        this.tunnels.add(opened)
+        this.forwards += ports.length
+        this.options.onForward?.(where.namespace, where.pod, ports, again)
+        return opened
+      })
       this.opening.set(podKey, (batch = { ports, tunnel }))
     }
     if (!batch.ports.includes(where.port)) batch.ports.push(where.port)
@@ -169,7 +179,7 @@ export class PodHttpPool {
 
 /** One GET through a port-forward opened for it and closed once answered. */
 export async function podGetOnce(target: PodPort, path: string, options: { timeoutMs: number; maxBytes: number }): Promise<PodAnswer | Error> {
-  const tunnel = new Tunnel({ ...target, ports: [target.port] })
+  const tunnel = await Tunnel.open({ ...target, ports: [target.port] })
   const release = onInterrupt(() => tunnel.destroy())
   try {
     const [answer] = await tunnel.streams[0].request([path], options)
@@ -184,7 +194,7 @@ export async function podGetOnce(target: PodPort, path: string, options: { timeo
 
 /** Open a port-forward to a Pod port and wait for its first bytes (a bare connection is not an answer). */
 export async function podFirstBytes(target: PodPort, timeoutMs: number): Promise<FirstBytes> {
-  const tunnel = new Tunnel({ ...target, ports: [target.port] })
+  const tunnel = await Tunnel.open({ ...target, ports: [target.port] })
   const release = onInterrupt(() => tunnel.destroy())
   try {
     return await tunnel.streams[0].firstBytes(timeoutMs)

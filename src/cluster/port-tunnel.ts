@@ -1,7 +1,7 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import type { Credentials } from './auth.js'
-import { keepSessions, sharedTls } from './tls-reuse.js'
+import { keepSessions, sessionToResume, sharedTls } from './tls-reuse.js'
 
 export interface PodAnswer {
   status: number
@@ -31,6 +31,8 @@ export interface TunnelTarget {
   namespace: string
   pod: string
   ports: number[]
+  /** Told once the TLS handshake is done: whether it resumed an earlier connection's session (--debug accounting). */
+  onSecure?: (resumed: boolean) => void
 }
 
 /** A stream idle this long is not used again. */
@@ -52,7 +54,13 @@ export class Tunnel {
   refusal?: Error
   private readonly seenChannel = new Set<number>()
 
-  constructor(target: TunnelTarget) {
+  /** A tunnel whose handshake resumes the first connection's TLS session, once that one has it. */
+  static async open(target: TunnelTarget): Promise<Tunnel> {
+    await sessionToResume(target.server, target.credentials)
+    return new Tunnel(target)
+  }
+
+  private constructor(target: TunnelTarget) {
     this.streams = target.ports.map((port, index) => new PortStream(this, index, port))
     const url = new URL(target.server)
     const secure = url.protocol === 'https:'
@@ -78,7 +86,10 @@ export class Tunnel {
       `GET /api/v1/namespaces/${encodeURIComponent(target.namespace)}/pods/${encodeURIComponent(target.pod)}/portforward?${ports} HTTP/1.1\r\n` +
       `Host: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${wsKey}\r\nSec-WebSocket-Version: 13\r\n` +
       `Sec-WebSocket-Protocol: v4.channel.k8s.io\r\n${headers.join('')}\r\n`
-    this.socket.once(secure ? 'secureConnect' : 'connect', () => this.socket.write(request))
+    this.socket.once(secure ? 'secureConnect' : 'connect', () => {
+      if (secure) target.onSecure?.((this.socket as tls.TLSSocket).isSessionReused())
+      this.socket.write(request)
+    })
     this.socket.on('error', (error) => this.end(error.message))
     this.socket.on('end', () => this.end())
     this.socket.on('close', () => this.end())

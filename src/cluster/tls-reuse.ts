@@ -12,7 +12,17 @@ import type { Credentials } from './auth.js'
 interface Reuse {
   context: tls.SecureContext
   sessions: Map<string, Buffer>
+  /** Per host: the first connection's session on its way, or settled once it came or will not. */
+  first: Map<string, Promise<void> | 'settled'>
 }
+
+/**
+ * TLS 1.3 hands the session out right after the handshake (1.2 during it): one not in this long after the handshake
+ * is not coming, and the connections waiting for it go on with a full handshake.
+ */
+const SESSION_GRACE_MS = 200
+/** The longest a connection waits for the first one's session, whatever becomes of that one. */
+const SESSION_WAIT_MS = 1000
 
 const reused = new WeakMap<Credentials, Reuse>()
 
@@ -20,7 +30,7 @@ function reuseOf(credentials: Credentials): Reuse {
   let entry = reused.get(credentials)
   if (!entry) {
     const { ca, cert, key } = credentials
-    entry = { context: tls.createSecureContext({ ca, cert, key }), sessions: new Map() }
+    entry = { context: tls.createSecureContext({ ca, cert, key }), sessions: new Map(), first: new Map() }
     reused.set(credentials, entry)
   }
   return entry
@@ -32,9 +42,42 @@ export function sharedTls(server: string, credentials: Credentials): Pick<tls.Co
   return { secureContext: context, session: sessions.get(new URL(server).host) }
 }
 
-/** Keep the sessions a connection receives (TLS 1.3 sends them after the handshake) for the next connections. */
+/**
+ * Keep the sessions a connection receives (TLS 1.3 sends them after the handshake) for the next connections. The
+ * first connection to a host is the one the others wait for (sessionToResume).
+ */
 export function keepSessions(socket: tls.TLSSocket, server: string, credentials: Credentials): void {
-  const { sessions } = reuseOf(credentials)
+  const { sessions, first } = reuseOf(credentials)
   const host = new URL(server).host
   socket.on('session', (session: Buffer) => sessions.set(host, session))
+  if (sessions.has(host) || first.has(host)) return
+  first.set(
+    host,
+    new Promise<void>((resolve) => {
+      const timers: NodeJS.Timeout[] = []
+      const settle = () => {
+        first.set(host, 'settled')
+        for (const timer of timers) clearTimeout(timer)
+        resolve()
+      }
+      const after = (ms: number) => timers.push(setTimeout(settle, ms).unref())
+      socket.once('session', settle)
+      socket.once('close', settle)
+      socket.once('secureConnect', () => (sessions.has(host) ? settle() : after(SESSION_GRACE_MS)))
+      after(SESSION_WAIT_MS)
+    }),
+  )
+}
+
+/**
+ * What a new connection to `server` waits for before its handshake: the first connection's session, while that one
+ * is still on its way. A fleet's port-forwards open in the same few milliseconds as the API connection; without the
+ * wait each made a full handshake (the server's certificate checked and turned into objects, the client's signed):
+ * 26 of them cost the status of the scenario fleet about 60 ms of its one thread.
+ */
+export function sessionToResume(server: string, credentials: Credentials): Promise<void> | undefined {
+  const { sessions, first } = reuseOf(credentials)
+  const host = new URL(server).host
+  const pending = first.get(host)
+  return sessions.has(host) || pending === 'settled' ? undefined : pending
 }

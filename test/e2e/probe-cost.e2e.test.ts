@@ -18,13 +18,15 @@ const env = () => ({ KUBECONFIG: inject('kubeconfigPath') })
  * The signer checks (8080, 26659) are left out: each of them is one connection of its own by design (the gate test's
  * bytes are the first the port sends).
  */
-async function forwards(args: string[]): Promise<Map<string, number> & { connections: string[]; again: string[] }> {
+async function forwards(args: string[]): Promise<Map<string, number> & { connections: string[]; again: string[]; handshakes: string[] }> {
   const result = await runCli(['doctor', ...args, '--debug', '-o', 'json', '--fail-on', 'never'], { env: env() })
   // 3: the fleet holds nodes doctor cannot measure whole (no chain behind their Pods).
   expect([0, 3], result.stderr.slice(-2000)).toContain(result.code)
   expect(JSON.parse(result.stdout).clusters[0].nodes.length).toBeGreaterThan(0)
-  const counts = Object.assign(new Map<string, number>(), { connections: [] as string[], again: [] as string[] })
+  const counts = Object.assign(new Map<string, number>(), { connections: [] as string[], again: [] as string[], handshakes: [] as string[] })
   for (const line of result.stderr.split('\n')) {
+    const handshake = /^debug: port-forward \S+: (TLS session resumed|full TLS handshake)$/.exec(line)?.[1]
+    if (handshake) counts.handshakes.push(handshake)
     const [, pod, ports, again] = /^debug: port-forward (\S+):([\d,]+)( \(again: .*\))?$/.exec(line) ?? []
     if (!pod || /^(8080|26659)$/.test(ports)) continue
     // A port asked once more because its forward closed with no word (the API server can cut it before the Pod side's
@@ -58,6 +60,10 @@ describe('chain probe cost', () => {
     expect([...counts].filter(([, n]) => n > 1)).toEqual([])
     // At most one retry per port.
     expect(counts.again.filter((port, i) => counts.again.indexOf(port) !== i)).toEqual([])
+    // The forwards open with the API connection, before its TLS session is in: they wait for it and resume it, instead
+    // of a full handshake each (all of them did before). A session that came too late under load costs a few.
+    expect(counts.handshakes.length).toBeGreaterThanOrEqual(counts.connections.length)
+    expect(counts.handshakes.filter((h) => h === 'TLS session resumed').length).toBeGreaterThan(counts.handshakes.length / 2)
     // A node's ports share its port-forward: fewer connections than ports forwarded.
     expect(counts.connections.length).toBeLessThan(counts.size)
   })
