@@ -49,6 +49,18 @@ export function measuredStall(facts: ChainFacts): Evidence[] | undefined {
       text: `height 0 ${humanAge(Date.parse(status.at) - Date.parse(facts.runningSince))} after its container started (${facts.runningSince}): ${describeMovement(movement)}`,
       at: status.at,
     })
+  else if (facts.stale && facts.stuckInLog) {
+    const stuck = facts.stuckInLog
+    evidence.push(
+      {
+        kind: 'probe',
+        source,
+        text: `height ${status.height}, and its log commits nothing above it: consensus timed out at height ${stuck.height} from ${stuck.since} on: ${describeMovement(movement)}`,
+        at: status.at,
+      },
+      { kind: 'log', source: stuck.source, text: stuck.text, at: stuck.at },
+    )
+  }
   if (facts.peers) {
     const shown = facts.peers.list.slice(0, 5).map((p) => `${p.id.slice(0, 12)}@${p.address}${p.outbound ? ' out' : ' in'}`)
     evidence.push({

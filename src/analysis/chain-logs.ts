@@ -1,63 +1,7 @@
 import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
 import type { Evidence } from '../engine/define-rule.js'
-import { parseJsonPruned } from '../util/json-depth.js'
 import type { LogLine } from '../snapshot/log-lines.js'
-
-/** One line of a CometBFT-based chain's log, whatever format it was written in. */
-export interface ChainLogEntry {
-  level: string
-  msg: string
-  fields: Record<string, string>
-  at?: string
-  text: string
-}
-
-const ANSI = /\x1b\[[0-9;]*m/g // eslint-disable-line no-control-regex
-const KEY_VALUE = /(?:^|\s)([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|\S*)/g
-const LEVELS: Record<string, string> = {
-  I: 'info',
-  E: 'error',
-  D: 'debug',
-  W: 'warn',
-  INF: 'info',
-  ERR: 'error',
-  DBG: 'debug',
-  WRN: 'warn',
-  FTL: 'fatal',
-  PNC: 'panic',
-}
-
-/**
- * CometBFT's plain format (`I[2026-11-25|01:20:35.105] Timed out   module=consensus height=10`), its JSON
- * format (`{"_msg":"Timed out","level":"info","module":"consensus",...}`) and the zerolog console format
- * of Cosmos SDK chains (`12:39PM INF Timed out module=consensus height=10`, colours or not).
- */
-export function parseChainLine(line: LogLine): ChainLogEntry | undefined {
-  const text = line.text.replace(ANSI, '').trim()
-  if (text.startsWith('{')) {
-    try {
-      const json = parseJsonPruned<Record<string, unknown>>(text)
-      const msg = json._msg ?? json.message ?? json.msg
-      if (typeof msg !== 'string') return undefined
-      const fields = Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
-      return { level: String(json.level ?? ''), msg, fields, at: line.at ?? (typeof json.ts === 'string' ? json.ts : undefined), text }
-    } catch {
-      return undefined
-    }
-  }
-  const plain = /^([IEDW])\[[\d-]+\|[\d:.]+\]\s+(.*)$/.exec(text)
-  const zerolog = plain ? undefined : /^\d{1,2}:\d\d(?::\d\d)?[AP]M\s+(INF|ERR|DBG|WRN|FTL|PNC)\s+(.*)$/.exec(text)
-  const match = plain ?? zerolog
-  if (!match) return undefined
-  const rest = match[2]
-  const firstKey = rest.search(/\s[A-Za-z_][\w.-]*=/)
-  const msg = (firstKey < 0 ? rest : rest.slice(0, firstKey)).trim()
-  const fields: Record<string, string> = {}
-  for (const [, key, value] of (firstKey < 0 ? '' : rest.slice(firstKey)).matchAll(KEY_VALUE)) {
-    fields[key] = value.startsWith('"') ? value.slice(1, -1).replace(/\\"/g, '"') : value
-  }
-  return { level: LEVELS[match[1]] ?? match[1], msg, fields, at: line.at, text }
-}
+import { committedHeightOf, isCommit, parseChainLine, type ChainLogEntry } from '../snapshot/chain-log.js'
 
 export interface ChainLogSignals {
   /** The last two `Ensure peers` lines counted no inbound and no outbound peer. */
@@ -95,10 +39,8 @@ export function chainLogSignals(lines: LogLine[], source: string, now?: number):
   }
   const noAddresses = entries.filter((e) => /^no addresses to dial/i.test(e.msg))
   const heightOf = (e: ChainLogEntry) => Number(e.fields.height ?? NaN)
-  const committed = entries.filter(
-    (e) => /^(committed state|finalizing commit of block|executed block|finalized block)/i.test(e.msg) && !Number.isNaN(heightOf(e)),
-  )
-  const committedHeight = committed.reduce((most, e) => Math.max(most, heightOf(e)), -1)
+  const committed = entries.filter(isCommit)
+  const committedHeight = committedHeightOf(committed)
   const progressing = isProgressing(entries, committed, now)
   const stuck = entries[lastIndex((e) => e.msg === 'Timed out' && e.fields.step !== 'RoundStepNewHeight' && heightOf(e) > committedHeight)]
   return {

@@ -5,6 +5,8 @@ import type { ChainFacts, CollectionError, ProbeRecord } from '../snapshot/types
 import { PortForwardRefused, type PodAnswer } from './pod-http.js'
 import type { ChainNode, ConfigMap, Pod } from '../snapshot/kinds.js'
 import { valueAt, textAt } from '../util/json-path.js'
+import { consensusStuckAbove } from '../snapshot/chain-log.js'
+import type { LogLine } from '../snapshot/log-lines.js'
 
 /** Fetches a path from a Pod port (through the API server's port-forward in a live run). */
 export type PodGet = (namespace: string, pod: string, port: number, paths: string[], maxBytes?: number) => Promise<(PodAnswer | Error)[]>
@@ -22,6 +24,8 @@ export interface ChainProbeOptions {
   nodeUtils?: boolean
   /** Opens a Pod port's port-forward ahead of the probe's first call (warmProbes). */
   warm?: (namespace: string, pod: string, port: number) => void
+  /** The log of a Pod's main container, once read (the run reads it anyway): it can decide a stall before the window ends. */
+  mainLog?: (namespace: string, pod: string) => Promise<{ container: string; lines: LogLine[] } | undefined>
 }
 
 /** A port of a Pod, as the probe forwards it. */
@@ -110,6 +114,8 @@ interface FirstReading {
   /** When the node's container started (the Pod's status), if it runs. */
   runningSince?: string
   again: () => Promise<(RpcResult | undefined)[]>
+  /** Whether the node's log shows it stalled for longer than the window (then recorded in its facts). */
+  stalledInLog: () => Promise<boolean>
   settle: () => void
 }
 
@@ -122,19 +128,41 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
   for (const f of firsts) if (f && !undecided.includes(f)) f.settle()
   if (undecided.length === 0) return
   const latest = Math.max(...undecided.map((f) => f.at))
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, latest + options.windowMs - Date.now())))
-  await Promise.all(
-    undecided.map(async (f) => {
-      try {
-        const [second] = await f.again()
-        if (second) f.facts.resample = sampleOf(second, new Date().toISOString())
-      } catch {
-        // A refused port-forward was said by the first reading's call; the second is simply not there.
-      } finally {
-        f.settle()
-      }
-    }),
-  )
+  let timer: NodeJS.Timeout | undefined
+  const windowEnds = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, latest + options.windowMs - Date.now()))))
+  try {
+    await Promise.all(
+      undecided.map(async (f) => {
+        try {
+          // The node's own log, read by the run meanwhile, may have seen it stalled for longer than the window already.
+          if (await Promise.race([f.stalledInLog().then((stalled) => stalled || windowEnds), windowEnds])) return
+          const [second] = await f.again()
+          if (second) f.facts.resample = sampleOf(second, new Date().toISOString())
+        } catch {
+          // A refused port-forward was said by the first reading's call; the second is simply not there.
+        } finally {
+          f.settle()
+        }
+      }),
+    )
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * A stall read from the node's log (consensusStuckAbove) instead of a second reading: consensus has timed out above
+ * the height the node reported, and the log, read after the first reading, has committed nothing since for at least
+ * the window: what a second reading the window later would have measured, over a longer time. Recorded as `stale`.
+ */
+async function stalledInLog(facts: ChainFacts, log: Promise<{ container: string; lines: LogLine[] } | undefined> | undefined, pod: string, windowMs: number) {
+  const read = await log?.catch(() => undefined)
+  const stuck = read && facts.status ? consensusStuckAbove(read.lines, facts.status.height) : undefined
+  // Now is just after the log was read: the log shows no progress from `since` to (about) now.
+  if (!stuck || Date.now() - Date.parse(stuck.since) < windowMs) return false
+  facts.stale = true
+  facts.stuckInLog = { source: `log of ${pod}/${read!.container}`, ...stuck }
+  return true
 }
 
 /**
@@ -187,7 +215,14 @@ function startProbe(
     if (!status) return undefined
     const sample = readStatus(status, facts)
     const runningSince = containerStatus(pod, mainContainerName(node, pod) ?? '')?.state?.running?.startedAt ?? undefined
-    return { facts, at: Date.parse(sample.at), runningSince, again: () => rpc(['/status']), settle }
+    return {
+      facts,
+      at: Date.parse(sample.at),
+      runningSince,
+      again: () => rpc(['/status']),
+      stalledInLog: () => stalledInLog(facts, options.mainLog?.(namespace, pod.metadata.name), pod.metadata.name, options.windowMs),
+      settle,
+    }
   })()
   const record = (async () => {
     const forRules = options.nodeUtils ?? true

@@ -10,7 +10,7 @@ import {
   signerTargetOf,
   usesVolumeSnapshots,
 } from '../snapshot/node-layout.js'
-import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KeySearch, type KubeObject, type Scope, type Snapshot } from '../snapshot/types.js'
+import { SNAPSHOT_FORMAT_VERSION, type CollectionError, type KeySearch, type KubeObject, type LogRecord, type Scope, type Snapshot } from '../snapshot/types.js'
 import type { Redactor } from '../snapshot/redact.js'
 import { logFile, PROBES_FILE, resourceFile } from '../snapshot/bundle-paths.js'
 import { findChainNodes } from './find-nodes.js'
@@ -26,6 +26,7 @@ import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
 import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
+import { linesOf } from '../snapshot/log-lines.js'
 
 /**
  * Which pods get their logs read. 'auto' with logs.sample (doctor): every node that looks different, and
@@ -142,8 +143,9 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
             early,
           }),
         )
-  // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads.
-  const chain = options.chain
+  // The chain probe starts with the Pod list, so its sampling window overlaps the log and operator reads; the nodes'
+  // own logs, once in, may decide a stall before the window ends.
+  const chain = options.chain && { ...options.chain, mainLog: mainLogOf(plan, nodeLogs) }
   const chainProbes = chain
     ? namespaced.then(async (lists) => {
         // Other holders of a validator key in scope are looked for beyond the scope, alongside its own probes.
@@ -249,6 +251,22 @@ function planNodeLogs(
   }
   const sample = Object.keys(plan.standIns).length > 0 ? { perGroup: perGroup ?? 0, standIns: plan.standIns } : undefined
   return { requests, sample }
+}
+
+/** The log of a node Pod's main container, as this run read it (none: the plan did not read it, or it failed). */
+function mainLogOf(plan: Promise<{ requests: LogRequest[] }>, logs: Promise<LogRecord[]>): ChainProbeOptions['mainLog'] {
+  const byPod = Promise.all([plan, logs]).then(([{ requests }, records]) => {
+    const main = new Set(requests.filter((r) => r.main && !r.previous).map((r) => `${r.namespace}/${r.pod}/${r.container}`))
+    return new Map(
+      records.filter((r) => !r.previous && r.text && main.has(`${r.namespace}/${r.pod}/${r.container}`)).map((r) => [`${r.namespace}/${r.pod}`, r]),
+    )
+  })
+  // Asked for only where the window is waited for; a failed read fails the run through its own promise.
+  byPod.catch(() => undefined)
+  return async (namespace, pod) => {
+    const record = (await byPod).get(`${namespace}/${pod}`)
+    return record && { container: record.container, lines: linesOf(record.text) }
+  }
 }
 
 /** The operator's pods can come from two lists (cluster-wide by label, and the namespace of the nodes). */

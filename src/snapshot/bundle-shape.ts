@@ -76,6 +76,7 @@ const chainFacts = object({
   'resample?': object(chainSample),
   'stale?': boolean,
   'runningSince?': string,
+  'stuckInLog?': object({ source: string, height: number, since: string, at: string, text: string }),
   'peers?': object({ at: string, total: number, inbound: number, outbound: number, list: list(object({ id: string, address: string, outbound: boolean })) }),
   'nodeUtils?': object({ port: number, at: string, 'latestHeight?': number, 'stateSyncing?': boolean, problems: list(string) }),
   'stateSync?': object({

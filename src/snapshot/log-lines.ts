@@ -15,15 +15,20 @@ export function logLines(index: SnapshotIndex, pod: Pod | undefined, container: 
   // Many rules grep the same operator log: split it once.
   let lines = splitLogs.get(record)
   if (!lines) {
-    lines = record.text
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => {
-        const match = /^(\d{4}-\d\d-\d\dT\S+Z)\s(.*)$/.exec(line)
-        return match ? { at: match[1], text: match[2] } : { text: line }
-      })
+    lines = linesOf(record.text)
     splitLogs.set(record, lines)
   }
   return lines
 }
 const splitLogs = new WeakMap<LogRecord, LogLine[]>()
+
+/** A log read with timestamps=true, one line each, the RFC 3339 prefix split off. */
+export function linesOf(text: string): LogLine[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const match = /^(\d{4}-\d\d-\d\dT\S+Z)\s(.*)$/.exec(line)
+      return match ? { at: match[1], text: match[2] } : { text: line }
+    })
+}

@@ -95,11 +95,14 @@ export interface ChainFacts {
   resample?: ChainSample
   /**
    * No second reading was needed: the first showed a last block older than STALE_BLOCK_MS (snapshot/chain.ts) on a
-   * node not catching up, or no block yet on a node whose container had run that long (runningSince), a stall.
+   * node not catching up, or no block yet on a node whose container had run that long (runningSince), a stall; or the
+   * node's own log showed its consensus stuck above that height for longer than the window (stuckInLog).
    */
   stale?: boolean
   /** When the node's container started, where it decided a stall at height 0 (stale). */
   runningSince?: string
+  /** Its main container's log, where that decided the stall (stale): consensus timed out above the height read. */
+  stuckInLog?: { source: string; height: number; since: string; at: string; text: string }
   /** /net_info on 26657 (the peer list is capped; the counts are not). */
   peers?: { at: string; total: number; inbound: number; outbound: number; list: { id: string; address: string; outbound: boolean }[] }
   /** node-utils HTTP API, when the Pod exposes it. */

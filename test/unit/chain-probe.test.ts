@@ -2,11 +2,31 @@
  * cluster/chain-probe.ts over a real CometBFT /status answer (test/fixtures/chain-commits), its height, block time
  * and catching_up set per node, served in place of the port-forwards: which nodes are read twice, and when.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { probeChains, type PodGet } from '../../src/cluster/chain-probe.js'
 import { movementOf } from '../../src/snapshot/chain.js'
 import type { ChainNode, ConfigMap, Pod } from '../../src/snapshot/kinds.js'
 import { fourValidators } from '../helpers/chain-commits.js'
+import { linesOf, type LogLine } from '../../src/snapshot/log-lines.js'
+import { measuredStall } from '../../src/analysis/chain-evidence.js'
+import { ROOT } from '../helpers/cli.js'
+
+/**
+ * A halted full node's real log (committed 5, consensus timing out at 6 from 01:31:45.304 on), moved to height 100 and
+ * in time so that its first timeout at 101 is `stuckForMs` ago.
+ */
+function haltedLog(stuckForMs: number, { committedAbove = false } = {}): LogLine[] {
+  const lines = linesOf(readFileSync(path.join(ROOT, 'test', 'fixtures', 'chain-logs', 'comet-plain-halted-fullnode.log'), 'utf8'))
+  const shift = Date.now() - stuckForMs - Date.parse('2026-11-25T01:31:45.304644107Z')
+  const moved = lines.map(({ at, text }) => ({
+    at: new Date(Date.parse(at!) + shift).toISOString(),
+    text: text.replace(/height=(\d+)/, (_, h: string) => `height=${Number(h) + 95}`),
+  }))
+  const commit = { at: new Date().toISOString(), text: 'I[2026-11-25|01:40:00.000] committed state   module=state height=101' }
+  return committedAbove ? [...moved, commit] : moved
+}
 
 interface Chain {
   /** Age of the last block at the first reading, in seconds. */
@@ -20,6 +40,8 @@ interface Chain {
   noBlock?: boolean
   /** How long the node's container has run, in seconds, as the Pod's status says. */
   runningFor?: number
+  /** Its main container's log as the run read it. */
+  log?: LogLine[]
 }
 
 function fleet(chains: Record<string, Chain>) {
@@ -57,9 +79,17 @@ function fleet(chains: Record<string, Chain>) {
   }
   const probe = async (windowMs: number) => {
     let whileWaiting: { at: number; pods: string[] } | undefined
-    const records = await probeChains(nodes as ChainNode[], pods as Pod[], Promise.resolve([] as ConfigMap[]), { get, windowMs }, [], async (early) => {
-      whileWaiting = { at: Date.now() - started, pods: early.map((r) => r.pod) }
-    })
+    const mainLog = async (_ns: string, pod: string) => (chains[pod].log ? { container: 'app', lines: chains[pod].log! } : undefined)
+    const records = await probeChains(
+      nodes as ChainNode[],
+      pods as Pod[],
+      Promise.resolve([] as ConfigMap[]),
+      { get, windowMs, mainLog },
+      [],
+      async (early) => {
+        whileWaiting = { at: Date.now() - started, pods: early.map((r) => r.pod) }
+      },
+    )
     return { records: Object.fromEntries(records.map((r) => [r.pod, r])), elapsed: Date.now() - started, whileWaiting }
   }
   const statusReads = (pod: string) => reads.filter((r) => r.pod === pod && r.path === '/status')
@@ -120,6 +150,39 @@ describe('the chain probe window', () => {
     expect(statusReads('no-start-time')).toHaveLength(2)
     expect(records['just-started'].chain?.stale).toBeUndefined()
     expect(movementOf(records['just-started'].chain!)).toEqual({ kind: 'stalled', height: 0, since: undefined })
+  })
+
+  it('a node whose own log shows consensus stuck above its height for longer than the window is not read again', async () => {
+    const { probe, statusReads } = fleet({
+      'stuck-in-log': { blockAge: 30, catchingUp: false, log: haltedLog(2000) },
+      'stuck-just-now': { blockAge: 30, catchingUp: false, log: haltedLog(500) },
+      'committed-since': { blockAge: 30, catchingUp: false, log: haltedLog(10_000, { committedAbove: true }) },
+      'no-log': { blockAge: 30, catchingUp: false },
+    })
+    const { records, elapsed } = await probe(1500)
+    expect(statusReads('stuck-in-log')).toHaveLength(1)
+    expect(records['stuck-in-log'].chain).toMatchObject({ stale: true, stuckInLog: { source: 'log of stuck-in-log/app', height: 101 } })
+    expect(movementOf(records['stuck-in-log'].chain!)).toMatchObject({ kind: 'stalled', height: 100 })
+    const evidence = measuredStall(records['stuck-in-log'].chain!)!.map((e) => `${e.kind} ${e.text}`)
+    expect(evidence).toContainEqual(
+      expect.stringMatching(
+        /^probe height 100, and its log commits nothing above it: consensus timed out at height 101 from \S+Z on: stalled at 100 since \S+Z$/,
+      ),
+    )
+    expect(evidence).toContainEqual(expect.stringMatching(/^log I\[\S+\] Timed out .*height=101 /))
+    // A stall the log saw for less than the window, a commit the log shows above the reading, no log: the window decides.
+    for (const pod of ['stuck-just-now', 'committed-since', 'no-log']) {
+      expect(statusReads(pod), pod).toHaveLength(2)
+      expect(records[pod].chain?.stuckInLog, pod).toBeUndefined()
+    }
+    expect(elapsed).toBeGreaterThanOrEqual(1500)
+  })
+
+  it('a fleet whose undecided nodes are all decided by their logs waits no window', async () => {
+    const { probe, statusReads } = fleet({ halted: { blockAge: 30, catchingUp: false, log: haltedLog(10_000) }, producing: { blockAge: 1, catchingUp: false } })
+    const { elapsed } = await probe(5000)
+    expect(statusReads('halted')).toHaveLength(1)
+    expect(elapsed).toBeLessThan(5000)
   })
 
   it('a window of 0 reads each node once', async () => {

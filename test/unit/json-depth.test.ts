@@ -4,7 +4,7 @@
  * stringify (the crash it prevents: JSON.stringify or String() of an array 3,000 deep overflows the stack).
  */
 import { describe, expect, it } from 'vitest'
-import { parseChainLine } from '../../src/analysis/chain-logs.js'
+import { parseChainLine } from '../../src/snapshot/chain-log.js'
 import { parseConfigFile } from '../../src/analysis/config-diff.js'
 import { parseReconcileLine } from '../../src/analysis/reconcile-log.js'
 import { describeLogLine } from '../../src/snapshot/log-format.js'
