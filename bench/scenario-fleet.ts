@@ -52,9 +52,15 @@ const chosen = (id: string) => !only || only.includes(id)
 const { ctx, env, stop } = only?.every((id) => id === 'flame')
   ? { ctx: undefined, env: { ...process.env, NO_COLOR: '1' }, stop: async () => {} }
   : await benchCluster(values.dir)
+/**
+ * Each build's runs keep what they remember of the cluster (probed ports, history, compiled code) in a state directory
+ * of their own, from empty: one build's memory is not read by the other, and no run reads what this machine's earlier
+ * clusters left (a history of hundreds of throw-away test clusters).
+ */
+const envOf = (executable: string) => ({ ...env, KUBECTL_CHAINNODE_STATE_DIR: path.join(work, 'state', executable.replace(/[^\w.-]+/g, '_')) })
 const wall = (command: string[]) => {
   const start = process.hrtime.bigint()
-  const result = spawnSync(command[0], command.slice(1), { env, stdio: 'ignore', maxBuffer: 1 << 28 })
+  const result = spawnSync(command[0], command.slice(1), { env: envOf(command[0]), stdio: 'ignore', maxBuffer: 1 << 28 })
   if (result.error) throw result.error
   return Number(process.hrtime.bigint() - start) / 1e6
 }
@@ -165,7 +171,7 @@ await stop()
  */
 function verdicts() {
   const findings = (bin: string) => {
-    const result = spawnSync(bin, ['doctor', '-A', '-o', 'json', '--fail-on', 'never'], { env, encoding: 'utf8', maxBuffer: 1 << 28 })
+    const result = spawnSync(bin, ['doctor', '-A', '-o', 'json', '--fail-on', 'never'], { env: envOf(bin), encoding: 'utf8', maxBuffer: 1 << 28 })
     const report = JSON.parse(result.stdout) as {
       clusters: {
         findings: { ruleId: string; summary: string; node?: { namespace?: string; name: string }; alsoFor?: { namespace?: string; name: string }[] }[]
@@ -205,7 +211,7 @@ function breakdown() {
     for (const args of lines) {
       const rows = Array.from({ length: runs }, () => {
         const start = process.hrtime.bigint()
-        const result = spawnSync(exe, [...args, '--debug'], { env, encoding: 'utf8' })
+        const result = spawnSync(exe, [...args, '--debug'], { env: envOf(exe), encoding: 'utf8' })
         const ms = Number(process.hrtime.bigint() - start) / 1e6
         const at = [...result.stderr.matchAll(/, at (\d+) ms: /g)].map((m) => Number(m[1]))
         return { ms, first: Math.min(...at), last: Math.max(...at) }
@@ -242,7 +248,7 @@ async function serveFirstCycle() {
 
 async function firstCycle(bin: string): Promise<{ cycleMs: number; wallMs: number }> {
   const start = Date.now()
-  const child = spawn(bin, ['serve', '-A', '--interval', '300s', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(bin, ['serve', '-A', '--interval', '300s', '--listen', '127.0.0.1:0'], { env: envOf(bin), stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   try {

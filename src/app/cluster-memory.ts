@@ -76,18 +76,29 @@ export type ProbedPorts = PodPort[]
 const probedPorts = scopedList(
   'probed-ports.json',
   (p): p is PodPort =>
-    isRecord(p) && typeof p.namespace === 'string' && typeof p.pod === 'string' && Number.isInteger(p.port) && Number(p.port) > 0 && Number(p.port) < 65536,
+    isRecord(p) &&
+    typeof p.namespace === 'string' &&
+    typeof p.pod === 'string' &&
+    Number.isInteger(p.port) &&
+    Number(p.port) > 0 &&
+    Number(p.port) < 65536 &&
+    (p.forRules === undefined || p.forRules === true),
 )
 
 /** The manager Pods whose logs this snapshot read. */
 const managerPodsRead = (snapshot: Snapshot): OperatorPods =>
   snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
 
-/** The Pod ports the chain probe read in this snapshot. */
+/** The Pod ports the chain probe read in this snapshot: each node's RPC, and its node-utils where doctor read it. */
 const chainPortsProbed = (snapshot: Snapshot): ProbedPorts =>
   snapshot.probes.flatMap((probe) => {
     const port = Number(/:(\d+)$/.exec(probe.target)?.[1])
-    return probe.kind === 'chain' && probe.pod && port ? [{ namespace: probe.namespace, pod: probe.pod, port }] : []
+    if (probe.kind !== 'chain' || !probe.pod || !port) return []
+    const nodeUtils = probe.chain?.nodeUtils?.port
+    return [
+      { namespace: probe.namespace, pod: probe.pod, port },
+      ...(nodeUtils ? [{ namespace: probe.namespace, pod: probe.pod, port: nodeUtils, forRules: true }] : []),
+    ]
   })
 
 /** What a live read starts from: the manager Pods and the Pod ports probed at the last read of this cluster and scope. */
@@ -102,7 +113,11 @@ export function recall(server: string, scope: Scope): Recollection {
 
 /** After a live read: remember where the manager ran, what was probed and what the nodes look like; the snapshot gains what earlier runs saw. */
 export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
-  const ports = chainPortsProbed(snapshot)
+  const probed = chainPortsProbed(snapshot)
+  // status -o wide reads no node-utils: the ports doctor read there are kept for its next run, while their Pods are probed.
+  const ports = probed.some((p) => p.forRules)
+    ? probed
+    : [...probed, ...recalled.probedPorts.filter((p) => p.forRules && probed.some((q) => q.namespace === p.namespace && q.pod === p.pod))]
   // A run that probed nothing (--no-probe) keeps the ports of the last run that did.
   await Promise.all([
     operatorPods.remember(snapshot, managerPodsRead(snapshot), recalled.operatorPods),

@@ -33,6 +33,8 @@ export interface PodPort {
   namespace: string
   pod: string
   port: number
+  /** node-utils' port, which only doctor's rules read (status -o wide leaves it out). */
+  forRules?: boolean
 }
 
 /** How many nodes' port-forwards are opened ahead: a fleet's first round, as many as the forwards in flight at once. */
@@ -50,14 +52,22 @@ export function warmProbes(nodes: ChainNode[], options: ChainProbeOptions): void
 }
 
 /**
- * Open, with the run's first reads, the port-forwards of the Pod ports the last read of this cluster probed (status
- * -o wide, as warmProbes): their connections and upgrades, most of the probe's time, then overlap the ChainNode list
- * too. A Pod gone since is asked nothing. warmProbes is then left out: it would open the nodes that had no running Pod
- * to probe, and a node new since has its forward opened once its Pod is listed.
+ * Open, with the run's first reads, the port-forwards of the Pod ports the last read of this cluster probed: their
+ * connections and upgrades, most of the probe's time, then overlap the ChainNode and Pod lists. A Pod's RPC and
+ * node-utils ports (doctor) are opened in one turn, so one port-forward carries both, as the probe would have opened
+ * them; status -o wide opens the RPC ports alone. A Pod gone since is asked nothing. warmProbes is then left out: it
+ * would open the nodes that had no running Pod to probe, and a node new since has its forward opened once its Pod is
+ * listed.
  */
 export function warmRecalled(ports: readonly PodPort[], options: ChainProbeOptions): void {
-  if (!options.warm || options.nodeUtils !== false) return
-  for (const { namespace, pod, port } of ports.slice(0, WARM_NODES)) options.warm(namespace, pod, port)
+  if (!options.warm) return
+  const pods = new Set<string>()
+  for (const { namespace, pod, port, forRules } of ports) {
+    if (forRules && options.nodeUtils === false) continue
+    pods.add(`${namespace}/${pod}`)
+    if (pods.size > WARM_NODES) return
+    options.warm(namespace, pod, port)
+  }
 }
 
 /**

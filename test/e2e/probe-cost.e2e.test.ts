@@ -201,4 +201,40 @@ describe('status -A -o wide: the API requests it costs', () => {
     expect(rows(stale.stdout)).toEqual(rows(first.stdout))
     expect(Object.values(JSON.parse(readFileSync(file, 'utf8')))[0]).toEqual(remembered)
   })
+
+  it("doctor opens a node's RPC and node-utils ports the last run probed with its first requests, over one port-forward; status -o wide opens the RPC alone", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'probed-ports-doctor-'))
+    const doctorAll = () => runCli(['doctor', '-A', '-o', 'json', '--fail-on', 'never', '--debug'], { env: { ...env(), KUBECTL_CHAINNODE_STATE_DIR: state } })
+    // The signer checks (8080, 26659) are each a connection of their own by design, as in the cases above.
+    const forwards = (stderr: string) =>
+      stderr
+        .split('\n')
+        .flatMap((line) => /^debug: port-forward (\S+:[\d,]+)$/.exec(line)?.[1] ?? [])
+        .filter((f) => !/:(8080|26659)$/.test(f))
+    const firstAnswer = (stderr: string) => stderr.split('\n').findIndex((line) => /^debug: \d{3} in /.test(line))
+    const firstForward = (stderr: string) => stderr.split('\n').findIndex((line) => /^debug: port-forward \S+:[\d,]+$/.test(line))
+    const first = await doctorAll()
+    expect([0, 3], first.stderr.slice(-2000)).toContain(first.code)
+    expect(firstForward(first.stderr)).toBeGreaterThan(firstAnswer(first.stderr))
+    const second = await doctorAll()
+    expect([0, 3], second.stderr.slice(-2000)).toContain(second.code)
+    expect(firstForward(second.stderr)).toBeLessThan(firstAnswer(second.stderr))
+    // Both ports of a node in one port-forward, as the probe itself opens them, and no port twice.
+    expect(forwards(second.stderr)).toContain('sc-healthy-chain/node-0:26657,8000')
+    const ports = forwards(second.stderr).flatMap((f) =>
+      f
+        .split(':')[1]
+        .split(',')
+        .map((port) => `${f.split(':')[0]}:${port}`),
+    )
+    expect(ports.filter((port, i) => ports.indexOf(port) !== i)).toEqual([])
+    const status = await statusAll('wide', undefined, state)
+    expect(status.code, status.stderr.slice(-2000)).toBe(0)
+    expect(forwards(status.stderr)).toContain('sc-healthy-chain/node-0:26657')
+    expect(forwards(status.stderr).filter((f) => f.includes(','))).toEqual([])
+    // What doctor learnt of node-utils outlives a status run, which reads none.
+    const third = await doctorAll()
+    expect(forwards(third.stderr)).toContain('sc-healthy-chain/node-0:26657,8000')
+    expect(firstForward(third.stderr)).toBeLessThan(firstAnswer(third.stderr))
+  })
 })

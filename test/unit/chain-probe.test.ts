@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { probeChains, type PodGet } from '../../src/cluster/chain-probe.js'
+import { probeChains, warmRecalled, type PodGet, type PodPort } from '../../src/cluster/chain-probe.js'
 import { movementOf } from '../../src/snapshot/chain.js'
 import type { ChainNode, ConfigMap, Pod } from '../../src/snapshot/kinds.js'
 import { fourValidators } from '../helpers/chain-commits.js'
@@ -217,5 +217,30 @@ describe('the chain probe window', () => {
     }
     expect(await portsRead(false)).toEqual([26657])
     expect(await portsRead()).toEqual([26657, 8000])
+  })
+})
+
+describe('the port-forwards the last run probed, opened with the first reads', () => {
+  const recalled: PodPort[] = Array.from({ length: 40 }, (_, i) => [
+    { namespace: 'ns', pod: `n-${i}`, port: 26657 },
+    { namespace: 'ns', pod: `n-${i}`, port: 8000, forRules: true as const },
+  ]).flat()
+  const warmed = (nodeUtils: boolean) => {
+    const opened: string[] = []
+    warmRecalled(recalled, { get: async () => [], windowMs: 0, nodeUtils, warm: (ns, pod, port) => opened.push(`${ns}/${pod}:${port}`) })
+    return opened
+  }
+
+  it("doctor opens a node's RPC and node-utils ports together, for at most 32 nodes", () => {
+    const opened = warmed(true)
+    expect(opened.slice(0, 2)).toEqual(['ns/n-0:26657', 'ns/n-0:8000'])
+    expect(new Set(opened.map((o) => o.split(':')[0])).size).toBe(32)
+    expect(opened).toHaveLength(64)
+  })
+
+  it('status -o wide opens the RPC ports alone', () => {
+    const opened = warmed(false)
+    expect(opened.every((o) => o.endsWith(':26657'))).toBe(true)
+    expect(opened).toHaveLength(32)
   })
 })
