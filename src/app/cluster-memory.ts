@@ -85,6 +85,13 @@ const probedPorts = scopedList(
     (p.forRules === undefined || p.forRules === true),
 )
 
+/**
+ * The namespaces of the ChainNodes at the last read of each cluster across every namespace (-A): from ACROSS_FROM of
+ * them on, the next read asks for the lists every namespace needs across the cluster with its first requests, instead
+ * of once the ChainNodes are listed (cluster/collect.ts). Nothing here changes what is shown.
+ */
+const nodeNamespaces = scopedList('node-namespaces.json', (n): n is string => typeof n === 'string')
+
 /** The manager Pods whose logs this snapshot read. */
 const managerPodsRead = (snapshot: Snapshot): OperatorPods =>
   snapshot.logs.filter((log) => log.container === 'manager' && !log.error).map((log) => ({ namespace: log.namespace, pod: log.pod }))
@@ -105,11 +112,20 @@ const chainPortsProbed = (snapshot: Snapshot): ProbedPorts =>
 export interface Recollection {
   operatorPods: OperatorPods
   probedPorts: ProbedPorts
+  namespaces: string[]
 }
 
 export function recall(server: string, scope: Scope): Recollection {
-  return { operatorPods: operatorPods.last(server, scope), probedPorts: probedPorts.last(server, scope) }
+  return {
+    operatorPods: operatorPods.last(server, scope),
+    probedPorts: probedPorts.last(server, scope),
+    namespaces: scope.kind === 'all' ? nodeNamespaces.last(server, scope) : [],
+  }
 }
+
+/** The namespaces of the snapshot's ChainNodes, sorted. */
+const namespacesOf = (snapshot: Snapshot): string[] =>
+  [...new Set(snapshot.objects.flatMap((o) => (o.kind === 'ChainNode' && o.metadata.namespace ? [o.metadata.namespace] : [])))].sort()
 
 /** After a live read: remember where the manager ran, what was probed and what the nodes look like; the snapshot gains what earlier runs saw. */
 export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
@@ -122,6 +138,7 @@ export async function remember(snapshot: Snapshot, recalled: Recollection): Prom
   await Promise.all([
     operatorPods.remember(snapshot, managerPodsRead(snapshot), recalled.operatorPods),
     ports.length > 0 ? probedPorts.remember(snapshot, ports, recalled.probedPorts) : undefined,
+    snapshot.scope.kind === 'all' ? nodeNamespaces.remember(snapshot, namespacesOf(snapshot), recalled.namespaces) : undefined,
   ])
   return recordHistory(snapshot)
 }

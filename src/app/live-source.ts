@@ -125,6 +125,7 @@ export class LiveSource implements SnapshotSource {
       objects,
       operatorPods: recalled.operatorPods,
       probedPorts: recalled.probedPorts,
+      namespaces: recalled.namespaces,
     }
     const snapshot = await liveSnapshot(connection, request)
     this.debugLine(`${connection.context.contextName}: ${snapshot.stats.requests} API requests in ${snapshot.stats.durationMs} ms`)
@@ -196,6 +197,7 @@ export async function liveSnapshot(connection: Connection, request: SnapshotRequ
       watched: connection.watched,
       operatorPods: request.operatorPods,
       probedPorts: request.probedPorts,
+      namespaces: request.namespaces,
       chain: pods && {
         windowMs: chainProbe.windowMs,
         signingWindow: chainProbe.signingWindow,

@@ -97,6 +97,8 @@ export interface SnapshotRequest {
   operatorPods?: readonly { namespace: string; pod: string }[]
   /** The Pod ports the chain probe read at the last read of this cluster (app/cluster-memory.ts). */
   probedPorts?: readonly PodPort[]
+  /** The namespaces of its ChainNodes at the last read of this cluster across every namespace (app/cluster-memory.ts). */
+  namespaces?: readonly string[]
 }
 
 export type Probe = (connection: Connection, snapshot: Snapshot) => Promise<ProbeRecord[]>

@@ -15,7 +15,7 @@ import type { Redactor } from '../snapshot/redact.js'
 import { logFile, PROBES_FILE, resourceFile } from '../snapshot/bundle-paths.js'
 import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
-import { readerFor, startLists, type Wanted } from './lists.js'
+import { ACROSS_FROM, readerFor, startLists, type Wanted } from './lists.js'
 import type { WatchedLists } from './watched-lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 
@@ -24,7 +24,7 @@ import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, warmProbes, warmRecalled, type ChainProbeOptions, type PodPort } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
-import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
+import { CLUSTER_TARGETS, listPath, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 import { linesOf } from '../snapshot/log-lines.js'
 
@@ -64,6 +64,12 @@ export interface CollectOptions {
   operatorPods?: readonly { namespace: string; pod: string }[]
   /** The Pod ports the chain probe read when this cluster was last read: their port-forwards open with the first reads. */
   probedPorts?: readonly PodPort[]
+  /**
+   * The namespaces of the ChainNodes when this cluster was last read across every namespace: from ACROSS_FROM of them
+   * on, the lists every namespace needs go out across the cluster with the first reads (used if this read's nodes span
+   * that many namespaces too).
+   */
+  namespaces?: readonly string[]
   /** Ask the running nodes themselves (RPC 26657, node-utils) while the other reads are under way. */
   chain?: ChainProbeOptions
   /** Undefined: everything the rules read. */
@@ -85,6 +91,12 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const found = findChainNodes(client, scope)
   if (options.chain) warmRecalled(options.probedPorts ?? [], options.chain)
   const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.in(resourceFile(o), () => redactor.value(o))) : objects)
+  const { objects } = options
+  const wantedTargets = (targets: ListTarget[]) =>
+    objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
+  const namespaceTargets = wantedTargets(NAMESPACE_TARGETS)
+  const sentEarly =
+    scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? listAcrossNow(client, namespaceTargets) : undefined
   const read = readerFor(
     client,
     errors,
@@ -92,6 +104,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
       // Unrelated ConfigMaps (a genesis can be megabytes) are dropped before anything scans them.
       mask(items.some((o) => o.kind === 'ConfigMap') ? keepRelevant(items, (await found).nodes) : items),
     options.watched,
+    sentEarly,
   )
   const logOptions = redactor ? { ...options.logs, mask: (text: string, log: LogSource) => redactor.in(logFile(log), () => redactor.text(text)) } : options.logs
   // Lists only some nodes need wait for the nodes (and, for a signer, their Pods) and are read only then.
@@ -103,13 +116,9 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     const pods = new Map((await podsOf()).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p]))
     return nodes.some((n) => signerTargetOf(n, pods.get(`${n.metadata.namespace}/${n.metadata.name}`)))
   }
-  const { objects } = options
   const early = earlyManagerLogs(client, options, logOptions)
-  const wantedTargets = (targets: ListTarget[]) =>
-    objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
   const clusterWide = startLists(read, wantedTargets(CLUSTER_TARGETS), [undefined], wanted)
   const knownNamespace = scope.kind === 'all' ? undefined : (scope.namespace ?? 'default')
-  const namespaceTargets = wantedTargets(NAMESPACE_TARGETS)
   const namespaced = knownNamespace
     ? Promise.resolve(startLists(read, namespaceTargets, [knownNamespace], wanted))
     : found.then(({ nodes }) => startLists(read, namespaceTargets, [...new Set(nodes.map((n) => n.metadata.namespace!))], wanted))
@@ -267,6 +276,22 @@ function mainLogOf(plan: Promise<{ requests: LogRequest[] }>, logs: Promise<LogR
     const record = (await byPod).get(`${namespace}/${pod}`)
     return record && { container: record.container, lines: linesOf(record.text) }
   }
+}
+
+/**
+ * The lists every namespace needs (Pods, Events, ConfigMaps), asked across the cluster now, before the ChainNodes are
+ * known: the last read of this cluster found them in ACROSS_FROM namespaces or more, so this one most likely reads
+ * them so too (lists.ts readerFor's `across`). Unused when this read's nodes span fewer; a failure is met there.
+ */
+function listAcrossNow(client: KubeClient, targets: ListTarget[]): Map<string, Promise<{ items?: KubeObject[] }>> {
+  const sent = new Map<string, Promise<{ items?: KubeObject[] }>>()
+  for (const target of targets) {
+    if (target.onlyFor || !target.namespaced) continue
+    const list = client.getJSON<{ items?: KubeObject[] }>(listPath(target))
+    list.catch(() => undefined)
+    sent.set(listPath(target), list)
+  }
+  return sent
 }
 
 /** The operator's pods can come from two lists (cluster-wide by label, and the namespace of the nodes). */

@@ -66,7 +66,14 @@ export const ACROSS_FROM = 4
  * target's fallback; `prepare` sees each list once it arrives (masking, dropping what no rule reads).
  * With `watched` (serve), a list read in an earlier cycle is answered from its watch.
  */
-export function readerFor(client: KubeClient, errors: CollectionError[], prepare: (items: KubeObject[]) => Promise<KubeObject[]>, watched?: KeptLists) {
+export function readerFor(
+  client: KubeClient,
+  errors: CollectionError[],
+  prepare: (items: KubeObject[]) => Promise<KubeObject[]>,
+  watched?: KeptLists,
+  /** Lists across the cluster already asked for, by path (collect.ts listAcrossNow): `across` takes their answers. */
+  sentEarly?: ReadonlyMap<string, Promise<{ items?: KubeObject[] }>>,
+) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {
     const path = listPath(target, namespace)
     let list: { items?: KubeObject[] }
@@ -91,7 +98,7 @@ export function readerFor(client: KubeClient, errors: CollectionError[], prepare
     const perNamespace = async () => new Map(await Promise.all(namespaces.map(async (ns) => [ns, await read(target, ns)] as const)))
     let list: { items?: KubeObject[] }
     try {
-      list = await client.getJSON<{ items?: KubeObject[] }>(listPath(target))
+      list = await (sentEarly?.get(listPath(target)) ?? client.getJSON<{ items?: KubeObject[] }>(listPath(target)))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       return perNamespace()
