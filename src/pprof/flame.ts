@@ -100,19 +100,29 @@ class Stacks {
     const { locNodeStart, sampleStart } = g
     // Frames per location.
     const size = new Int32Array(locNodeStart.length - 1)
-    for (let l = 0; l < size.length; l++) size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
+    let most = 0
+    for (let l = 0; l < size.length; l++) most = Math.max(most, (size[l] = locNodeStart[l + 1]! - locNodeStart[l]!))
     const drawn = new Int32Array(samples.count)
     let count = 0
     // A header per sample, and the 0 after the last.
     let frames = 1
+    let locations = 0
     for (let s = 0; s < samples.count; s++) {
       const w = values[s * nt + sampleIndex]!
       if (w < 0) this.negativeSamples++
       if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
       drawn[count++] = s
       frames += HEADER
-      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
+      locations += locationStart[s + 1]! - sampleStart[s]!
     }
+    // Room for `most` frames a location, without reading every location to count them: memory never written is
+    // never touched, so costs nothing. A location of many inlined frames (more than SLOTS) is counted exactly.
+    if (most <= SLOTS) frames += locations * most
+    else
+      for (let k = 0; k < count; k++) {
+        const s = drawn[k]!
+        for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
+      }
     this.count = count
     this.weight = new Float64Array(count)
     this.start = new Int32Array(count)
