@@ -67,17 +67,28 @@ export async function loadProfile(file: string, onStep?: (what: string) => void)
  * hold the event loop (Ctrl-C works throughout). A damaged gzip is left to decodeProfile to explain.
  */
 async function inflateWithin(bytes: Buffer, limits: ReadLimits, file: string): Promise<Buffer | undefined> {
-  // Chunks of 1 MiB, not zlib's 16 KiB: a 20 MB profile in 20 turns of the event loop instead of 1,300 (half the time).
-  const gunzip = createGunzip({ chunkSize: 1 << 20 })
+  // The size the gzip trailer announces (mod 4 GiB, and a stranger's word): zlib writes into one buffer of that size
+  // (at least 1 MiB, not zlib's 16 KiB: a turn of the event loop per chunk), so an honest profile comes out whole as
+  // one chunk, neither copied nor held twice (fresh memory costs its first touch). A wrong size only means chunks, put
+  // together in a buffer that grows.
+  const announced = bytes.length >= 4 ? bytes.readUInt32LE(bytes.length - 4) : 0
+  const gunzip = createGunzip({ chunkSize: Math.max(1 << 20, Math.min(announced, limits.profileBytes)) })
   gunzip.end(bytes)
-  // One buffer of the size the gzip trailer announces (mod 4 GiB, and a stranger's word: it grows if wrong), so
-  // the chunks are not all held and then copied into a second buffer as large.
-  let out = Buffer.allocUnsafe(Math.min(bytes.length >= 4 ? bytes.readUInt32LE(bytes.length - 4) : 0, limits.profileBytes) || 1 << 20)
+  let whole: Buffer | undefined
+  let out: Buffer | undefined
   let total = 0
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       if (total + chunk.length > limits.profileBytes) throw limitError('profileBytes', limits, `${file} (it unpacks to more)`)
-      if (total + chunk.length > out.length) {
+      if (total === 0 && whole === undefined) {
+        whole = chunk
+        total = chunk.length
+        continue
+      }
+      if (out === undefined) {
+        out = Buffer.allocUnsafe(Math.min(limits.profileBytes, Math.max(2 * total, total + chunk.length)))
+        whole!.copy(out, 0, 0, total)
+      } else if (total + chunk.length > out.length) {
         const grown = Buffer.allocUnsafe(Math.min(limits.profileBytes, Math.max(out.length * 2, total + chunk.length)))
         out.copy(grown, 0, 0, total)
         out = grown
@@ -91,5 +102,5 @@ async function inflateWithin(bytes: Buffer, limits: ReadLimits, file: string): P
   } finally {
     gunzip.destroy()
   }
-  return out.subarray(0, total)
+  return out === undefined ? (whole ?? Buffer.alloc(0)) : out.subarray(0, total)
 }

@@ -83,11 +83,13 @@ class Stacks {
   readonly weight: Float64Array
   /**
    * Sample k's frames are frame[start[k]], frame[start[k] + 1] ... outermost first (an inlined call after the
-   * function it was inlined into), up to the next value below 1: frame[start[k] - 1] is ~depth, the bitwise
-   * complement of how many frames it has, and after the last sample's frames comes a 0. A frame is its name's index.
+   * function it was inlined into), up to the next 0: each sample's frames come after a header of three, a 0 and how
+   * many frames it has in two halves of 16 bits, and after the last sample's frames comes a 0. A frame is its name's
+   * index. Two bytes a frame where the names allow (nearly always): a CPU profile has millions of frames, and fresh
+   * memory costs more to touch the first time than to write.
    */
   readonly start: Int32Array
-  readonly frame: Int32Array
+  readonly frame: FrameArray
 
   constructor(profile: Profile, sampleIndex: number, keep: Uint8Array | undefined) {
     const g = buildNodes(profile)
@@ -98,23 +100,33 @@ class Stacks {
     const { locNodeStart, sampleStart } = g
     // Frames per location.
     const size = new Int32Array(locNodeStart.length - 1)
-    for (let l = 0; l < size.length; l++) size[l] = locNodeStart[l + 1]! - locNodeStart[l]!
+    let most = 0
+    for (let l = 0; l < size.length; l++) most = Math.max(most, (size[l] = locNodeStart[l + 1]! - locNodeStart[l]!))
     const drawn = new Int32Array(samples.count)
     let count = 0
     // A header per sample, and the 0 after the last.
     let frames = 1
+    let locations = 0
     for (let s = 0; s < samples.count; s++) {
       const w = values[s * nt + sampleIndex]!
       if (w < 0) this.negativeSamples++
       if (!(w > 0) || (keep !== undefined && keep[s] === 0)) continue
       drawn[count++] = s
-      frames++
-      for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
+      frames += HEADER
+      locations += locationStart[s + 1]! - sampleStart[s]!
     }
+    // Room for `most` frames a location, without reading every location to count them: memory never written is
+    // never touched, so costs nothing. A location of many inlined frames (more than SLOTS) is counted exactly.
+    if (most <= SLOTS) frames += locations * most
+    else
+      for (let k = 0; k < count; k++) {
+        const s = drawn[k]!
+        for (let i = sampleStart[s]!, end = locationStart[s + 1]!; i < end; i++) frames += size[locationIndex[i]!]!
+      }
     this.count = count
     this.weight = new Float64Array(count)
     this.start = new Int32Array(count)
-    this.frame = new Int32Array(frames + SLOTS - 1)
+    this.frame = this.names.length <= 0xffff ? new Uint16Array(frames + SLOTS - 1) : new Int32Array(frames + SLOTS - 1)
     for (let k = 0; k < count; k++) {
       const w = values[drawn[k]! * nt + sampleIndex]!
       this.weight[k] = w
@@ -127,8 +139,13 @@ class Stacks {
 /** Frames a location writes in one go, whatever its count (most have one or two): a branch on a random count costs more than the copy. */
 const SLOTS = 4
 
+/** A sample's header in Stacks.frame: 0 (where the previous sample's frames end), then its depth's low and high 16 bits. */
+const HEADER = 3
+
+type FrameArray = Uint16Array | Int32Array
+
 /** Stacks.frame and Stacks.start of the drawn samples. */
-function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable, size: Int32Array): void {
+function writeFrames(frame: FrameArray, start: Int32Array, drawn: Int32Array, samples: Profile['samples'], g: NodeTable, size: Int32Array): void {
   const { locationStart, locationIndex } = samples
   const { locNodeStart, locNodes, sampleStart } = g
   const locations = size.length
@@ -140,7 +157,8 @@ function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, sa
   let at = 0
   for (let k = 0; k < drawn.length; k++) {
     const s = drawn[k]!
-    const header = at++
+    const header = at
+    at += HEADER
     start[k] = at
     for (let i = locationStart[s + 1]! - 1, a = sampleStart[s]!; i >= a; i--) {
       const loc = locationIndex[i]!
@@ -154,7 +172,11 @@ function writeFrames(frame: Int32Array, start: Int32Array, drawn: Int32Array, sa
         at += n
       } else for (let j = locNodeStart[loc + 1]! - 1, lo = locNodeStart[loc]!; j >= lo; j--) frame[at++] = locNodes[j]! + 1
     }
-    frame[header] = ~(at - header - 1)
+    // Written after the frames: the last location's spare slots of the previous sample reach into it.
+    const depth = at - header - HEADER
+    frame[header] = 0
+    frame[header + 1] = depth & 0xffff
+    frame[header + 2] = depth >>> 16
   }
   frame[at] = 0
 }
@@ -264,7 +286,7 @@ function grow(out: Merged): void {
  */
 class FrameSplitter {
   /** The samples' frames (Stacks.frame); per side and sample in sort order, its first frame's place and its weight. */
-  readonly frame: Int32Array
+  readonly frame: FrameArray
   readonly first: [Int32Array, Int32Array]
   readonly weight: [Float64Array, Float64Array]
   /**
@@ -306,13 +328,13 @@ class FrameSplitter {
 
   /** How many frames the sample whose frames start at `first` has: the depth of its leaf. */
   depthOf(first: number): number {
-    return ~this.frame[first - 1]!
+    return this.frame[first - 2]! | (this.frame[first - 1]! << 16)
   }
 
   /**
    * How many frames after `depth` all the samples of the run [lo, hi) on `side` have, the same ones: the first
-   * sample's frames, cut where another sample's differ or end (a sample's frames end in its successor's header or
-   * the final 0, never equal to a frame).
+   * sample's frames, cut where another sample's differ or end (a sample's frames end in a 0, its successor's header
+   * or the final one, never equal to a frame).
    */
   chainLength(lo: number, hi: number, depth: number, side: number): number {
     const { frame } = this
@@ -357,8 +379,8 @@ class FrameSplitter {
   }
 
   /**
-   * Groups the run's samples by their frame at `depth` (group 0 for those that end there: their successor's
-   * header or the final 0), first seen first: key[i] is sample i's group, with its size and (weighed) its value.
+   * Groups the run's samples by their frame at `depth` (group 0 for those that end there, at the 0 after their
+   * frames), first seen first: key[i] is sample i's group, with its size and (weighed) its value.
    */
   private group(lo: number, hi: number, depth: number, side: number, weighed: boolean): number {
     const { frame, key, slot, groupName, groupSize, groupValue } = this
@@ -366,8 +388,7 @@ class FrameSplitter {
     const weight = this.weight[side]!
     let n = 0
     for (let i = lo; i < hi; i++) {
-      const f = frame[first[i]! + depth]!
-      const name = f > 0 ? f : 0
+      const name = frame[first[i]! + depth]!
       let c = slot[name]!
       if (c < 0) {
         c = slot[name] = n++

@@ -47,10 +47,15 @@ interface RawMapping {
 
 /** The profile message: samples straight into typed arrays, the other messages as raw records resolved at the end. */
 class Reader extends WireReader {
-  /** Location ids of all samples, later rewritten as location indexes. */
+  /**
+   * Location ids of all samples less one (id 0 wraps around to 2^32 - 1), so that where the ids are 1..n, what Go
+   * writes, they are the location indexes already: no second pass over millions of frames.
+   */
   ids: Uint32Array
   idCount = 0
-  /** Set once an id does not fit in 32 bits; ids are kept here instead. */
+  /** The largest of `ids` (as unsigned), -1 before the first. */
+  maxIdLessOne = -1
+  /** Set once an id does not fit in 32 bits; the ids themselves are kept here instead. */
   wideIds: Float64Array | undefined
   values: Float64Array
   valueCount = 0
@@ -85,7 +90,7 @@ class Reader extends WireReader {
 
   pushId(id: number): void {
     if (this.wideIds === undefined && id > 0xffffffff) {
-      this.wideIds = Float64Array.from(this.ids.subarray(0, this.idCount))
+      this.wideIds = Float64Array.from(this.ids.subarray(0, this.idCount), (v) => (v + 1) >>> 0)
     }
     if (this.wideIds !== undefined) {
       if (this.idCount === this.wideIds.length) this.wideIds = grow(this.wideIds, this.idCount + 1)
@@ -93,7 +98,9 @@ class Reader extends WireReader {
       return
     }
     if (this.idCount === this.ids.length) this.ids = grow(this.ids, this.idCount + 1)
-    this.ids[this.idCount++] = id
+    const index = (id - 1) >>> 0
+    this.ids[this.idCount++] = index
+    if (index > this.maxIdLessOne) this.maxIdLessOne = index
   }
 
   pushValue(v: number): void {
@@ -109,21 +116,28 @@ class Reader extends WireReader {
       let ids = this.ids
       let n = this.idCount
       let pos = this.pos
+      let max = this.maxIdLessOne
       while (pos < stop) {
         const b0 = buf[pos]!
         if (n === ids.length) ids = this.ids = grow(ids, n + 1)
         if (b0 < 0x80) {
-          ids[n++] = b0
+          const index = (b0 - 1) >>> 0
+          ids[n++] = index
+          if (index > max) max = index
           pos++
           continue
         }
         const b1 = buf[pos + 1]!
         if (pos + 1 >= stop || b1 >= 0x80) break
-        ids[n++] = (b0 & 0x7f) | (b1 << 7)
+        // Two bytes (0 too, written 80 00 by a stranger, wraps around).
+        const index = (((b0 & 0x7f) | (b1 << 7)) - 1) >>> 0
+        ids[n++] = index
+        if (index > max) max = index
         pos += 2
       }
       this.idCount = n
       this.pos = pos
+      this.maxIdLessOne = max
       if (pos >= stop) return
       this.pushId(this.uvarint(stop))
     }
@@ -392,14 +406,10 @@ function indexById(ids: number[], what: string): ((id: number) => number) & { de
   return Object.assign((id: number) => map.get(id) ?? -1, { dense })
 }
 
-/** Location ids 1..n become indexes 0..n-1 in place, the hot loop of the resolution (an id per frame). */
-function denseIndexes(stacks: Uint32Array, n: number): void {
-  for (let i = 0; i < stacks.length; i++) {
-    // Id 0 wraps around to 2^32 - 1: out of range as any id above n.
-    const index = (stacks[i]! - 1) >>> 0
-    if (index >= n) malformed(`a sample refers to unknown location id ${stacks[i]}`)
-    stacks[i] = index
-  }
+/** The first id less one (Reader.ids) out of the range 0..n-1: the unknown location a sample refers to. */
+function unknownLocation(idsLessOne: Uint32Array, n: number): never {
+  const index = idsLessOne.findIndex((v) => v >= n)
+  malformed(`a sample refers to unknown location id ${(idsLessOne[index]! + 1) >>> 0}`)
 }
 
 /**
@@ -478,14 +488,16 @@ export function readProfileProto(buf: Uint8Array, maxDecodedBytes = Infinity): P
   )
 
   const n = r.idCount
-  // Location ids become location indexes in place: a second array of frames would double the largest table.
-  const src: ArrayLike<number> = r.wideIds ?? r.ids
+  // Location ids become location indexes in place: a second array of frames would double the largest table. Dense
+  // ids (1..n) are the indexes already, read less one.
   const stacks = r.wideIds === undefined ? r.ids.subarray(0, n) : new Uint32Array(n)
-  if (r.wideIds === undefined && locationIndex.dense) denseIndexes(stacks, r.locations.length)
-  else
+  if (r.wideIds === undefined && locationIndex.dense) {
+    if (r.maxIdLessOne >= r.locations.length) unknownLocation(stacks, r.locations.length)
+  } else
     for (let i = 0; i < n; i++) {
-      const li = locationIndex(src[i]!)
-      if (li < 0) malformed(`a sample refers to unknown location id ${src[i]}`)
+      const id = r.wideIds === undefined ? (stacks[i]! + 1) >>> 0 : r.wideIds[i]!
+      const li = locationIndex(id)
+      if (li < 0) malformed(`a sample refers to unknown location id ${id}`)
       stacks[i] = li
     }
   const locationStart = new Uint32Array(r.sampleCount + 1)

@@ -69,10 +69,12 @@ export interface ProfileSpec {
 
 /** Encodes a ProfileSpec; function ids are assigned by first use of a name. */
 export function buildProfile(spec: ProfileSpec): Uint8Array {
+  // Maps, not indexOf: a test of many names (tens of thousands) would take minutes.
   const strings: string[] = ['']
+  const stringIndex = new Map([['', 0]])
   const str = (s: string): number => {
-    let i = strings.indexOf(s)
-    if (i < 0) i = strings.push(s) - 1
+    let i = stringIndex.get(s)
+    if (i === undefined) stringIndex.set(s, (i = strings.push(s) - 1))
     return i
   }
   const w = new ProtoWriter()
@@ -88,11 +90,12 @@ export function buildProfile(spec: ProfileSpec): Uint8Array {
       .int(7, 1),
   )
   const functions: string[] = []
+  const functionIndex = new Map<string, number>()
   for (const [id, names] of Object.entries(spec.locations)) {
     const loc = new ProtoWriter().int(1, BigInt(id)).int(2, 1)
     for (const name of names) {
-      let f = functions.indexOf(name)
-      if (f < 0) f = functions.push(name) - 1
+      let f = functionIndex.get(name)
+      if (f === undefined) functionIndex.set(name, (f = functions.push(name) - 1))
       loc.message(4, new ProtoWriter().int(1, f + 1).int(2, 10))
     }
     w.message(4, loc)

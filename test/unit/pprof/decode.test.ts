@@ -132,6 +132,26 @@ describe('decodeProfile rejects what is not a profile', () => {
     const base = { sampleTypes: [['samples', 'count']] as [string, string][], locations: { 1: ['main.f'] } }
     const unknownLocation = buildProfile({ ...base, samples: [{ stack: [2], values: [1] }] })
     expect(formatError(() => decodeProfile(unknownLocation)).message).toMatch(/unknown location id 2/)
+    // Ids 1..n are read as indexes straight away: id 0 (one byte, or two written 80 00), an id past n (one or two
+    // bytes) and a wide id still name the first unknown location, wherever it sits.
+    const many = { ...base, locations: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [i + 1, [`main.f${i}`]])) }
+    for (const [stack, id] of [
+      [[1, 0, 2], 0],
+      [[150, 201, 3, 900], 201],
+      [[150, 3, 900, 201], 900],
+      [[1, 2n ** 33n], 2 ** 33],
+    ] as const) {
+      expect(formatError(() => decodeProfile(buildProfile({ ...many, samples: [{ stack: [...stack], values: [1] }] }))).message).toMatch(
+        new RegExp(`unknown location id ${id}$`),
+      )
+    }
+    const zeroInTwoBytes = new ProtoWriter().message(2, new ProtoWriter().message(1, Uint8Array.from([0x01, 0x80, 0x00])).int(2, 1)).done()
+    const good = buildProfile({ ...base, samples: [{ stack: [1], values: [1] }] })
+    expect(formatError(() => decodeProfile(Uint8Array.from([...zeroInTwoBytes, ...good]))).message).toMatch(/unknown location id 0$/)
+    const dense = decodeProfile(buildProfile({ ...many, samples: [{ stack: [200, 129, 128, 1], values: [1] }] }))
+    expect([...dense.samples.locationIndex]).toEqual([199, 128, 127, 0])
+    const sparse = decodeProfile(buildProfile({ ...base, locations: { 7: ['main.a'], 300: ['main.b'] }, samples: [{ stack: [300, 7], values: [1] }] }))
+    expect([...sparse.samples.locationIndex]).toEqual([1, 0])
     const valueCount = buildProfile({ ...base, samples: [{ stack: [1], values: [1, 2] }] })
     expect(formatError(() => decodeProfile(valueCount)).code).toBe('invalid-profile')
     const noStrings = new ProtoWriter().message(1, new ProtoWriter().int(1, 0)).done()

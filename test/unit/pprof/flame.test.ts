@@ -148,6 +148,22 @@ describe('flame graph tree', () => {
     )
   })
 
+  it('merges as one by one when the names are too many for two bytes a frame (more than 65,535)', () => {
+    // Each sample's stack is its own names and then shared ones, so the tree has names past 65,535 at every depth.
+    const locations: ProfileSpec['locations'] = {}
+    for (let i = 1; i <= 70_000; i++) locations[i] = [`f${i}`]
+    const samples: [number[], number][] = []
+    for (let s = 0; s < 200; s++) samples.push([[69_990 - (s % 7), 65_530 + (s % 11), 65_536 + (s % 3), 1 + (s % 5), 70_000], 1 + (s % 4)])
+    const g = flameGraph(cpu(locations, samples), { minFraction: 0.01 })
+    const want = mergedOneByOne(
+      samples.map(([stack, n]) => [stack.map((id) => `f${id}`).reverse(), n * 1e7] as const),
+      0.01,
+    )
+    expect({ rows: Array.from(g.name, (n, i) => [g.depth[i], g.names[n], g.value[i], g.self[i]]), omitted: g.omitted }).toEqual(want)
+    expect(g.names.length).toBeGreaterThan(65_536)
+    expect(g.omitted.frames).toBeGreaterThan(0)
+  })
+
   it('survives a stack 5,000 frames deep without recursion', () => {
     const locations: ProfileSpec['locations'] = {}
     for (let i = 1; i <= 5_000; i++) locations[i] = [`f${i}`]
