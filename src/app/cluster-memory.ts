@@ -130,10 +130,14 @@ const namespacesOf = (snapshot: Snapshot): string[] =>
 /** After a live read: remember where the manager ran, what was probed and what the nodes look like; the snapshot gains what earlier runs saw. */
 export async function remember(snapshot: Snapshot, recalled: Recollection): Promise<Snapshot> {
   const probed = chainPortsProbed(snapshot)
+  const podOf = (p: PodPort) => `${p.namespace}/${p.pod}`
+  const probedPods = new Set(probed.map(podOf))
   // status -o wide reads no node-utils: the ports doctor read there are kept for its next run, while their Pods are probed.
-  const ports = probed.some((p) => p.forRules)
-    ? probed
-    : [...probed, ...recalled.probedPorts.filter((p) => p.forRules && probed.some((q) => q.namespace === p.namespace && q.pod === p.pod))]
+  const withRules = probed.some((p) => p.forRules) ? probed : [...probed, ...recalled.probedPorts.filter((p) => p.forRules && probedPods.has(podOf(p)))]
+  // One node or a selection of a namespace (kept under the namespace): the namespace's other Pods are kept too.
+  const { scope } = snapshot
+  const part = scope.kind === 'node' || scope.kind === 'set' || scope.selector !== undefined
+  const ports = part ? [...recalled.probedPorts.filter((p) => !probedPods.has(podOf(p))), ...withRules] : withRules
   // A run that probed nothing (--no-probe) keeps the ports of the last run that did.
   await Promise.all([
     operatorPods.remember(snapshot, managerPodsRead(snapshot), recalled.operatorPods),

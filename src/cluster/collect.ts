@@ -89,7 +89,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const errors: CollectionError[] = []
   const { scope, redactor } = options
   const found = findChainNodes(client, scope)
-  if (options.chain) warmRecalled(options.probedPorts ?? [], options.chain)
+  const recalledPorts = portsInScope(options.probedPorts ?? [], scope)
+  if (options.chain) warmRecalled(recalledPorts, options.chain)
   const mask = (objects: KubeObject[]) => (redactor ? objects.map((o) => redactor.in(resourceFile(o), () => redactor.value(o))) : objects)
   const { objects } = options
   const wantedTargets = (targets: ListTarget[]) =>
@@ -128,7 +129,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   errors.push(...(setErrors ?? []))
   // The ports the last read probed are open already; the first nodes' otherwise (that read's nodes without a running Pod
   // cost no forward then: 5 of the scenario fleet's 33).
-  if (options.chain && !options.probedPorts?.length) warmProbes(nodes, options.chain)
+  if (options.chain && recalledPorts.length === 0) warmProbes(nodes, options.chain)
 
   // Logs go out as soon as the Pods and Events they are chosen by are known, not after every list.
   const plan = namespaced
@@ -276,6 +277,16 @@ function mainLogOf(plan: Promise<{ requests: LogRequest[] }>, logs: Promise<LogR
     const record = (await byPod).get(`${namespace}/${pod}`)
     return record && { container: record.container, lines: linesOf(record.text) }
   }
+}
+
+/**
+ * The remembered Pod ports of what this read covers. They are kept per namespace: of one node, only its Pod's (named
+ * after it); a set or a label selection is some of the namespace's Pods, which ones not known before the read: none.
+ */
+function portsInScope(ports: readonly PodPort[], scope: Scope): readonly PodPort[] {
+  if (scope.kind === 'set' || scope.selector !== undefined) return []
+  if (scope.kind === 'node') return ports.filter((p) => p.namespace === (scope.namespace ?? 'default') && p.pod === scope.name)
+  return ports
 }
 
 /**

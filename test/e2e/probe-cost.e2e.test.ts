@@ -244,4 +244,33 @@ describe('status -A -o wide: the API requests it costs', () => {
     expect(forwards(third.stderr)).toContain('sc-healthy-chain/node-0:26657,8000')
     expect(firstForward(third.stderr)).toBeLessThan(firstAnswer(third.stderr))
   })
+
+  it('one node opens only its own remembered ports, and the namespace keeps the others for its next run', async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'probed-ports-node-'))
+    const doctor = (args: string[]) =>
+      runCli(['doctor', ...args, '-o', 'json', '--fail-on', 'never', '--signing-window', '0', '--debug'], {
+        env: { ...env(), KUBECTL_CHAINNODE_STATE_DIR: state },
+      })
+    const pods = (stderr: string) => new Set(stderr.split('\n').flatMap((line) => /^debug: port-forward (\S+):(?!8080$|26659$)[\d,]+$/.exec(line)?.[1] ?? []))
+    const namespace = await doctor(['-n', 'sc-validators'])
+    expect([...pods(namespace.stderr)]).toEqual(expect.arrayContaining(['sc-validators/val-0', 'sc-validators/val-2']))
+    const one = await doctor(['val-2', '-n', 'sc-validators'])
+    expect([0, 3], one.stderr.slice(-2000)).toContain(one.code)
+    expect(pods(one.stderr).has('sc-validators/val-2')).toBe(true)
+    // Its key search reads the other nodes of its chain: what is left out is the namespace's nodes opened ahead for nothing.
+    const ahead = one.stderr.split('\n').slice(
+      0,
+      Math.max(
+        0,
+        one.stderr.split('\n').findIndex((line) => /^debug: \d{3} in /.test(line)),
+      ),
+    )
+    expect(ahead.filter((line) => line.startsWith('debug: port-forward')).map((line) => line.replace(/:[\d,]+$/, ''))).toEqual([
+      'debug: port-forward sc-validators/val-2',
+    ])
+    const again = await doctor(['-n', 'sc-validators'])
+    const opened = again.stderr.split('\n')
+    const first = opened.findIndex((line) => /^debug: \d{3} in /.test(line))
+    expect(opened.slice(0, first).filter((line) => /^debug: port-forward sc-validators\/val-0:\d/.test(line))).toHaveLength(1)
+  })
 })
