@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { cometStatus, freeLocalPort, initComet, peerAddress, startComet, stopComet, waitForComet } from '../comet.js'
+import { cometStatus, freeLocalPort, initComet, peerAddress, startComet, stopComet, waitForComet, type RunningComet } from '../comet.js'
 import { seedCometNode } from './lib/chain.js'
 import { defineScenario } from './lib/scenario.js'
 
@@ -26,9 +26,21 @@ export default defineScenario({
   async seed(s) {
     const dir = s.ctx.clusterDir
     // The scenario checks its own halt (full-0 logs a consensus timeout above its last height): tests that read the
-    // halt from the log alone rely on it. A start that did not halt so is made again, once, before it is reported.
-    let halt = await haltChain(dir)
-    if (!halt.logged) halt = await haltChain(dir)
+    // halt from the log alone rely on it. A start that did not halt so, or whose chain did not start (a free port
+    // taken by another node of the seeding before this one bound it), is made again, once, before it is reported.
+    let halt: Awaited<ReturnType<typeof haltChain>> | undefined
+    let failure: unknown
+    for (let attempt = 0; attempt < 2 && !halt?.logged; attempt++) {
+      if (halt) await stopAll(dir, [halt.valA, halt.fullNode])
+      halt = undefined
+      failure = undefined
+      try {
+        halt = await haltChain(dir)
+      } catch (error) {
+        failure = error
+      }
+    }
+    if (failure || !halt) throw failure
     if (!halt.logged)
       throw new Error(
         `full-0 logged no consensus timeout above the halt height ${halt.height} within ${LOGGED_WITHIN_MS / 1000}s (log ${halt.fullNode.logFile})`,
@@ -51,7 +63,12 @@ async function haltChain(dir: string) {
   const addr = (h: typeof a, port: number) => `${h.nodeId}@127.0.0.1:${port}`
   const [valA, valB] = await Promise.all([startComet(dir, a, { p2pPort: pa, peers: [addr(b, pb)] }), startComet(dir, b, { p2pPort: pb, peers: [addr(a, pa)] })])
   const fullNode = await startComet(dir, full, { peers: [peerAddress(valA), peerAddress(valB)] })
-  await waitForComet(fullNode, 'height 3 with both validators as peers', (st) => st.height >= 3 && st.peers === 2)
+  try {
+    await waitForComet(fullNode, 'height 3 with both validators as peers', (st) => st.height >= 3 && st.peers === 2)
+  } catch (error) {
+    await stopAll(dir, [valA, valB, fullNode])
+    throw error
+  }
   await stopComet(dir, valB)
   // val-a may still commit a block val-b precommitted before it died, and full-0 may still fetch it:
   // the halt height is val-a's once it holds still, and the last block is the one full-0 has at that height.
@@ -68,6 +85,11 @@ async function haltChain(dir: string) {
   for (const deadline = Date.now() + LOGGED_WITHIN_MS; !(logged = timedOutAbove(fullNode.logFile, height)) && Date.now() < deadline;)
     await new Promise((resolve) => setTimeout(resolve, 500))
   return { valA, valB, fullNode, height, lastBlockAt, logged }
+}
+
+/** Stop nodes of a start that is made again (their homes are initialised anew). */
+async function stopAll(dir: string, nodes: RunningComet[]): Promise<void> {
+  await Promise.all(nodes.map((node) => stopComet(dir, node).catch(() => undefined)))
 }
 
 /** Whether the log holds a consensus timeout, past the new height's own, at a height above `height`. */
