@@ -124,8 +124,8 @@ interface FirstReading {
   /** When the node's container started (the Pod's status), if it runs. */
   runningSince?: string
   again: () => Promise<(RpcResult | undefined)[]>
-  /** Whether the node's log shows it stalled for longer than the window (then recorded in its facts). */
-  stalledInLog: () => Promise<boolean>
+  /** What of the node's log shows it stalled for longer than the window, if it does. */
+  stalledInLog: () => Promise<ChainFacts['stuckInLog']>
   settle: () => void
 }
 
@@ -139,13 +139,18 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
   if (undecided.length === 0) return
   const latest = Math.max(...undecided.map((f) => f.at))
   let timer: NodeJS.Timeout | undefined
-  const windowEnds = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, latest + options.windowMs - Date.now()))))
+  const windowEnds = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, latest + options.windowMs - Date.now()))))
   try {
     await Promise.all(
       undecided.map(async (f) => {
         try {
-          // The node's own log, read by the run meanwhile, may have seen it stalled for longer than the window already.
-          if (await Promise.race([f.stalledInLog().then((stalled) => stalled || windowEnds), windowEnds])) return
+          // The node's own log, read by the run meanwhile, may have seen it stalled for longer than the window already;
+          // recorded only if it is in before the window ends (then no second reading is taken).
+          const stuck = await Promise.race([f.stalledInLog().then((inLog) => inLog ?? windowEnds), windowEnds])
+          if (stuck) {
+            Object.assign(f.facts, { stale: true, stuckInLog: stuck })
+            return
+          }
           const [second] = await f.again()
           if (second) f.facts.resample = sampleOf(second, new Date().toISOString())
         } catch {
@@ -165,14 +170,17 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
  * the height the node reported, and the log, read after the first reading, has committed nothing since for at least
  * the window: what a second reading the window later would have measured, over a longer time. Recorded as `stale`.
  */
-async function stalledInLog(facts: ChainFacts, log: Promise<{ container: string; lines: LogLine[] } | undefined> | undefined, pod: string, windowMs: number) {
+async function stalledInLog(
+  facts: ChainFacts,
+  log: Promise<{ container: string; lines: LogLine[] } | undefined> | undefined,
+  pod: string,
+  windowMs: number,
+): Promise<ChainFacts['stuckInLog']> {
   const read = await log?.catch(() => undefined)
   const stuck = read && facts.status ? consensusStuckAbove(read.lines, facts.status.height) : undefined
   // Now is just after the log was read: the log shows no progress from `since` to (about) now.
-  if (!stuck || Date.now() - Date.parse(stuck.since) < windowMs) return false
-  facts.stale = true
-  facts.stuckInLog = { source: `log of ${pod}/${read!.container}`, ...stuck }
-  return true
+  if (!stuck || Date.now() - Date.parse(stuck.since) < windowMs) return undefined
+  return { source: `log of ${pod}/${read!.container}`, ...stuck }
 }
 
 /**
