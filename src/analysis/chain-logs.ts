@@ -1,7 +1,7 @@
 import { RECENT_BLOCK_MS } from '../snapshot/chain.js'
 import type { Evidence } from '../engine/define-rule.js'
 import type { LogLine } from '../snapshot/log-lines.js'
-import { committedHeightOf, isCommit, parseChainLine, type ChainLogEntry } from '../snapshot/chain-log.js'
+import { committedHeightOf, heightOf, isCommit, parseChainLine, type ChainLogEntry } from '../snapshot/chain-log.js'
 
 export interface ChainLogSignals {
   /** The last two `Ensure peers` lines counted no inbound and no outbound peer. */
@@ -38,7 +38,6 @@ export function chainLogSignals(lines: LogLine[], source: string, now?: number):
     return i > lastAdded ? entries[i] : undefined
   }
   const noAddresses = entries.filter((e) => /^no addresses to dial/i.test(e.msg))
-  const heightOf = (e: ChainLogEntry) => Number(e.fields.height ?? NaN)
   const committed = entries.filter(isCommit)
   const committedHeight = committedHeightOf(committed)
   const progressing = isProgressing(entries, committed, now)

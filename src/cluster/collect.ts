@@ -15,7 +15,7 @@ import type { Redactor } from '../snapshot/redact.js'
 import { logFile, PROBES_FILE, resourceFile } from '../snapshot/bundle-paths.js'
 import { findChainNodes } from './find-nodes.js'
 import type { KubeClient } from './kube-client.js'
-import { ACROSS_FROM, readerFor, startLists, type Wanted } from './lists.js'
+import { ACROSS_FROM, readerFor, sendAcross, startLists, type Wanted } from './lists.js'
 import type { WatchedLists } from './watched-lists.js'
 import { collectLogs, type LogOptions, type LogRequest } from './logs.js'
 
@@ -24,7 +24,7 @@ import { collectOperator, type EarlyLog } from './collect-operator.js'
 import { probeChains, warmProbes, warmRecalled, type ChainProbeOptions, type PodPort } from './chain-probe.js'
 import { probeSigning } from './signing-probe.js'
 import { keptHolders, searchKeyHolders } from './key-holders.js'
-import { CLUSTER_TARGETS, listPath, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
+import { CLUSTER_TARGETS, NAMESPACE_TARGETS, type ListTarget } from './targets.js'
 import type { ChainNode, KubeEvent, Pod } from '../snapshot/kinds.js'
 import { linesOf } from '../snapshot/log-lines.js'
 
@@ -97,7 +97,7 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
     objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
   const namespaceTargets = wantedTargets(NAMESPACE_TARGETS)
   const sentEarly =
-    scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? listAcrossNow(client, namespaceTargets) : undefined
+    scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? sendAcross(client, namespaceTargets) : undefined
   const read = readerFor(
     client,
     errors,
@@ -287,22 +287,6 @@ function portsInScope(ports: readonly PodPort[], scope: Scope): readonly PodPort
   if (scope.kind === 'set' || scope.selector !== undefined) return []
   if (scope.kind === 'node') return ports.filter((p) => p.namespace === (scope.namespace ?? 'default') && p.pod === scope.name)
   return ports
-}
-
-/**
- * The lists every namespace needs (Pods, Events, ConfigMaps), asked across the cluster now, before the ChainNodes are
- * known: the last read of this cluster found them in ACROSS_FROM namespaces or more, so this one most likely reads
- * them so too (lists.ts readerFor's `across`). Unused when this read's nodes span fewer; a failure is met there.
- */
-function listAcrossNow(client: KubeClient, targets: ListTarget[]): Map<string, Promise<{ items?: KubeObject[] }>> {
-  const sent = new Map<string, Promise<{ items?: KubeObject[] }>>()
-  for (const target of targets) {
-    if (target.onlyFor || !target.namespaced) continue
-    const list = client.getJSON<{ items?: KubeObject[] }>(listPath(target))
-    list.catch(() => undefined)
-    sent.set(listPath(target), list)
-  }
-  return sent
 }
 
 /** The operator's pods can come from two lists (cluster-wide by label, and the namespace of the nodes). */

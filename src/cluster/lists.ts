@@ -36,7 +36,7 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
   const across = read.across && namespaces.length >= ACROSS_FROM && namespaces.every((ns): ns is string => ns !== undefined)
   for (const target of targets) {
     const need = target.onlyFor
-    const shared = across && !need && target.namespaced ? read.across!(target, namespaces as string[]) : undefined
+    const shared = across && listedAcross(target) ? read.across!(target, namespaces as string[]) : undefined
     namespaces.forEach((ns, n) => {
       const here = rows[n]
       const pods = () => flat(here.filter((l) => l.kind === 'Pod').map((l) => l.items)).then((items) => items.filter((pod) => isKind(pod, 'Pod')))
@@ -61,6 +61,24 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
  */
 export const ACROSS_FROM = 4
 
+/** A list every namespace of a node needs, which is read across the cluster from ACROSS_FROM namespaces on. */
+const listedAcross = (target: ListTarget) => !target.onlyFor && target.namespaced
+
+/**
+ * The lists across the cluster of these targets, asked for now, before the ChainNodes are known (the last read of the
+ * cluster found them in ACROSS_FROM namespaces or more): readerFor's `across` takes their answers. Unused when this
+ * read's nodes span fewer; a failure is met there.
+ */
+export function sendAcross(client: KubeClient, targets: ListTarget[]): Map<string, Promise<{ items?: KubeObject[] }>> {
+  const sent = new Map<string, Promise<{ items?: KubeObject[] }>>()
+  for (const target of targets.filter(listedAcross)) {
+    const list = client.getJSON<{ items?: KubeObject[] }>(listPath(target))
+    list.catch(() => undefined)
+    sent.set(listPath(target), list)
+  }
+  return sent
+}
+
 /**
  * One list read: a failure is recorded (a missing optional API is not one) and reads as empty, or as the
  * target's fallback; `prepare` sees each list once it arrives (masking, dropping what no rule reads).
@@ -71,7 +89,7 @@ export function readerFor(
   errors: CollectionError[],
   prepare: (items: KubeObject[]) => Promise<KubeObject[]>,
   watched?: KeptLists,
-  /** Lists across the cluster already asked for, by path (collect.ts listAcrossNow): `across` takes their answers. */
+  /** Lists across the cluster already asked for, by path (sendAcross): `across` takes their answers. */
   sentEarly?: ReadonlyMap<string, Promise<{ items?: KubeObject[] }>>,
 ) {
   const read = async (target: ListTarget, namespace?: string): Promise<KubeObject[]> => {

@@ -57,7 +57,8 @@ export function parseChainLine(line: LogLine): ChainLogEntry | undefined {
   return { level: LEVELS[match[1]] ?? match[1], msg, fields, at: line.at, text }
 }
 
-const heightOf = (e: ChainLogEntry) => Number(e.fields.height ?? NaN)
+/** The height a line names (NaN without one). */
+export const heightOf = (e: ChainLogEntry): number => Number(e.fields.height ?? NaN)
 
 /** A line saying the node committed (or executed) a block, with its height. */
 export const isCommit = (e: ChainLogEntry): boolean =>
