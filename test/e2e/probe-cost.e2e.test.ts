@@ -265,7 +265,8 @@ describe('status -A -o wide: the API requests it costs', () => {
         one.stderr.split('\n').findIndex((line) => /^debug: \d{3} in /.test(line)),
       ),
     )
-    expect(ahead.filter((line) => line.startsWith('debug: port-forward')).map((line) => line.replace(/:[\d,]+$/, ''))).toEqual([
+    // The forwards opened (not their TLS lines, which may come before the first answer too).
+    expect(ahead.filter((line) => /^debug: port-forward \S+:[\d,]+$/.test(line)).map((line) => line.replace(/:[\d,]+$/, ''))).toEqual([
       'debug: port-forward sc-validators/val-2',
     ])
     const again = await doctor(['-n', 'sc-validators'])
