@@ -11,6 +11,11 @@ const BIP39 = new Set(wordlist)
 const MNEMONIC_MIN_WORDS = 12
 
 /**
+ * What url-password's pattern needs from "://" on, without the scheme before it: a config.toml holds "tcp://" addresses
+ * and peers' "id@host" far apart, and the full pattern tries a scheme at every word of it.
+ */
+const URL_WITH_PASSWORD = /:\/\/[^\s/?#@:"'<>]{0,256}:[^\s/?#@"'<>]{1,256}@/
+/**
  * Patterns for secrets that show up in logs and free text; each keeps enough context to read the line.
  * Each comes with a cheap guard: most strings hold none of them, and a run reads hundreds of kilobytes
  * of logs, so a pattern's full scan happens only where its marker occurs. Every pattern is linear in the
@@ -39,7 +44,7 @@ const PATTERNS: [name: string, guard: (text: string) => boolean, RegExp, string 
   // A password in a URL's userinfo (https://user:pw@host, postgres://u:pw@db): the user stays readable.
   [
     'url-password',
-    (t) => t.includes('://') && t.includes('@'),
+    (t) => t.includes('://') && URL_WITH_PASSWORD.test(t),
     /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/?#@:"'<>]{0,256}:)([^\s/?#@"'<>]{1,256})@/gi,
     (_m, head) => `${head}${MASK}@`,
   ],
@@ -60,6 +65,7 @@ export const REDACTION_PATTERNS = (): RegExp[] => [
   PRIV_KEY_OPEN,
   CUT_KEY_START,
   WORD_RUN_START,
+  URL_WITH_PASSWORD,
 ]
 const SECRET_KEYWORD = /token|secret|passw|api[_-]?key|access[_-]?key|private[_-]?key|mnemonic/i
 /**

@@ -49,6 +49,34 @@ describe('redaction', () => {
     expect(redactor.count).toBeGreaterThan(0)
   })
 
+  describe('where a seed phrase starts and ends', () => {
+    const twelve = 'wrist wait whip bronze gallery cotton glow awkward wife shift river quiz'
+    const words = twelve.split(' ')
+    const masked = (text: string) => new Redactor().text(text)
+    it('masks twelve words apart by up to 64 blanks or tabs, not by 65', () => {
+      expect(masked(words.join(' '.repeat(64)))).toBe(MASK)
+      expect(masked(words.join('\t \t'))).toBe(MASK)
+      const wide = words.slice(0, 6).join(' ') + ' '.repeat(65) + words.slice(6).join(' ')
+      expect(masked(wide)).toBe(wide)
+    })
+    it('ends a phrase at a word that is not shaped like one (too short, too long, capitalised, digits) and masks the longer side', () => {
+      for (const breaker of ['ox', 'abandoned', 'Wrist', 'w1st', 'wrist,']) {
+        const text = `${words.slice(0, 5).join(' ')} ${breaker} ${twelve}`
+        expect(masked(text), breaker).toBe(`${words.slice(0, 5).join(' ')} ${breaker} ${MASK}`)
+      }
+    })
+    it('takes the whole run of lowercase letters as one word: a word inside a longer one does not start a phrase', () => {
+      expect(masked(`x${twelve}`)).toBe(`x${twelve}`)
+      expect(masked(`X${twelve}`)).toBe(`X${MASK}`)
+      expect(masked(`${twelve}s`)).toBe(`${twelve}s`)
+      expect(masked(`${twelve}S`)).toBe(`${MASK}S`)
+    })
+    it('masks only the stretch of word-list words inside a longer run of word-shaped ones', () => {
+      const text = `qqq zzzz xyz ${twelve} zzzz qqq`
+      expect(masked(text)).toBe(`qqq zzzz xyz ${MASK} zzzz qqq`)
+    })
+  })
+
   it('leaves ordinary log lines, public keys and short prose alone', () => {
     const redactor = new Redactor()
     const lines = [
