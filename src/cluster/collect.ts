@@ -47,6 +47,8 @@ export interface ObjectReads {
   operator: boolean
   /** What of the operator release's own namespace to list (Lease, Event, Certificate); none when absent. */
   operatorKinds?: readonly string[]
+  /** Lists of the nodes' namespaces read narrower, by kind: to a field selector, or to the objects' metadata. */
+  narrowed?: Readonly<Record<string, Pick<ListTarget, 'fieldSelector' | 'metadataOnly'>>>
 }
 
 export interface CollectOptions {
@@ -95,7 +97,9 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const { objects } = options
   const wantedTargets = (targets: ListTarget[]) =>
     objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
-  const namespaceTargets = wantedTargets(NAMESPACE_TARGETS)
+  const narrowed = (target: ListTarget): ListTarget =>
+    Object.hasOwn(objects?.narrowed ?? {}, target.kind) ? { ...target, ...objects!.narrowed![target.kind] } : target
+  const namespaceTargets = wantedTargets(NAMESPACE_TARGETS).map(narrowed)
   const sentEarly =
     scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? sendAcross(client, namespaceTargets) : undefined
   const read = readerFor(

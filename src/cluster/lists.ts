@@ -1,6 +1,6 @@
 import type { CollectionError, KubeObject } from '../snapshot/types.js'
 import { ApiError, type KubeClient } from './kube-client.js'
-import { listPath, type ListTarget, type NodeNeed } from './targets.js'
+import { listAccept, listPath, type ListTarget, type NodeNeed } from './targets.js'
 import { isKind, type KindViews, type Pod } from '../snapshot/kinds.js'
 
 export type Reader = ReturnType<typeof readerFor>
@@ -72,7 +72,7 @@ const listedAcross = (target: ListTarget) => !target.onlyFor && target.namespace
 export function sendAcross(client: KubeClient, targets: ListTarget[]): Map<string, Promise<{ items?: KubeObject[] }>> {
   const sent = new Map<string, Promise<{ items?: KubeObject[] }>>()
   for (const target of targets.filter(listedAcross)) {
-    const list = client.getJSON<{ items?: KubeObject[] }>(listPath(target))
+    const list = getList(client, target)
     list.catch(() => undefined)
     sent.set(listPath(target), list)
   }
@@ -96,7 +96,7 @@ export function readerFor(
     const path = listPath(target, namespace)
     let list: { items?: KubeObject[] }
     try {
-      list = await (watched ? watched.list(path) : client.getJSON<{ items?: KubeObject[] }>(path))
+      list = await (watched ? watched.list(path) : getList(client, target, namespace))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       const missing = target.optional && error.reason === 'not-found'
@@ -116,7 +116,7 @@ export function readerFor(
     const perNamespace = async () => new Map(await Promise.all(namespaces.map(async (ns) => [ns, await read(target, ns)] as const)))
     let list: { items?: KubeObject[] }
     try {
-      list = await (sentEarly?.get(listPath(target)) ?? client.getJSON<{ items?: KubeObject[] }>(listPath(target)))
+      list = await (sentEarly?.get(listPath(target)) ?? getList(client, target))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       return perNamespace()
@@ -130,9 +130,16 @@ export function readerFor(
   return Object.assign(read, { across: watched ? undefined : across })
 }
 
-/** An item of a target's list as read: with the apiVersion and kind a list leaves out, without managedFields. */
+const getList = (client: KubeClient, target: ListTarget, namespace?: string) =>
+  client.getJSON<{ items?: KubeObject[] }>(listPath(target, namespace), listAccept(target))
+
+/**
+ * An item of a target's list as read: with the apiVersion and kind a list leaves out, without managedFields. An item
+ * of a metadata-only list is a PartialObjectMetadata: it is read as the target's kind, without the fields not asked for.
+ */
 function listedAs(target: ListTarget): (item: KubeObject) => KubeObject {
   const apiVersion = target.group === '/api/v1' ? 'v1' : target.group.replace(/^\/apis\//, '')
+  if (target.metadataOnly) return (item) => withoutManagedFields({ ...item, apiVersion, kind: target.kind })
   return (item) => withoutManagedFields({ ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind ?? target.kind })
 }
 

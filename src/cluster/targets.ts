@@ -8,6 +8,10 @@ export interface ListTarget {
   /** A missing API (CRD not installed) is normal for optional kinds and is not reported as a failure. */
   optional?: boolean
   labelSelector?: string
+  /** Only the objects the API server's field selector matches (involvedObject.kind=ChainNode). */
+  fieldSelector?: string
+  /** Only the objects' metadata (a PartialObjectMetadataList): a command that reads their annotations, not their data. */
+  metadataOnly?: boolean
   /** Read instead when this list cannot be read (an older API that says the same). */
   fallback?: ListTarget
   /** Read only when a node in scope has this need; only such nodes' rules look at the list. */
@@ -92,9 +96,14 @@ export const OPERATOR_PODS: ListTarget = { kind: 'Pod', group: core, plural: 'po
 
 export function listPath(target: ListTarget, namespace?: string): string {
   const base = target.namespaced && namespace ? `${target.group}/namespaces/${namespace}/${target.plural}` : `${target.group}/${target.plural}`
-  const selector = target.labelSelector ? `labelSelector=${encodeURIComponent(target.labelSelector)}&` : ''
-  return `${base}?${selector}${FROM_CACHE}`
+  const labels = target.labelSelector ? `labelSelector=${encodeURIComponent(target.labelSelector)}&` : ''
+  const fields = target.fieldSelector ? `fieldSelector=${encodeURIComponent(target.fieldSelector)}&` : ''
+  return `${base}?${labels}${fields}${FROM_CACHE}`
 }
+
+/** The Accept header of a target's list: its metadata alone when that is all that is read, else the whole objects. */
+export const listAccept = (target: ListTarget) =>
+  target.metadataOnly ? 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' : 'application/json'
 
 /**
  * resourceVersion=0: the API server answers from its watch cache instead of a quorum read of etcd,

@@ -78,6 +78,9 @@ export async function runStatus(input: InputOf<typeof STATUS_COMMAND>, session: 
     kinds: ['Pod', 'ConfigMap', 'Event', 'ChainNodeSet', 'ValidatingWebhookConfiguration'],
     operator: true,
     operatorKinds: ['Lease', 'Certificate'],
+    // The table reads the Events about the ChainNodes (recreations, restarts) and the ConfigMaps' config-hash, not the
+    // Pods' Events or the rendered files: on the scenario fleet that is 560 of the 1,400 kB the lists would carry.
+    narrowed: { Event: { fieldSelector: 'involvedObject.kind=ChainNode' }, ConfigMap: { metadataOnly: true } },
   }
   const read = () => session.reader.snapshots(input, { logs: 'none', logRoles: new Set(['operator']), chainProbe, objects, namespaceByDefault: true })
   const snapshots = await read()

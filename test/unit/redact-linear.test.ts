@@ -100,17 +100,20 @@ describe('redaction in linear time', () => {
     expect(redactor.count).toBe(1)
   })
 
-  it.each([198, 199, 200, 201, 202, 450])('masks an env entry, a sensitive field and a token in text %i levels down, on either side of where the walk stops recursing', (levels) => {
-    const leaf = { env: [{ name: 'VAULT_TOKEN', value: 'plain-token' }], password: 'hunter22', note: ['token=hvs.CAESIJ8x1Fq2ZbYtQ9r0uVwXyZaBcDeFgHiJ'] }
-    let deep: unknown = leaf
-    for (let i = 0; i < levels; i++) deep = i % 2 ? { child: deep, same: 'x' } : [deep, 'y']
-    const redactor = new Redactor()
-    let out = redactor.value(deep)
-    for (let i = 0; i < levels; i++) out = Array.isArray(out) ? out[0] : (out as { child: unknown }).child
-    expect(out).toEqual({ env: [{ name: 'VAULT_TOKEN', value: MASK }], password: MASK, note: [`token=${MASK}`] })
-    expect(leaf.env[0].value).toBe('plain-token')
-    expect(redactor.count).toBe(3)
-  })
+  it.each([198, 199, 200, 201, 202, 450])(
+    'masks an env entry, a sensitive field and a token in text %i levels down, on either side of where the walk stops recursing',
+    (levels) => {
+      const leaf = { env: [{ name: 'VAULT_TOKEN', value: 'plain-token' }], password: 'hunter22', note: ['token=hvs.CAESIJ8x1Fq2ZbYtQ9r0uVwXyZaBcDeFgHiJ'] }
+      let deep: unknown = leaf
+      for (let i = 0; i < levels; i++) deep = i % 2 ? { child: deep, same: 'x' } : [deep, 'y']
+      const redactor = new Redactor()
+      let out = redactor.value(deep)
+      for (let i = 0; i < levels; i++) out = Array.isArray(out) ? out[0] : (out as { child: unknown }).child
+      expect(out).toEqual({ env: [{ name: 'VAULT_TOKEN', value: MASK }], password: MASK, note: [`token=${MASK}`] })
+      expect(leaf.env[0].value).toBe('plain-token')
+      expect(redactor.count).toBe(3)
+    },
+  )
 
   it('keeps a key named __proto__ a plain key when it copies an object', () => {
     const input = JSON.parse('{"__proto__": {"polluted": true}, "token": "abc", "other": "v"}') as Record<string, unknown>
