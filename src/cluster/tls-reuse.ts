@@ -26,10 +26,44 @@ const SESSION_WAIT_MS = 1000
 
 const reused = new WeakMap<Credentials, Reuse>()
 
+/** Node 22.19/24.5 and later (the single executable's runtime): the default CA list of contexts given none. */
+const caDefaults = tls as typeof tls & {
+  setDefaultCACertificates?: (certs: string[]) => void
+  getCACertificates?: (type: 'bundled' | 'extra') => string[]
+}
+/** Whether the default CA list is this run's kubeconfig CA (trustOwnCaFirst), or must stay Node's (a context with none). */
+let defaultCas: 'Node' | 'kubeconfig' | 'needed' = 'Node'
+
+/**
+ * With NODE_EXTRA_CA_CERTS set (many hosts set it for their own tools), Node 24 builds its whole default store (its
+ * ~140 bundled roots and every certificate of that file, ~150 on a Debian host) on the first context given its own
+ * CA: 4 to 18 ms of CPU of the release executable's status or events (bench/command-profile.ts, in
+ * createSecureContext), where kubectl reads neither. Making the kubeconfig's CA the default list first leaves that
+ * store one certificate to build. What a connection trusts does not change: every context of ours is given its CA
+ * (the defaults apply only to a context without one; test/e2e/release.e2e.test.ts checks both); a later context that
+ * has none (a cluster the kubeconfig gives no CA for, in a run over several contexts) gets Node's defaults back first.
+ */
+function trustOwnCaFirst(ca: string | undefined): void {
+  const { setDefaultCACertificates: setDefaults, getCACertificates: defaultsOf } = caDefaults
+  if (!setDefaults || !defaultsOf || !process.env.NODE_EXTRA_CA_CERTS) return
+  if (ca === undefined) {
+    if (defaultCas === 'kubeconfig') setDefaults([...defaultsOf('bundled'), ...defaultsOf('extra')])
+    defaultCas = 'needed'
+  } else if (defaultCas === 'Node') {
+    try {
+      setDefaults([ca])
+      defaultCas = 'kubeconfig'
+    } catch {
+      // Not PEM: the context's own check of it reports what is wrong.
+    }
+  }
+}
+
 function reuseOf(credentials: Credentials): Reuse {
   let entry = reused.get(credentials)
   if (!entry) {
     const { ca, cert, key } = credentials
+    trustOwnCaFirst(ca)
     entry = { context: tls.createSecureContext({ ca, cert, key }), sessions: new Map(), first: new Map() }
     reused.set(credentials, entry)
   }

@@ -1,13 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { extract, list } from 'tar'
-import { load } from 'js-yaml'
+import { dump, load } from 'js-yaml'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ROOT } from '../helpers/cli.js'
+import { releaseNodeDir } from '../../scripts/release-node.mjs'
 
 /** chroot found on this process's PATH: the image's own environment (PATH=/app) has none. */
 const CHROOT = spawnSync('sh', ['-c', 'command -v chroot'], { encoding: 'utf8' }).stdout.trim() || '/usr/sbin/chroot'
@@ -85,6 +87,82 @@ describe('release build: single-file executables, archives, krew', () => {
     const report = JSON.parse(live.stdout)
     expect(report.clusters[0].findings.map((f: { ruleId: string }) => f.ruleId)).toContain('signer-discovery-timeout')
     expect(report.clusters[0].suppressed.map((f: { ruleId: string }) => f.ruleId)).toContain('signer-unhealthy')
+  })
+
+  it('reads status and events with NODE_EXTRA_CA_CERTS set, trusting the kubeconfig CA alone', () => {
+    const exe = path.join(release, 'linux-x64', 'kubectl-chainnode')
+    const config = load(readFileSync(inject('kubeconfigPath'), 'utf8')) as { clusters: { cluster: Record<string, unknown> }[] }
+    const clusterCa = Buffer.from(String(config.clusters[0].cluster['certificate-authority-data']), 'base64').toString('utf8')
+    // As many hosts have it: Node 24 then builds its default store on the first context (tls-reuse.ts trustOwnCaFirst).
+    const extra = path.join(work, 'extra-ca.pem')
+    writeFileSync(extra, clusterCa)
+    const env = { PATH: `${toolsPath}:/usr/sbin:/sbin`, KUBECONFIG: inject('kubeconfigPath'), NODE_EXTRA_CA_CERTS: extra }
+    for (const args of [
+      ['status', '--all', '-n', 'sc-healthy-chain'],
+      ['events', 'node-0', '-n', 'sc-healthy-chain'],
+    ]) {
+      const result = run(exe, args, env)
+      expect(result.status, result.stderr).toBe(0)
+      expect(result.stdout).toMatch(/(^|[\s/])node-0\s/m)
+    }
+    // The kubeconfig's CA is the only one trusted: another CA there fails, though the extra file holds the cluster's.
+    const otherCa = path.join(work, 'other-ca')
+    mkdirSync(otherCa)
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'ca.key',
+        '-out',
+        'ca.crt',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=other',
+      ],
+      {
+        cwd: otherCa,
+        stdio: 'ignore',
+      },
+    )
+    const wrong = structuredClone(config)
+    wrong.clusters[0].cluster['certificate-authority-data'] = readFileSync(path.join(otherCa, 'ca.crt')).toString('base64')
+    const wrongKubeconfig = path.join(work, 'wrong-ca-kubeconfig')
+    writeFileSync(wrongKubeconfig, dump(wrong))
+    const refused = run(exe, ['status', '--all', '-n', 'sc-healthy-chain'], { ...env, KUBECONFIG: wrongKubeconfig })
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1)
+    expect(refused.stderr).toMatch(/certificate|TLS/i)
+  })
+
+  it("Node 24: a context without a CA after one that had the kubeconfig's gets Node's default CAs back", () => {
+    const node = path.join(releaseNodeDir(`linux-${process.arch}`), 'package', 'bin', 'node')
+    const reuse = pathToFileURL(path.join(ROOT, 'dist', 'cluster', 'tls-reuse.js')).href
+    const script = `const tls = await import('node:tls')
+const { sharedTls } = await import(${JSON.stringify(reuse)})
+const before = tls.getCACertificates('default').length
+const ca = tls.getCACertificates('extra')[0]
+sharedTls('https://127.0.0.1:1', { ca, headers: {}, rejectUnauthorized: true })
+const during = tls.getCACertificates('default').length
+sharedTls('https://127.0.0.1:2', { headers: {}, rejectUnauthorized: true })
+console.log(JSON.stringify({ before, during, after: tls.getCACertificates('default').length }))`
+    // Any certificate will do as the extra one: the cluster's.
+    const config = load(readFileSync(inject('kubeconfigPath'), 'utf8')) as { clusters: { cluster: Record<string, unknown> }[] }
+    const extra = path.join(work, 'extra-ca-node24.pem')
+    writeFileSync(extra, Buffer.from(String(config.clusters[0].cluster['certificate-authority-data']), 'base64'))
+    const result = spawnSync(node, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { NODE_EXTRA_CA_CERTS: extra } })
+    expect(result.stderr).toBe('')
+    const counts = JSON.parse(result.stdout) as { before: number; during: number; after: number }
+    expect(counts.during).toBe(1)
+    expect(counts.after).toBe(counts.before)
+    expect(counts.before).toBeGreaterThan(100)
   })
 
   it('installs with real krew from the manifest and archive, then runs through kubectl', () => {
