@@ -1,9 +1,11 @@
 // `pprof flame` against go tool pprof's own flame graph (`-http`, page /ui/flamegraph) on one profile:
 // alternate the two, report medians of wall time and peak memory, and the ratio ours/go.
 //
-//   npx tsx bench/pprof-flame.ts [--runs N] [--file PROFILE]      (needs a current `npm run build`, and Go)
+//   npx tsx bench/pprof-flame.ts [--runs N] [--file PROFILE] [--format svg|html] [--base DIR] [--no-go]
+//   (needs a current `npm run build`, and Go; --base: the built checkout of another commit, run in turn with ours)
 //
-// Ours: the real CLI writing the page (`chainnode pprof flame FILE -o OUT.html`), peak RSS from GNU time.
+// Ours: the real CLI writing the picture (`chainnode pprof flame FILE -o OUT.svg`, issue 45's target: at most 1 s on
+// the synthetic profile) or with --format html the page, peak RSS from GNU time.
 // Go: the pprof tool's binary (`go tool -n pprof`) serving -http on a free local port with -no_browser, timed
 // from its start to the end of the flame graph page's body (load, build, render, send), peak RSS read from
 // /proc/PID/status (VmHWM) before it is stopped. Both start from nothing: process start, reading the file,
@@ -14,7 +16,7 @@
 // the tests read.
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort } from '../test/helpers/prometheus.js'
 import { median, syntheticProfile } from './synthetic-profile.js'
@@ -26,6 +28,12 @@ const opt = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined
 }
 const runs = Number(opt('--runs') ?? 3)
+/** Another build of the CLI (a checkout of an earlier commit, built), run in turn with ours: the change measured in one run. */
+const base = opt('--base')
+/** Leave go tool pprof out (it takes tens of seconds and gigabytes on the synthetic profile, loading the machine for the others). */
+const withGo = !argv.includes('--no-go')
+const format = opt('--format') ?? 'svg'
+if (format !== 'svg' && format !== 'html') throw new Error(`--format ${format}: svg or html`)
 const work = mkdtempSync(path.join(tmpdir(), 'pprof-flame-bench-'))
 
 interface Run {
@@ -34,10 +42,10 @@ interface Run {
   bytes: number
 }
 
-function ours(file: string): Run {
-  const out = path.join(work, 'flame.html')
+function ours(file: string, build = root): Run {
+  const out = path.join(work, `flame.${format}`)
   const start = process.hrtime.bigint()
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, path.join(root, 'bin', 'run.js'), 'pprof', 'flame', file, '-o', out], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, path.join(build, 'bin', 'run.js'), 'pprof', 'flame', file, '-o', out], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   })
@@ -75,18 +83,24 @@ async function go(pprof: string, file: string): Promise<Run> {
 
 try {
   const file = opt('--file') ?? syntheticProfile(work)
-  const pprof = spawnSync('go', ['tool', '-n', 'pprof'], { encoding: 'utf8' }).stdout.trim()
-  if (pprof === '') throw new Error('go tool -n pprof found no pprof (is Go installed?)')
-  console.log(`profile: ${file} (${(statSync(file).size / 2 ** 20).toFixed(1)} MiB)`)
+  const pprof = withGo ? spawnSync('go', ['tool', '-n', 'pprof'], { encoding: 'utf8' }).stdout.trim() : ''
+  if (withGo && pprof === '') throw new Error('go tool -n pprof found no pprof (is Go installed?)')
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')
+  console.log(`profile: ${file} (${(statSync(file).size / 2 ** 20).toFixed(1)} MiB), ours writes ${format}; load average ${load()}`)
 
   // Warm-up: the file cache, and Node's code cache for the CLI.
   ours(file)
-  await go(pprof, file)
-  const results = { ours: [] as Run[], go: [] as Run[] }
+  if (base !== undefined) ours(file, base)
+  if (withGo) await go(pprof, file)
+  const results = { ours: [] as Run[], base: [] as Run[], go: [] as Run[] }
+  const order = (['ours', 'base', 'go'] as const).filter((which) => (which !== 'base' || base !== undefined) && (which !== 'go' || withGo))
   for (let i = 0; i < runs; i++) {
     // Alternate which goes first so drift on a shared machine hits both.
-    for (const which of i % 2 === 0 ? (['ours', 'go'] as const) : (['go', 'ours'] as const)) {
-      const r = which === 'ours' ? ours(file) : await go(pprof, file)
+    for (const which of i % 2 === 0 ? order : [...order].reverse()) {
+      const r = which === 'go' ? await go(pprof, file) : ours(file, which === 'base' ? base : root)
       results[which].push(r)
       console.log(
         `  run ${i + 1} ${which.padEnd(5)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.peakMB.toFixed(0).padStart(5)} MB peak  page ${(r.bytes / 1024).toFixed(0)} KiB`,
@@ -95,10 +109,17 @@ try {
   }
   const summary = (rs: Run[]) => ({ ms: median(rs.map((r) => r.ms)), peak: median(rs.map((r) => r.peakMB)) })
   const a = summary(results.ours)
-  const b = summary(results.go)
-  console.log(`kubectl-chainnode pprof flame         median ${a.ms.toFixed(0).padStart(7)} ms  peak ${a.peak.toFixed(0)} MB`)
-  console.log(`go tool pprof -http /ui/flamegraph    median ${b.ms.toFixed(0).padStart(7)} ms  peak ${b.peak.toFixed(0)} MB`)
-  console.log(`ratio ours/go: time ${(a.ms / b.ms).toFixed(3)}, peak memory ${(a.peak / b.peak).toFixed(3)}  (${runs} runs each)`)
+  console.log(`load average at the end ${load()}`)
+  console.log(`kubectl-chainnode pprof flame (${format.padEnd(4)})  median ${a.ms.toFixed(0).padStart(7)} ms  peak ${a.peak.toFixed(0)} MB`)
+  if (base !== undefined) {
+    const c = summary(results.base)
+    console.log(`the build in ${base}: median ${c.ms.toFixed(0).padStart(7)} ms  peak ${c.peak.toFixed(0)} MB  (ours/it: time ${(a.ms / c.ms).toFixed(3)})`)
+  }
+  if (withGo) {
+    const b = summary(results.go)
+    console.log(`go tool pprof -http /ui/flamegraph    median ${b.ms.toFixed(0).padStart(7)} ms  peak ${b.peak.toFixed(0)} MB`)
+    console.log(`ratio ours/go: time ${(a.ms / b.ms).toFixed(3)}, peak memory ${(a.peak / b.peak).toFixed(3)}  (${runs} runs each)`)
+  }
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

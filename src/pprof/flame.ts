@@ -136,6 +136,9 @@ class Stacks {
   }
 }
 
+/** Runs of this many samples or fewer are counted by comparing their samples pairwise (FrameSplitter.pathCount). */
+const FEW = 12
+
 /** Frames a location writes in one go, whatever its count (most have one or two): a branch on a random count costs more than the copy. */
 const SLOTS = 4
 
@@ -456,14 +459,39 @@ class FrameSplitter {
       const d = todo.pop()!
       const h = todo.pop()!
       const l = todo.pop()!
-      frames++
-      if (h - l === 1) frames += this.depthOf(this.first[s]![l]!) - d
+      if (h - l <= FEW) frames += this.pathCount(l, h, d, s)
       else {
+        frames++
         const chain = this.chainLength(l, h, d, s)
         frames += chain
         const n = this.split(l, h, d + chain, s, false)
         for (let c = 0; c < n; c++) todo.push(this.lo[c]!, this.hi[c]!, d + chain + 1, this.side)
       }
+    }
+    return frames
+  }
+
+  /**
+   * frameCount of a run of a few samples, without splitting it (most runs left out are of a few samples, and a split
+   * costs more than comparing them): the frame itself, and each sample's frames below it that no earlier sample of
+   * the run shares, as a trie of their paths counts them.
+   */
+  private pathCount(lo: number, hi: number, depth: number, side: number): number {
+    const { frame } = this
+    const first = this.first[side]!
+    let frames = 1
+    for (let i = lo; i < hi; i++) {
+      const a = first[i]! + depth
+      const length = this.depthOf(first[i]!) - depth
+      let shared = 0
+      for (let j = lo; j < i && shared < length; j++) {
+        const b = first[j]! + depth
+        const most = Math.min(length, this.depthOf(first[j]!) - depth)
+        let e = 0
+        while (e < most && frame[a + e] === frame[b + e]) e++
+        if (e > shared) shared = e
+      }
+      frames += length - shared
     }
     return frames
   }

@@ -21,13 +21,14 @@ export interface ProfileCensus {
  * their lines, functions and mappings are objects held twice while they are resolved (raw and final); a string
  * is its characters and a header.
  */
-const COST = { sample: 8, frame: 4, value: 8, location: 400, line: 160, function: 176, mapping: 224, string: 40 } as const
+export const DECODED_COST = { sample: 8, frame: 4, value: 8, location: 400, line: 160, function: 176, mapping: 224, string: 40 } as const
 
 /**
  * A linear pass over the top-level fields (and the location ids and values of samples) that counts what the
- * decoder would build, so memory is bounded by what the profile decodes to, not by its size on disk (1 byte of
- * location id is 4 bytes of frame; 4 bytes of location are 256 bytes of objects). A damaged profile stops the
- * count where it breaks; the decoder then says what is wrong.
+ * decoder would build: memory is bounded by what the profile decodes to, not by its size on disk (1 byte of
+ * location id is 4 bytes of frame; 4 bytes of location are 256 bytes of objects). The decoder weighs what it
+ * decoded as it goes (the same costs) and stops past the limit; this count of the whole profile then says how large
+ * it is and what made it so. A damaged profile stops the count where it breaks; the decoder then says what is wrong.
  */
 export function profileCensus(buf: Uint8Array): ProfileCensus {
   const c = { samples: 0, frames: 0, values: 0, locations: 0, lines: 0, functions: 0, mappings: 0, strings: 0, stringBytes: 0 }
@@ -97,14 +98,14 @@ export function profileCensus(buf: Uint8Array): ProfileCensus {
     // Counted up to the damage: the decoder reports it.
   }
   const decodedBytes =
-    c.samples * COST.sample +
-    c.frames * COST.frame +
-    c.values * COST.value +
-    c.locations * COST.location +
-    c.lines * COST.line +
-    c.functions * COST.function +
-    c.mappings * COST.mapping +
-    c.strings * COST.string +
+    c.samples * DECODED_COST.sample +
+    c.frames * DECODED_COST.frame +
+    c.values * DECODED_COST.value +
+    c.locations * DECODED_COST.location +
+    c.lines * DECODED_COST.line +
+    c.functions * DECODED_COST.function +
+    c.mappings * DECODED_COST.mapping +
+    c.strings * DECODED_COST.string +
     c.stringBytes
   return { ...c, decodedBytes }
 }

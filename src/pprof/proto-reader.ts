@@ -1,5 +1,5 @@
 import { ProfileFormatError } from './errors.js'
-import { censusText, profileCensus, type ProfileCensus } from './proto-census.js'
+import { censusText, DECODED_COST, profileCensus } from './proto-census.js'
 import { WIRE_LEN, WIRE_VARINT, WireReader } from './proto-wire.js'
 import type { Profile, ProfileFunction, ProfileLine, ProfileLocation, ProfileMapping, SampleTable, ValueType } from './types.js'
 
@@ -80,12 +80,29 @@ class Reader extends WireReader {
   }
   private readonly text: TextDecoder = new TextDecoder('utf-8')
 
-  constructor(buf: Uint8Array, sizes: ProfileCensus) {
+  /** What the records decoded so far weigh in memory, apart from the samples (DECODED_COST). */
+  private recordBytes = 0
+
+  /**
+   * `capacity`: the bytes the profile has: room for that many location ids, one a byte at the least, without a pass
+   * to count them first (memory never written is never touched, so costs nothing). The values and sample starts get
+   * room for one every 8 and 16 bytes, more than a CPU profile has, and grow past it (a copy of them stays behind as
+   * garbage at the peak).
+   */
+  constructor(
+    buf: Uint8Array,
+    capacity: number,
+    private readonly maxDecodedBytes: number,
+  ) {
     super(buf)
-    // Exact sizes from the census: growing by doubling would hold twice the frames, and the copy a third time.
-    this.ids = new Uint32Array(Math.max(16, sizes.frames))
-    this.values = new Float64Array(Math.max(16, sizes.values))
-    this.sampleStart = new Uint32Array(Math.max(16, sizes.samples + 1))
+    this.ids = new Uint32Array(Math.max(16, capacity))
+    this.values = new Float64Array(Math.max(16, capacity >>> 3))
+    this.sampleStart = new Uint32Array(Math.max(16, capacity >>> 4))
+  }
+
+  /** What the profile decoded so far takes in memory, as profileCensus counts it for the whole profile. */
+  decodedBytes(): number {
+    return this.sampleCount * DECODED_COST.sample + this.idCount * DECODED_COST.frame + this.valueCount * DECODED_COST.value + this.recordBytes
   }
 
   pushId(id: number): void {
@@ -310,6 +327,7 @@ class Reader extends WireReader {
     return s
   }
 
+  /** Decodes the top-level fields; throws DecodedTooLarge once what it decoded weighs more than maxDecodedBytes. */
   profile(): void {
     const end = this.buf.length
     const sc = this.scalars
@@ -329,19 +347,25 @@ class Reader extends WireReader {
         case 3:
           this.expect(wire, WIRE_LEN, 'mapping')
           this.mappings.push(this.mapping(this.len(end)))
+          this.recordBytes += DECODED_COST.mapping
           break
         case 4:
           this.expect(wire, WIRE_LEN, 'location')
           this.locations.push(this.location(this.len(end)))
+          this.recordBytes += DECODED_COST.location + this.locations[this.locations.length - 1]!.lines.length * DECODED_COST.line
           break
         case 5:
           this.expect(wire, WIRE_LEN, 'function')
           this.functions.push(this.function(this.len(end)))
+          this.recordBytes += DECODED_COST.function
           break
-        case 6:
+        case 6: {
           this.expect(wire, WIRE_LEN, 'string_table')
-          this.strings.push(this.string(this.len(end)))
+          const stop = this.len(end)
+          this.recordBytes += DECODED_COST.string + stop - this.pos
+          this.strings.push(this.string(stop))
           break
+        }
         case 11:
           this.expect(wire, WIRE_LEN, 'period_type')
           sc.periodType = this.valueType(this.len(end))
@@ -371,9 +395,13 @@ class Reader extends WireReader {
           if (field === 0) this.invalid('field number 0')
           this.skip(wire, end)
       }
+      if (this.decodedBytes() > this.maxDecodedBytes) throw new DecodedTooLarge()
     }
   }
 }
+
+/** Thrown by Reader.profile past the decoded limit; readProfileProto says by how much, from a census of the whole profile. */
+class DecodedTooLarge extends Error {}
 
 function grow<T extends Uint32Array | Float64Array>(a: T, need: number): T {
   let size = Math.max(16, a.length * 2)
@@ -414,16 +442,24 @@ function unknownLocation(idsLessOne: Uint32Array, n: number): never {
 
 /**
  * Decodes uncompressed profile.proto bytes. Throws ProfileFormatError; with `maxDecodedBytes`, code
- * 'decoded-too-large' before anything is allocated when the census says the profile would take more.
+ * 'decoded-too-large' as soon as what it decoded weighs more (memory stays bounded), naming what made it large.
  */
 export function readProfileProto(buf: Uint8Array, maxDecodedBytes = Infinity): Profile {
-  const sizes = profileCensus(buf)
-  if (sizes.decodedBytes > maxDecodedBytes) {
+  const r = new Reader(buf, buf.length, maxDecodedBytes)
+  try {
+    r.profile()
+  } catch (error) {
+    // Over the limit is said first, as when the census came before decoding: a damaged profile that is also too
+    // large is refused for its size.
+    const sizes = error instanceof DecodedTooLarge || maxDecodedBytes < Infinity ? profileCensus(buf) : undefined
+    if (sizes === undefined || (!(error instanceof DecodedTooLarge) && sizes.decodedBytes <= maxDecodedBytes)) throw error
     throw new ProfileFormatError('decoded-too-large', `it decodes to about ${Math.ceil(sizes.decodedBytes / 2 ** 20)} MiB: ${censusText(sizes)}`)
   }
-  const r = new Reader(buf, sizes)
-  r.profile()
+  return resolve(r)
+}
 
+/** The profile from its decoded records: strings, mappings, functions and locations resolved, ids checked. */
+function resolve(r: Reader): Profile {
   const strings = r.strings
   const str = (i: number): string => {
     if (i < 0 || i >= strings.length || !Number.isInteger(i)) malformed(`string index ${i} is out of range`)

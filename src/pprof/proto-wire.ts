@@ -3,7 +3,7 @@ import { ProfileFormatError } from './errors.js'
 /*
  * The protobuf wire format, as profile.proto uses it: varints (one reader of them, exact up to 2^53), length-delimited
  * fields, packed repeated fields, and skipping what is not read. The profile's messages (proto-reader.ts) and the
- * census that sizes them before decoding (proto-census.ts) both read through it.
+ * census that weighs a whole profile (proto-census.ts) both read through it.
  */
 
 export const WIRE_VARINT = 0

@@ -63,6 +63,14 @@ describe('profile census', () => {
     expect(decodeProfile(bytes, { maxDecodedBytes: c.decodedBytes }).locations).toHaveLength(20_000)
   })
 
+  it('a profile damaged early and over the decoded limit is refused for its size, as when the census came first', () => {
+    // A sample whose location id has wire type 5, then a whole profile.
+    const bad = Buffer.concat([Buffer.from([0x12, 0x02, 0x0d, 0x00]), raw('synth-medium.pb.gz')])
+    expect(() => decodeProfile(bad, { maxDecodedBytes: 200_000 })).toThrow(/^it decodes to about \d+ MiB: 8,001 samples, [\d,]+ frames, 3,000 locations/)
+    // Within the limit, the damage is what is wrong.
+    expect(() => decodeProfile(bad, { maxDecodedBytes: 1 << 30 })).toThrow(/^not a valid pprof profile: field sample.location_id has wire type 5 at byte 3$/)
+  })
+
   it('a damaged profile is counted up to the damage and the decoder says what is wrong', () => {
     const bytes = raw('synth-edge.pb')
     const cut = bytes.subarray(0, Math.floor(bytes.length / 2))
