@@ -135,7 +135,19 @@ interface FirstReading {
  */
 async function secondReadings(firsts: (FirstReading | undefined)[], options: ChainProbeOptions): Promise<void> {
   const undecided = firsts.filter((f): f is FirstReading => f !== undefined && needsSecondReading(f.facts, options.windowMs, f.runningSince))
-  for (const f of firsts) if (f && !undecided.includes(f)) f.settle()
+  for (const f of firsts) {
+    if (!f || undecided.includes(f)) continue
+    // A last block of seconds ago reads as moving, but a chain that halted seconds ago has one too: the node's log,
+    // which the run reads anyway, says whether consensus has been stuck above it for longer than the window. The
+    // record waits for that log (the snapshot waits for it regardless); no second reading is taken.
+    if (options.windowMs > 0 && isRecent(f.facts))
+      void f
+        .stalledInLog()
+        .then((stuck) => stuck && Object.assign(f.facts, { stale: true, stuckInLog: stuck }))
+        .catch(() => undefined)
+        .finally(f.settle)
+    else f.settle()
+  }
   if (undecided.length === 0) return
   const latest = Math.max(...undecided.map((f) => f.at))
   let timer: NodeJS.Timeout | undefined

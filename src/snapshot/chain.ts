@@ -50,13 +50,16 @@ export function isRecent(facts: ChainFacts): boolean {
   return Date.parse(status.at) - Date.parse(status.blockTime) <= RECENT_BLOCK_MS
 }
 
-/** Whether the height moves: a recent last block says so at once, a stale one (ChainFacts.stale) too; an old one needs the second reading. */
+/**
+ * Whether the height moves: a stale reading (ChainFacts.stale: a last block a minute old, or the node's log stuck above
+ * it) is a stall, a recent last block moves, both at once; an old one needs the second reading.
+ */
 export function movementOf(facts: ChainFacts): Movement {
   const first = facts.status
   if (!first) return { kind: 'unknown' }
-  if (isRecent(facts)) return { kind: 'moving', blockAgeMs: Date.parse(first.at) - Date.parse(first.blockTime!) }
   const second = facts.resample
   if (!second && facts.stale) return { kind: 'stalled', height: first.height, since: first.blockTime }
+  if (isRecent(facts)) return { kind: 'moving', blockAgeMs: Date.parse(first.at) - Date.parse(first.blockTime!) }
   if (!second) return { kind: 'unknown' }
   if (second.height > first.height) {
     const seconds = Math.max(0.001, (Date.parse(second.at) - Date.parse(first.at)) / 1000)

@@ -178,6 +178,28 @@ describe('the chain probe window', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1500)
   })
 
+  it('a last block of seconds ago is a stall when the log shows consensus stuck above it for longer than the window: a chain that halted seconds ago', async () => {
+    const { probe, statusReads } = fleet({
+      'halted-lately': { blockAge: 12, catchingUp: false, log: haltedLog(11_000) },
+      'timed-out-just-now': { blockAge: 12, catchingUp: false, log: haltedLog(300) },
+      'committed-since': { blockAge: 12, catchingUp: false, log: haltedLog(11_000, { committedAbove: true }) },
+      producing: { blockAge: 1, catchingUp: false },
+    })
+    const { records, elapsed } = await probe(1000)
+    expect(statusReads('halted-lately')).toHaveLength(1)
+    expect(records['halted-lately'].chain).toMatchObject({ stale: true, stuckInLog: { height: 101 } })
+    expect(movementOf(records['halted-lately'].chain!)).toMatchObject({ kind: 'stalled', height: 100 })
+    expect(measuredStall(records['halted-lately'].chain!)).toBeDefined()
+    // A timeout the log saw for less than the window, a commit above the reading, no log: the recent block says moving.
+    for (const pod of ['timed-out-just-now', 'committed-since', 'producing']) {
+      expect(statusReads(pod), pod).toHaveLength(1)
+      expect(movementOf(records[pod].chain!), pod).toMatchObject({ kind: 'moving' })
+      expect(measuredStall(records[pod].chain!), pod).toBeUndefined()
+    }
+    // Recent blocks are never read again: nothing waits for the window.
+    expect(elapsed).toBeLessThan(1000)
+  })
+
   it('a fleet whose undecided nodes are all decided by their logs waits no window', async () => {
     const { probe, statusReads } = fleet({ halted: { blockAge: 30, catchingUp: false, log: haltedLog(10_000) }, producing: { blockAge: 1, catchingUp: false } })
     const { elapsed } = await probe(5000)
