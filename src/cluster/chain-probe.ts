@@ -143,7 +143,7 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
     if (options.windowMs > 0 && isRecent(f.facts))
       void f
         .stalledInLog()
-        .then((stuck) => stuck && Object.assign(f.facts, { stale: true, stuckInLog: stuck }))
+        .then((stuck) => stuck && stalledByLog(f.facts, stuck))
         .catch(() => undefined)
         .finally(f.settle)
     else f.settle()
@@ -159,10 +159,7 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
           // The node's own log, read by the run meanwhile, may have seen it stalled for longer than the window already;
           // recorded only if it is in before the window ends (then no second reading is taken).
           const stuck = await Promise.race([f.stalledInLog().then((inLog) => inLog ?? windowEnds), windowEnds])
-          if (stuck) {
-            Object.assign(f.facts, { stale: true, stuckInLog: stuck })
-            return
-          }
+          if (stuck) return stalledByLog(f.facts, stuck)
           const [second] = await f.again()
           if (second) f.facts.resample = sampleOf(second, new Date().toISOString())
         } catch {
@@ -175,6 +172,11 @@ async function secondReadings(firsts: (FirstReading | undefined)[], options: Cha
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** Record a stall the node's log decided (stalledInLog): `stale`, with the log's lines as its evidence. */
+function stalledByLog(facts: ChainFacts, stuck: NonNullable<ChainFacts['stuckInLog']>): void {
+  Object.assign(facts, { stale: true, stuckInLog: stuck })
 }
 
 /**

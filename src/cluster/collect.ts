@@ -97,8 +97,8 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const { objects } = options
   const wantedTargets = (targets: ListTarget[]) =>
     objects ? targets.filter((t) => (t.operatorRelease ? objects.operator : objects.kinds.includes(t.kind))) : targets
-  const narrowed = (target: ListTarget): ListTarget =>
-    Object.hasOwn(objects?.narrowed ?? {}, target.kind) ? { ...target, ...objects!.narrowed![target.kind] } : target
+  const narrowing = objects?.narrowed ?? {}
+  const narrowed = (target: ListTarget): ListTarget => (Object.hasOwn(narrowing, target.kind) ? { ...target, ...narrowing[target.kind] } : target)
   const namespaceTargets = wantedTargets(NAMESPACE_TARGETS).map(narrowed)
   const sentEarly =
     scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? sendAcross(client, namespaceTargets) : undefined
