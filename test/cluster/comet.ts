@@ -85,14 +85,29 @@ export function initComet(
   return homes
 }
 
+/** Ports this process handed out: never twice, even before the node that got one has bound it. */
+const handedOut = new Set<number>()
+// Below the kernel's ephemeral range (32768 and up by default). A port taken from that range (listen on 0) is free only
+// until some outgoing connection is given it as its local port: seen when a validator's p2p port, picked before its
+// peers started dialling each other, was taken by the time the node bound it ("bind: address already in use").
+const LOW_PORT = 20_000
+const HIGH_PORT = 32_000
+
 export async function freeLocalPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const port = LOW_PORT + Math.floor(Math.random() * (HIGH_PORT - LOW_PORT))
+    if (handedOut.has(port) || !(await canListen(port))) continue
+    handedOut.add(port)
+    return port
+  }
+  throw new Error(`no free local port between ${LOW_PORT} and ${HIGH_PORT}`)
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port
-      srv.close(() => resolve(port))
-    })
+    srv.once('error', () => resolve(false))
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
   })
 }
 
