@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buildTools, startCluster } from '../test/cluster/cluster.js'
 import { readClusterState, useCluster } from '../test/cluster/kube.js'
-import { seedScenarios } from '../test/cluster/scenarios/index.js'
+import { keepLeaderRenewing, seedScenarios } from '../test/cluster/scenarios/index.js'
 
 export async function benchCluster(dirFlag: string | undefined) {
   let dir = dirFlag && existsSync(path.join(dirFlag, 'cluster.json')) ? path.resolve(dirFlag) : undefined
@@ -19,7 +19,16 @@ export async function benchCluster(dirFlag: string | undefined) {
   useCluster(dir)
   const state = readClusterState(dir)
   const ctx = { ...state, pprofPort: state.ports.pprof, clusterDir: dir }
-  if (stop) await seedScenarios(ctx)
+  if (stop) {
+    await seedScenarios(ctx)
+    // As the real manager does, for the whole bench: a healthy leader that looked lost minutes in would change verdicts.
+    const stopRenewing = keepLeaderRenewing(ctx)
+    const stopCluster = stop
+    stop = async () => {
+      stopRenewing()
+      await stopCluster()
+    }
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: state.kubeconfigPath, NO_COLOR: '1', KUBECTL_CHAINNODE_STATE_DIR: path.join(dir, 'bench-state') }
   return { dir, state, ctx, env, stop: async () => stop?.() }
 }

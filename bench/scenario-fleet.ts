@@ -74,6 +74,8 @@ interface Figure {
   /** Which of a build's executables runs it. */
   executable: 'npm' | 'release'
   kubectl?: string[]
+  /** What any run showing the same must do at least (the network floor), run in the same rounds: what the target can reach. */
+  floor?: { label: string; command: string[] }
   /** At most this many ms, or at most this ratio to kubectl's median. */
   target: { ms: number } | { ratio: number }
 }
@@ -107,6 +109,7 @@ const FIGURES: Figure[] = [
     ours: ['status', '-A', '-o', 'wide'],
     executable: 'npm',
     kubectl: ['get', 'chainnodes', '-A', '-o', 'wide'],
+    floor: { label: 'floor: lists + RPC reads only', command: [process.execPath, path.join(root, 'bench', 'status-floor.mjs'), path.join(root, 'dist')] },
     target: { ratio: 3 },
   },
 ]
@@ -144,7 +147,11 @@ for (const figure of FIGURES.filter((f) => chosen(f.id))) {
     console.log(`\n${figure.title}: skipped (no single executable: npm run release)`)
     continue
   }
-  const peers = [...commands, ...(figure.kubectl ? [{ label: 'kubectl', command: [kubectl, ...figure.kubectl], times: [] as number[] }] : [])]
+  const peers = [
+    ...commands,
+    ...(figure.floor ? [{ ...figure.floor, times: [] as number[] }] : []),
+    ...(figure.kubectl ? [{ label: 'kubectl', command: [kubectl, ...figure.kubectl], times: [] as number[] }] : []),
+  ]
   for (const peer of peers) wall(peer.command) // warm-up: caches, the first TLS session
   for (let i = 0; i < runs; i++) for (let j = 0; j < peers.length; j++) peers[(i + j) % peers.length].times.push(wall(peers[(i + j) % peers.length].command))
   const kubectlMs = figure.kubectl ? median(peers.at(-1)!.times) : undefined
@@ -152,7 +159,7 @@ for (const figure of FIGURES.filter((f) => chosen(f.id))) {
   for (const peer of peers) {
     const ms = median(peer.times)
     const versus = peer.label === 'kubectl' ? '' : verdict(figure, ms, kubectlMs)
-    const vsBase = peer !== commands[0] && peer.label !== 'kubectl' ? `, this build / base ${(median(commands[0].times) / ms).toFixed(2)}` : ''
+    const vsBase = commands.includes(peer) && peer !== commands[0] ? `, this build / base ${(median(commands[0].times) / ms).toFixed(2)}` : ''
     console.log(`  ${peer.label.padEnd(40)} ${fmt(ms)}  [${peer.times.map((t) => t.toFixed(0)).join(' ')}]  ${versus}${vsBase}`)
   }
 }

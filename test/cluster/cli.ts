@@ -5,7 +5,8 @@
  *   npx tsx test/cluster/cli.ts status [--dir .cluster]
  *   npx tsx test/cluster/cli.ts down [--dir .cluster]               # stops everything, removes the dir
  */
-import { existsSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { buildTools, clusterHandle, runningComponents, startCluster, stopCluster, type ClusterHandle } from './cluster.js'
@@ -17,6 +18,7 @@ const USAGE = `usage: tsx test/cluster/cli.ts <up|down|status> [--dir DIR] [--sc
   up           build the tools (cached), start etcd + kube-apiserver + kwok + pprofd, return
   up --scenarios  also seed the scenarios of test/cluster/scenarios/index.ts
   status       show whether a cluster runs in DIR
+  renew        renew the healthy operator's leader Lease every 2 s until stopped (up --scenarios starts it detached)
   down         stop every component of DIR and remove DIR
   --dir DIR    cluster directory (default .cluster)`
 
@@ -64,19 +66,22 @@ Logs: ${join(c.dir, 'logs')}
 Stop: npx tsx test/cluster/cli.ts down${c.dir === resolve('.cluster') ? '' : ` --dir ${c.dir}`}`)
 }
 
-async function seed(c: ClusterHandle): Promise<void> {
+type ScenarioModule = {
+  seedScenarios?: (...args: unknown[]) => Promise<unknown>
+  keepLeaderRenewing?: (ctx: ReturnType<typeof scenarioCtx>) => () => void
+}
+
+async function scenarioModule(): Promise<ScenarioModule | undefined> {
   const modPath = fileURLToPath(new URL('./scenarios/index.ts', import.meta.url))
   if (!existsSync(modPath)) {
     err(`--scenarios: ${modPath} does not exist yet; cluster left running without scenarios`)
-    return
+    return undefined
   }
-  const mod = (await import(pathToFileURL(modPath).href)) as { seedScenarios?: (...args: unknown[]) => Promise<unknown> }
-  if (typeof mod.seedScenarios !== 'function') {
-    err(`--scenarios: ${modPath} has no seedScenarios export; cluster left running without scenarios`)
-    return
-  }
-  const t = Date.now()
-  const ctx = {
+  return (await import(pathToFileURL(modPath).href)) as ScenarioModule
+}
+
+function scenarioCtx(c: ClusterHandle) {
+  return {
     kubeconfigPath: c.kubeconfigPath,
     server: c.server,
     adminToken: c.adminToken,
@@ -89,6 +94,30 @@ async function seed(c: ClusterHandle): Promise<void> {
     clusterDir: c.dir,
     binDir: c.binDir,
   }
+}
+
+/**
+ * The seeded operator renews its leader Lease as the real manager does, for as long as the cluster runs: this command
+ * returns, and without a renewer the healthy leader looked lost a few minutes later (leader-election on every node).
+ * A detached child recorded in pids/, so `down` stops it with the rest.
+ */
+function startLeaderRenewer(c: ClusterHandle): void {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'renew', '--dir', c.dir], { detached: true, stdio: 'ignore' })
+  if (child.pid === undefined) throw new Error('could not start the leader Lease renewer')
+  child.unref()
+  mkdirSync(join(c.dir, 'pids'), { recursive: true })
+  writeFileSync(join(c.dir, 'pids', 'leader-renewer.pid'), `${child.pid}\n${process.execPath}\n`)
+}
+
+async function seed(c: ClusterHandle): Promise<void> {
+  const mod = await scenarioModule()
+  if (!mod) return
+  if (typeof mod.seedScenarios !== 'function') {
+    err(`--scenarios: the scenario module has no seedScenarios export; cluster left running without scenarios`)
+    return
+  }
+  const t = Date.now()
+  const ctx = scenarioCtx(c)
   const io = {
     setLogs: (ns: string, pod: string, containers: Parameters<typeof setLogs>[2]) => setLogs(ns, pod, containers, { dir: c.dir }),
     forwardPort: async (ns: string, pod: string, podPort: number, targetPort: number) => {
@@ -98,6 +127,7 @@ async function seed(c: ClusterHandle): Promise<void> {
   }
   const result = await mod.seedScenarios(ctx, io)
   err(`scenarios seeded in ${((Date.now() - t) / 1000).toFixed(1)}s`)
+  if (!runningComponents(c.dir).includes('leader-renewer')) startLeaderRenewer(c)
   if (Array.isArray(result)) {
     for (const s of result as Array<{ name?: string; namespace?: string; node?: string; symptomRule?: string | null }>) {
       console.log(`  ${s.namespace ?? s.name}/${s.node ?? ''}${s.symptomRule ? `  (${s.symptomRule})` : ''}`)
@@ -150,6 +180,13 @@ async function main(): Promise<void> {
     }
     await stopCluster(dir, { remove: true, log: err })
     err(`stopped; removed ${dir}`)
+  } else if (cmd === 'renew') {
+    const renew = (await scenarioModule())?.keepLeaderRenewing
+    if (!renew) fail('renew: the scenario module has no keepLeaderRenewing export')
+    renew(scenarioCtx(clusterHandle(dir)))
+    // Runs until `down` signals its process group; the renewal timer is unref'd, so hold the process open.
+    setInterval(() => undefined, 1 << 30)
+    await new Promise(() => undefined)
   } else if (cmd === 'status') {
     const running = runningComponents(dir)
     if (!running.length) {
