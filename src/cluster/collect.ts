@@ -101,7 +101,9 @@ export async function collectSnapshot(client: KubeClient, options: CollectOption
   const narrowed = (target: ListTarget): ListTarget => (Object.hasOwn(narrowing, target.kind) ? { ...target, ...narrowing[target.kind] } : target)
   const namespaceTargets = wantedTargets(NAMESPACE_TARGETS).map(narrowed)
   const sentEarly =
-    scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM ? sendAcross(client, namespaceTargets) : undefined
+    scope.kind === 'all' && !options.watched && (options.namespaces?.length ?? 0) >= ACROSS_FROM
+      ? sendAcross(client, namespaceTargets, options.namespaces!.length)
+      : undefined
   const read = readerFor(
     client,
     errors,

@@ -19,6 +19,13 @@ export class ApiError extends Error {
   }
 }
 
+/** An answer longer than its reader allowed: the read stopped there (a list across a big shared cluster). */
+export class AnswerTooLarge extends ApiError {
+  constructor(path: string, maxBytes: number) {
+    super('error', `the answer is over ${(maxBytes / 1024 / 1024).toFixed(1)} MB: ${path}`, undefined, path)
+  }
+}
+
 export interface ClientOptions {
   server: string
   credentials: Credentials
@@ -81,8 +88,10 @@ export class KubeClient {
     this.transport.close()
   }
 
-  async getJSON<T = unknown>(path: string, accept = 'application/json'): Promise<T> {
-    const { text } = await this.request(path, { accept })
+  /** The JSON answer of `path`; with maxBytes, a longer one is not read on (AnswerTooLarge). */
+  async getJSON<T = unknown>(path: string, accept = 'application/json', maxBytes?: number): Promise<T> {
+    const { text, truncated } = await this.request(path, { accept, maxBytes })
+    if (truncated) throw new AnswerTooLarge(path, maxBytes!)
     try {
       return parseJsonPruned<T>(text)
     } catch {

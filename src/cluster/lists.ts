@@ -61,6 +61,14 @@ export function startLists(read: Reader, targets: ListTarget[], namespaces: (str
  */
 export const ACROSS_FROM = 4
 
+/**
+ * A list across the cluster is read up to this much per namespace of the nodes. A cluster the nodes share with other
+ * work (thousands of Pods and their Events elsewhere) makes it larger: the read stops there and each namespace is listed
+ * on its own, which carries only what is theirs. Generous: a namespace of the scenario fleet holds under 100 kB of them.
+ */
+const ACROSS_BYTES_PER_NAMESPACE = Number(process.env.KUBECTL_CHAINNODE_TEST_ACROSS_BYTES_PER_NAMESPACE) || 8 * 1024 * 1024
+const acrossMaxBytes = (namespaces: number) => ACROSS_BYTES_PER_NAMESPACE * namespaces
+
 /** A list every namespace of a node needs, which is read across the cluster from ACROSS_FROM namespaces on. */
 const listedAcross = (target: ListTarget) => !target.onlyFor && target.namespaced
 
@@ -69,10 +77,10 @@ const listedAcross = (target: ListTarget) => !target.onlyFor && target.namespace
  * cluster found them in ACROSS_FROM namespaces or more): readerFor's `across` takes their answers. Unused when this
  * read's nodes span fewer; a failure is met there.
  */
-export function sendAcross(client: KubeClient, targets: ListTarget[]): Map<string, Promise<{ items?: KubeObject[] }>> {
+export function sendAcross(client: KubeClient, targets: ListTarget[], namespaces: number): Map<string, Promise<{ items?: KubeObject[] }>> {
   const sent = new Map<string, Promise<{ items?: KubeObject[] }>>()
   for (const target of targets.filter(listedAcross)) {
-    const list = getList(client, target)
+    const list = getList(client, target, undefined, acrossMaxBytes(namespaces))
     list.catch(() => undefined)
     sent.set(listPath(target), list)
   }
@@ -116,8 +124,9 @@ export function readerFor(
     const perNamespace = async () => new Map(await Promise.all(namespaces.map(async (ns) => [ns, await read(target, ns)] as const)))
     let list: { items?: KubeObject[] }
     try {
-      list = await (sentEarly?.get(listPath(target)) ?? getList(client, target))
+      list = await (sentEarly?.get(listPath(target)) ?? getList(client, target, undefined, acrossMaxBytes(namespaces.length)))
     } catch (error) {
+      // Refused (a role bound per namespace), too large (a shared cluster), or failed: the namespaces' own lists instead.
       if (!(error instanceof ApiError)) throw error
       return perNamespace()
     }
@@ -130,8 +139,8 @@ export function readerFor(
   return Object.assign(read, { across: watched ? undefined : across })
 }
 
-const getList = (client: KubeClient, target: ListTarget, namespace?: string) =>
-  client.getJSON<{ items?: KubeObject[] }>(listPath(target, namespace), listAccept(target))
+const getList = (client: KubeClient, target: ListTarget, namespace?: string, maxBytes?: number) =>
+  client.getJSON<{ items?: KubeObject[] }>(listPath(target, namespace), listAccept(target), maxBytes)
 
 /**
  * An item of a target's list as read: with the apiVersion and kind a list leaves out, without managedFields. An item

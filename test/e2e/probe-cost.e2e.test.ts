@@ -70,9 +70,9 @@ describe('chain probe cost', () => {
 })
 
 /** The API requests of a status -A run (--debug's request lines), its output and its exit code. */
-async function statusAll(output: 'wide' | 'json', context?: string, stateDir?: string) {
+async function statusAll(output: 'wide' | 'json', context?: string, stateDir?: string, extraEnv: Record<string, string> = {}) {
   const result = await runCli(['status', '-A', '-o', output, '--debug', ...(context ? ['--context', context] : [])], {
-    env: { ...env(), ...(stateDir ? { KUBECTL_CHAINNODE_STATE_DIR: stateDir } : {}) },
+    env: { ...env(), ...(stateDir ? { KUBECTL_CHAINNODE_STATE_DIR: stateDir } : {}), ...extraEnv },
   })
   const gets = result.stderr.split('\n').flatMap((line) => /^debug: GET (\S+)$/.exec(line)?.[1] ?? [])
   const total = Number(/^debug: (\d+) API requests to /m.exec(result.stderr)?.[1])
@@ -185,6 +185,35 @@ describe('status -A -o wide: the API requests it costs', () => {
       }
       await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRoleBinding', metadata: { name } })
       await kube.delete({ apiVersion: rbac.apiVersion, kind: 'ClusterRole', metadata: { name } })
+    }
+  })
+
+  it("a cluster shared with much else: a list across it larger than the nodes' namespaces warrant is cut short, and each namespace is listed instead", async () => {
+    // The budget per namespace made small enough that the scenario fleet's lists across the cluster exceed it, as a
+    // shared cluster's thousands of other Pods and Events would (8 MB a namespace by default).
+    const shared = { KUBECTL_CHAINNODE_TEST_ACROSS_BYTES_PER_NAMESPACE: '1024' }
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'chainnode-across-'))
+    const whole = await statusAll('json', undefined, stateDir)
+    // Twice: the second run sends its lists across the cluster with its first requests (the namespaces remembered).
+    for (const run of [await statusAll('json', undefined, stateDir, shared), await statusAll('json', undefined, stateDir, shared)]) {
+      expect(run.code, run.stderr.slice(-2000)).toBe(whole.code)
+      const lists = run.gets.flatMap((get) => {
+        const [, namespace, plural] = NAMESPACE_LISTS.exec(get) ?? []
+        return plural ? [`${namespace ?? '*'}/${plural}`] : []
+      })
+      // Asked once across the cluster per kind, cut short, then asked namespace by namespace.
+      expect(lists.filter((l) => l.startsWith('*/')).sort()).toEqual(['*/configmaps', '*/events', '*/pods'])
+      const namespaces = new Set(lists.filter((l) => !l.startsWith('*/')).map((l) => l.split('/')[0]))
+      expect(namespaces.size).toBeGreaterThan(10)
+      expect(lists.filter((l) => l.endsWith('/pods')).length).toBe(namespaces.size + 1)
+      // Nothing failed for it, and the same nodes show the same Pods, config states and recreations.
+      const report = (text: string) => JSON.parse(text) as { nodes: Record<string, unknown>[]; collectionErrors: unknown[] }
+      expect(report(run.stdout).collectionErrors).toEqual(report(whole.stdout).collectionErrors)
+      const rows = (text: string) =>
+        report(text)
+          .nodes.map((n) => [n.namespace, n.name, n.pod, n.ready, n.restarts, n.recreations, n.config].join(' '))
+          .sort()
+      expect(rows(run.stdout)).toEqual(rows(whole.stdout))
     }
   })
 
