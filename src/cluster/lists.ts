@@ -104,7 +104,8 @@ export function readerFor(
     const path = listPath(target, namespace)
     let list: { items?: KubeObject[] }
     try {
-      list = await (watched ? watched.list(path) : getList(client, target, namespace))
+      // Watches carry whole objects: a list of metadata alone is listed as asked.
+      list = await (watched && !target.metadataOnly ? watched.list(path) : getList(client, target, namespace))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       const missing = target.optional && error.reason === 'not-found'

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { apply, deleteObject, useCluster } from '../cluster/kube.js'
 import { Session } from '../../src/commands/session.js'
 import { WatchedLists } from '../../src/cluster/watched-lists.js'
+import { readerFor } from '../../src/cluster/lists.js'
+import { NAMESPACE_TARGETS } from '../../src/cluster/targets.js'
 import { ROOT } from '../helpers/cli.js'
 import { eventually, startServe, type ServeProcess } from '../helpers/serve.js'
 import { seedNode, volumeFullEvent } from './seed-node.js'
@@ -53,6 +55,35 @@ describe('serve keeps its lists current by watches', () => {
     await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? true : undefined), 'the finding of the new Event')
     await deleteObject(created)
     await eventually(async () => ((await findings()).some((f) => f.ruleId === 'data-volume-full') ? undefined : true), 'the finding to go with the Event')
+  })
+
+  it("a list of metadata alone is listed as asked, never answered from a watch's whole objects", async () => {
+    const session = new Session('test', ROOT)
+    const { client } = await session.reader.connect({ kubeconfig: inject('kubeconfigPath'), 'request-timeout': 30_000 })
+    const watched = new WatchedLists(client)
+    const configMaps = { ...NAMESPACE_TARGETS.find((t) => t.kind === 'ConfigMap')!, metadataOnly: true }
+    await apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'watch-0-config', namespace: NS },
+      data: { 'app.toml': 'minimum-gas-prices = "0stake"' },
+    })
+    try {
+      const read = readerFor(client, [], async (items) => items, watched)
+      for (let cycle = 0; cycle < 2; cycle++) {
+        const items = await read(configMaps, NS)
+        expect(items.find((item) => item.metadata.name === 'watch-0-config')).toMatchObject({ kind: 'ConfigMap' })
+        expect(items.every((item) => !('data' in item))).toBe(true)
+      }
+      expect(watched.size).toBe(0)
+      // The same list of whole objects is kept by a watch, as serve's lists are.
+      const whole = await read({ ...configMaps, metadataOnly: undefined }, NS)
+      expect(whole.find((item) => item.metadata.name === 'watch-0-config')).toHaveProperty('data')
+      expect(watched.size).toBe(1)
+    } finally {
+      watched.close()
+      session.close()
+    }
   })
 
   it('past its cap a list is listed as before; a watch the server ends is reopened and still sees changes', async () => {
