@@ -1,21 +1,75 @@
 import net from 'node:net'
-import { Writable } from 'node:stream'
 import { onInterrupt } from '../util/cleanup.js'
 import { usageError } from '../util/errors.js'
 import type { Credentials } from './auth.js'
+import { Tunnel, type TunnelPort } from './port-tunnel.js'
 
 export interface PortForwardHandle {
   localPort: number
-  /** Messages the node side sent on the error channel (e.g. nothing listening on the Pod port). */
+  /** Messages the node side sent on the error channel (e.g. nothing listening on the Pod port), or the API server's refusal. */
   errors: string[]
   close(): Promise<void>
 }
 
-const b64 = (text?: string) => (text ? Buffer.from(text).toString('base64') : undefined)
+/**
+ * One local connection carried byte for byte over a port-forward of its own, as kubectl port-forward carries each
+ * connection it accepts. What the local side writes before the upgrade waits for it.
+ */
+class ForwardedConnection implements TunnelPort {
+  ended = false
+  private waiting: Buffer[] | undefined = []
+
+  constructor(
+    private readonly tunnel: Tunnel<ForwardedConnection>,
+    private readonly index: number,
+    private readonly local: net.Socket,
+    private readonly errors: string[],
+  ) {}
+
+  get busy(): boolean {
+    return !this.ended
+  }
+
+  write(bytes: Buffer): void {
+    if (this.ended) return
+    if (this.waiting) this.waiting.push(bytes)
+    else this.tunnel.send(this.index, bytes)
+  }
+
+  upgraded(): void {
+    const waiting = this.waiting ?? []
+    this.waiting = undefined
+    for (const bytes of waiting) this.tunnel.send(this.index, bytes)
+  }
+
+  data(payload: Buffer): void {
+    this.local.write(payload)
+  }
+
+  /** The Pod side failed (nothing listens on the port): recorded, and the local connection hung up. */
+  errorData(text: string): void {
+    if (!text.trim()) return
+    this.errors.push(text.trim())
+    this.ended = true
+    this.local.destroy()
+    this.tunnel.release()
+  }
+
+  close(reason?: string): void {
+    if (this.ended) return
+    this.ended = true
+    const refused = this.tunnel.refusal?.message
+    if (refused || reason) {
+      this.errors.push(refused ?? reason!)
+      this.local.destroy()
+    } else this.local.end()
+  }
+}
 
 /**
- * Forward 127.0.0.1:localPort to a Pod port through the API server (WebSocket), like kubectl port-forward.
- * @kubernetes/client-node is loaded here only: nothing else in the tool pays for it.
+ * Forward 127.0.0.1:localPort to a Pod port through the API server, like kubectl port-forward: each connection accepted
+ * there gets its own port-forward (cluster/port-tunnel.ts, the one the chain probe uses), the TLS context and session
+ * of the run's API connection reused.
  */
 export async function openPortForward(
   server: string,
@@ -25,43 +79,31 @@ export async function openPortForward(
   podPort: number,
   localPort = 0,
 ): Promise<PortForwardHandle> {
-  const { KubeConfig, PortForward } = await import('@kubernetes/client-node')
-  const kc = new KubeConfig()
-  const token = /^Bearer (.+)$/.exec(credentials.headers.Authorization ?? '')?.[1]
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server, caData: b64(credentials.ca), skipTLSVerify: !credentials.rejectUnauthorized, tlsServerName: credentials.servername }],
-    users: [{ name: 'u', token, certData: b64(credentials.cert), keyData: b64(credentials.key) }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  })
-  const forwarder = new PortForward(kc)
   const errors: string[] = []
-  const sockets = new Set<net.Socket>()
+  const tunnels = new Set<Tunnel<ForwardedConnection>>()
   const listener = net.createServer((socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => socket.destroy())
-    // client-node leaves the local socket open when the node reports an error: record it and hang up.
-    const errorChannel = new Writable({
-      write(chunk, _encoding, done) {
-        // The channel opens with an empty frame (the port prefix): only text is an error.
-        const text = String(chunk).trim()
-        if (text) {
-          errors.push(text)
-          socket.destroy()
-        }
-        done()
-      },
-    })
-    forwarder.portForward(namespace, pod, [podPort], socket, errorChannel, socket).then(
-      (ws) => {
-        const sock = ws as unknown as { on(event: string, fn: (...args: unknown[]) => void): void; close(): void }
-        sock.on('close', () => socket.end())
-        sock.on('error', (error) => {
-          errors.push(String((error as Error).message ?? error))
-          socket.destroy()
+    const opening = Tunnel.open<ForwardedConnection>(
+      { server, credentials, namespace, pod, ports: [podPort] },
+      (tunnel, index) => new ForwardedConnection(tunnel, index, socket, errors),
+    )
+    // Bytes written before the tunnel object exists wait with the connection's own queue.
+    const early: Buffer[] = []
+    const onEarly = (chunk: Buffer) => early.push(chunk)
+    socket.on('data', onEarly)
+    opening.then(
+      (tunnel) => {
+        tunnels.add(tunnel)
+        const [forwarded] = tunnel.streams
+        socket.off('data', onEarly)
+        for (const chunk of early) forwarded.write(chunk)
+        socket.on('data', (chunk: Buffer) => forwarded.write(chunk))
+        socket.on('close', () => {
+          forwarded.ended = true
+          tunnel.destroy()
+          tunnels.delete(tunnel)
         })
-        socket.on('close', () => sock.close())
+        tunnel.hold()
       },
       (error: Error) => {
         errors.push(error.message)
@@ -75,13 +117,12 @@ export async function openPortForward(
     )
     listener.listen(localPort, '127.0.0.1', () => resolve())
   })
-  const close = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy()
-      listener.close(() => resolve())
-    })
+  const stop = () => {
+    for (const tunnel of tunnels) tunnel.destroy()
+    tunnels.clear()
+  }
   const release = onInterrupt(() => {
-    for (const socket of sockets) socket.destroy()
+    stop()
     listener.close()
   })
   return {
@@ -89,7 +130,8 @@ export async function openPortForward(
     errors,
     close: async () => {
       release()
-      await close()
+      stop()
+      await new Promise<void>((resolve) => listener.close(() => resolve()))
     },
   }
 }

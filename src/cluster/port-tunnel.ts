@@ -38,6 +38,25 @@ export interface TunnelTarget {
 /** A stream idle this long is not used again. */
 export const MAX_IDLE_MS = 5000
 
+/** What a tunnel carries for one of its Pod ports: an HTTP caller (PortStream), or a local connection byte for byte. */
+export interface TunnelPort {
+  /** Nothing more goes over this port. */
+  ended: boolean
+  /** Waiting for the Pod side: the process waits for the connection meanwhile. */
+  readonly busy: boolean
+  /** The tunnel is upgraded: what waits to be sent goes now. */
+  upgraded(): void
+  /** Bytes from the Pod port. */
+  data(payload: Buffer): void
+  /** Text on the port's error channel: the Pod side failed. */
+  errorData(text: string): void
+  /** The connection ended (closed, refused, failed). */
+  close(reason?: string): void
+}
+
+/** Makes the port objects of a tunnel, one per Pod port, in the order of the target's ports. */
+export type TunnelPortOf<P extends TunnelPort> = (tunnel: Tunnel<P>, index: number, port: number) => P
+
 /**
  * One port-forward to a Pod through the API server over a WebSocket (channel protocol v4, the way kubectl did before
  * SPDY tunnelling), carrying every port it was opened for: port i on channels 2i (data) and 2i+1 (error), each
@@ -45,8 +64,8 @@ export const MAX_IDLE_MS = 5000
  * node-utils ports together. A few dozen lines here instead of @kubernetes/client-node, whose import alone costs
  * about half a second: more than the chain probe is allowed to add to a run.
  */
-export class Tunnel {
-  readonly streams: PortStream[]
+export class Tunnel<P extends TunnelPort = PortStream> {
+  readonly streams: P[]
   private readonly socket: net.Socket
   private pending = Buffer.alloc(0)
   private upgraded = false
@@ -54,14 +73,16 @@ export class Tunnel {
   refusal?: Error
   private readonly seenChannel = new Set<number>()
 
-  /** A tunnel whose handshake resumes the first connection's TLS session, once that one has it. */
-  static async open(target: TunnelTarget): Promise<Tunnel> {
+  /** A tunnel whose handshake resumes the first connection's TLS session, once that one has it; HTTP callers on its ports. */
+  static async open(target: TunnelTarget): Promise<Tunnel>
+  static async open<P extends TunnelPort>(target: TunnelTarget, portOf: TunnelPortOf<P>): Promise<Tunnel<P>>
+  static async open<P extends TunnelPort>(target: TunnelTarget, portOf?: TunnelPortOf<P>): Promise<Tunnel<P> | Tunnel> {
     await sessionToResume(target.server, target.credentials)
-    return new Tunnel(target)
+    return portOf ? new Tunnel(target, portOf) : new Tunnel<PortStream>(target, (tunnel, index, port) => new PortStream(tunnel, index, port))
   }
 
-  private constructor(target: TunnelTarget) {
-    this.streams = target.ports.map((port, index) => new PortStream(this, index, port))
+  private constructor(target: TunnelTarget, portOf: TunnelPortOf<P>) {
+    this.streams = target.ports.map((port, index) => portOf(this, index, port))
     const url = new URL(target.server)
     const secure = url.protocol === 'https:'
     const port = Number(url.port || (secure ? 443 : 80))
@@ -190,7 +211,7 @@ export class Tunnel {
  * One Pod port inside a tunnel: it carries one call's pipelined HTTP/1.1 requests at a time, and stays open for the
  * next call while every answer so far came whole and nothing came on its error channel.
  */
-export class PortStream {
+export class PortStream implements TunnelPort {
   private errorText = ''
   private call?: { paths: string[]; maxBytes: number; data: Buffer; finish: (reason?: string) => void }
   /** Set by firstBytes: told of the first data and of the end. */
@@ -344,16 +365,24 @@ export class PortStream {
   }
 }
 
-/** A masked client frame (RFC 6455 §5.3: every client frame is masked). */
-function frame(payload: Buffer): Buffer {
+/** A masked client frame (RFC 6455 §5.3: every client frame is masked); exported for its tests. */
+export function frame(payload: Buffer): Buffer {
   const mask = process.getBuiltinModule('node:crypto').randomBytes(4)
   const length = payload.length
-  const header = length < 126 ? Buffer.from([0x82, 0x80 | length]) : Buffer.from([0x82, 0x80 | 126, length >> 8, length & 0xff])
+  let header: Buffer
+  if (length < 126) header = Buffer.from([0x82, 0x80 | length])
+  else if (length < 0x10000) header = Buffer.from([0x82, 0x80 | 126, length >> 8, length & 0xff])
+  else {
+    // A local connection's chunk (a forwarded request body) can be longer than 16 bits say.
+    header = Buffer.from([0x82, 0x80 | 127, 0, 0, 0, 0, 0, 0, 0, 0])
+    header.writeBigUInt64BE(BigInt(length), 2)
+  }
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]))
   return Buffer.concat([header, mask, masked])
 }
 
-function readFrame(buffer: Buffer): { opcode: number; payload: Buffer; size: number } | undefined {
+/** The first whole frame of what came (the server's frames are not masked); exported for its tests. */
+export function readFrame(buffer: Buffer): { opcode: number; payload: Buffer; size: number } | undefined {
   if (buffer.length < 2) return undefined
   const opcode = buffer[0] & 0x0f
   let length = buffer[1] & 0x7f
