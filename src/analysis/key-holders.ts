@@ -5,6 +5,7 @@
  */
 import { keySearchLimit } from '../snapshot/chain.js'
 import { isKind, type ChainNode } from '../snapshot/kinds.js'
+import { containerStatus, mainContainerName } from '../snapshot/node-layout.js'
 import type { SnapshotIndex } from '../snapshot/index.js'
 import { consensusAddressOf } from '../snapshot/signing.js'
 import type { ProbeRecord, SigningReading } from '../snapshot/types.js'
@@ -25,6 +26,8 @@ export interface KeyHolder {
   at: string
   /** When its ChainNode was created (absent when the ChainNode was not read). */
   created?: string
+  /** When its chain container started running (absent when its Pod was not read or the container is not running). */
+  started?: string
   /** Its ChainNode is a validator whose .status.pubKey is this key. */
   managed: boolean
   /** Its ChainNode was read (in scope, or as context of the key search). */
@@ -93,12 +96,15 @@ export function keyHoldersOf(index: SnapshotIndex, own: ProbeRecord): KeyHolders
   const holders = records
     .map((record): KeyHolder => {
       const node = chainNodeOf(index, record)
+      const pod = index.get('Pod', record.namespace, record.pod)
+      const main = mainContainerName(node, pod)
       return {
         node: `${record.namespace}/${record.pod}`,
         target: record.target,
         height: record.chain!.status!.height,
         at: record.chain!.status!.at,
         created: node?.metadata.creationTimestamp,
+        started: (main && containerStatus(pod, main)?.state?.running?.startedAt) || undefined,
         managed: Boolean(node?.spec?.validator) && consensusAddressOf(node?.status?.pubKey) === address,
         known: node !== undefined,
       }

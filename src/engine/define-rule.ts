@@ -137,11 +137,16 @@ export function nodesOf(finding: Finding): ObjectRef[] {
   return finding.alsoFor ? [finding.node, ...finding.alsoFor] : [finding.node]
 }
 
-/** When a finding's trouble began: what its rule says, else its earliest dated evidence; undefined when nothing is dated. */
+/**
+ * When a finding's trouble began: what its rule says, else its earliest dated evidence; undefined when nothing is dated.
+ * A probe's time is when the node was read, this run: it says the trouble holds now, not since when (a rule that knows
+ * the onset from a reading, the last block of a stalled chain, says so in `since`).
+ */
 export function onsetOf(finding: Finding): string | undefined {
   const dated = (at: string | undefined) => at !== undefined && !Number.isNaN(Date.parse(at))
   if (dated(finding.since)) return finding.since
   let earliest: string | undefined
-  for (const { at } of finding.evidence) if (dated(at) && (earliest === undefined || Date.parse(at!) < Date.parse(earliest))) earliest = at
+  for (const { kind, at } of finding.evidence)
+    if (kind !== 'probe' && dated(at) && (earliest === undefined || Date.parse(at!) < Date.parse(earliest))) earliest = at
   return earliest
 }

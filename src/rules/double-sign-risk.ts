@@ -47,6 +47,7 @@ export default defineRule<KeyHolders>({
         alsoFor: found.holders.filter((h) => h.node !== self).map((h) => refTo(h.node)),
         // One key is one incident, every holder in it, whichever node of the run found it.
         incident: `validator key ${found.address} on ${found.network}`,
+        since: bothRunningSince(found),
       },
     ]
   },
@@ -66,3 +67,10 @@ export default defineRule<KeyHolders>({
     return `Stop ${d.stop.join(', ')}; ${d.keep} keeps signing (${d.why}). kubectl -n ${ns} delete pod ${name}: ${recreate}.`
   },
 })
+
+/** The risk began when the last holder's chain container started: until then fewer processes held the key. Unknown when any start is. */
+function bothRunningSince(found: KeyHolders): string | undefined {
+  const starts = found.holders.map((h) => (h.started === undefined ? NaN : Date.parse(h.started)))
+  if (starts.some(Number.isNaN)) return undefined
+  return new Date(Math.max(...starts)).toISOString()
+}

@@ -8,7 +8,7 @@ import { diagnose } from '../../../src/app/doctor.js'
 import { narrowToScope } from '../../../src/app/snapshots.js'
 import type { Rule } from '../../../src/engine/define-rule.js'
 import { RULES } from '../../../src/rules/index.js'
-import { nodesOf, type Finding } from '../../../src/engine/define-rule.js'
+import { nodesOf, onsetOf, type Finding } from '../../../src/engine/define-rule.js'
 import type { Snapshot } from '../../../src/snapshot/types.js'
 import { fourValidators } from '../../helpers/chain-commits.js'
 import { editable } from '../../helpers/bundles.js'
@@ -60,6 +60,24 @@ describe('double-sign-risk', () => {
     )
     expect(risk.action).not.toMatch(/stop sc-healthy\/hub-fullnodes-0/i)
     expect(risk.evidence.map((e) => e.text)).toContain(`${val1} last signed height 12, voting power 10`)
+  })
+
+  it("dates the incident by the later holder's chain container start, not by when the nodes were read; undated when a start is unknown", () => {
+    const snapshot = twoHolders({ height: 0, power: 0 })
+    const startPod = (name: string, startedAt: string | undefined) => {
+      const pod = editable(snapshot).find((o) => o.kind === 'Pod' && o.metadata.name === name)!
+      for (const status of (pod.status as { containerStatuses: { state?: object }[] }).containerStatuses)
+        status.state = startedAt ? { running: { startedAt } } : { waiting: { reason: 'ContainerCreating' } }
+    }
+    startPod('hub-fullnodes-0', '2026-11-20T10:00:00Z')
+    startPod('hub-fullnodes-1', '2026-11-21T12:30:00Z')
+    const [risk] = findingsOf(snapshot, 'double-sign-risk')
+    expect(onsetOf(risk)).toBe('2026-11-21T12:30:00.000Z')
+    // The probe readings are dated too (when the nodes were read): they say the key is held now, not since when.
+    expect(risk.evidence.some((e) => e.kind === 'probe' && e.at !== undefined)).toBe(true)
+    startPod('hub-fullnodes-0', undefined)
+    const [undated] = findingsOf(snapshot, 'double-sign-risk')
+    expect(onsetOf(undated)).toBeUndefined()
   })
 
   it('the same answer from either holder, and from both: the other holder is read as context', () => {
