@@ -18,7 +18,9 @@ export interface CachedModule<T> {
  * A cache that does not fit (another Node, another bundle) is rejected by V8 and written anew;
  * a cache directory that cannot be written only costs the speed-up.
  * Each command has its own bundle, so its own cache: a cache is written once, by the first run, and holds only
- * the functions that run compiled.
+ * the functions that run compiled. A part of a bundle only some runs need (scripts/bundle.mjs PARTS) is a file
+ * beside it that the bundle requires as './quick-<part>.cjs' when it needs it: loaded the same way, once, with
+ * a cache of its own that save() writes too.
  */
 export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Record<string, string> = {}): CachedModule<T> {
   const source = readFileSync(file, 'utf8')
@@ -40,12 +42,19 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string, aliases: Re
   // Node's own modules straight from the runtime: the CommonJS resolver costs a few ms of a short run for the
   // dozen the bundle's top level asks for. The single-file executable has no node_modules: a package the
   // bundle leaves out is a file beside it.
-  const require = (id: string): unknown => process.getBuiltinModule(id) ?? requireFrom(aliases[id] ?? id)
+  const parts = new Map<string, CachedModule<unknown>>()
+  const require = (id: string): unknown => {
+    if (!id.startsWith('./quick-')) return process.getBuiltinModule(id) ?? requireFrom(aliases[id] ?? id)
+    let part = parts.get(id)
+    if (!part) parts.set(id, (part = loadWithCodeCache(path.join(path.dirname(file), id), cacheDir, aliases)))
+    return part.exports
+  }
   script.runInThisContext()(module.exports, require, module, file, path.dirname(file))
   return {
     exports: module.exports,
     fromCache,
     save() {
+      for (const part of parts.values()) part.save()
       if (fromCache) return
       const tmp = `${cacheFile}.${process.pid}.partial`
       try {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -54,6 +54,24 @@ describe('code cache for the quick start bundle', () => {
     expect(load(bundle(dir, 22), cache)).toEqual({ fromCache: false, answer: 22 })
     expect(cacheFiles(cache)).toHaveLength(1)
     expect(cacheFiles(cache)).not.toEqual(before)
+  })
+
+  it('loads a part the bundle requires on demand once, with a code cache of its own', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'code-cache-'))
+    const cache = path.join(dir, 'cache')
+    writeFileSync(path.join(dir, 'quick-part.cjs'), `exports.loads = (globalThis.partLoads = (globalThis.partLoads ?? 0) + 1)\nexports.twice = (x) => x * 2\n`)
+    // Asked for twice, as two import() of it in a bundle become two require() calls.
+    const file = path.join(dir, 'mod.cjs')
+    writeFileSync(
+      file,
+      `exports.answer = () => { const a = require('./quick-part.cjs'), b = require('./quick-part.cjs'); return a === b && a.loads === 1 ? a.twice(21) : -1 }\n`,
+    )
+    expect(load(file, cache)).toEqual({ fromCache: false, answer: 42 })
+    expect(cacheFiles(cache).sort()).toEqual([expect.stringMatching(/^mod\.cjs-/), expect.stringMatching(/^quick-part\.cjs-/)])
+    const written = cacheFiles(cache).map((name) => statSync(path.join(cache, 'v8', name)).mtimeMs)
+    // Both caches are read and neither is written again.
+    expect(load(file, cache)).toEqual({ fromCache: true, answer: 42 })
+    expect(cacheFiles(cache).map((name) => statSync(path.join(cache, 'v8', name)).mtimeMs)).toEqual(written)
   })
 
   it('runs without a cache when the cache directory cannot be written', () => {
