@@ -38,6 +38,8 @@ const work = mkdtempSync(path.join(tmpdir(), 'pprof-flame-bench-'))
 
 interface Run {
   ms: number
+  /** User and system CPU time (ours only: go's server is timed to its answer, not its exit). */
+  cpuMs?: number
   peakMB: number
   bytes: number
 }
@@ -45,13 +47,15 @@ interface Run {
 function ours(file: string, build = root): Run {
   const out = path.join(work, `flame.${format}`)
   const start = process.hrtime.bigint()
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, path.join(build, 'bin', 'run.js'), 'pprof', 'flame', file, '-o', out], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, path.join(build, 'bin', 'run.js'), 'pprof', 'flame', file, '-o', out], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   })
   const ms = Number(process.hrtime.bigint() - start) / 1e6
   if (r.status !== 0) throw new Error(`pprof flame exited ${r.status}: ${r.stderr.slice(-2000)}`)
-  return { ms, peakMB: Number(r.stderr.trim().split('\n').pop()) / 1024, bytes: statSync(out).size }
+  // The last line of stderr is GNU time's: peak RSS in kB, user and system seconds.
+  const [kb, user, system] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number)
+  return { ms, cpuMs: (user! + system!) * 1000, peakMB: kb! / 1024, bytes: statSync(out).size }
 }
 
 async function go(pprof: string, file: string): Promise<Run> {
@@ -103,17 +107,22 @@ try {
       const r = which === 'go' ? await go(pprof, file) : ours(file, which === 'base' ? base : root)
       results[which].push(r)
       console.log(
-        `  run ${i + 1} ${which.padEnd(5)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.peakMB.toFixed(0).padStart(5)} MB peak  page ${(r.bytes / 1024).toFixed(0)} KiB`,
+        `  run ${i + 1} ${which.padEnd(5)} ${r.ms.toFixed(0).padStart(7)} ms${r.cpuMs === undefined ? '' : ` (CPU ${r.cpuMs.toFixed(0).padStart(5)} ms)`}  ${r.peakMB.toFixed(0).padStart(5)} MB peak  page ${(r.bytes / 1024).toFixed(0)} KiB`,
       )
     }
   }
-  const summary = (rs: Run[]) => ({ ms: median(rs.map((r) => r.ms)), peak: median(rs.map((r) => r.peakMB)) })
+  const summary = (rs: Run[]) => ({ ms: median(rs.map((r) => r.ms)), cpu: median(rs.map((r) => r.cpuMs ?? Number.NaN)), peak: median(rs.map((r) => r.peakMB)) })
   const a = summary(results.ours)
   console.log(`load average at the end ${load()}`)
-  console.log(`kubectl-chainnode pprof flame (${format.padEnd(4)})  median ${a.ms.toFixed(0).padStart(7)} ms  peak ${a.peak.toFixed(0)} MB`)
+  // On a shared machine the wall time follows the load; the CPU time less so (it still grows with contention).
+  console.log(
+    `kubectl-chainnode pprof flame (${format.padEnd(4)})  median ${a.ms.toFixed(0).padStart(7)} ms  CPU ${a.cpu.toFixed(0)} ms  peak ${a.peak.toFixed(0)} MB`,
+  )
   if (base !== undefined) {
     const c = summary(results.base)
-    console.log(`the build in ${base}: median ${c.ms.toFixed(0).padStart(7)} ms  peak ${c.peak.toFixed(0)} MB  (ours/it: time ${(a.ms / c.ms).toFixed(3)})`)
+    console.log(
+      `the build in ${base}: median ${c.ms.toFixed(0).padStart(7)} ms  CPU ${c.cpu.toFixed(0)} ms  peak ${c.peak.toFixed(0)} MB  (ours/it: time ${(a.ms / c.ms).toFixed(3)}, CPU ${(a.cpu / c.cpu).toFixed(3)})`,
+    )
   }
   if (withGo) {
     const b = summary(results.go)

@@ -11,6 +11,9 @@ import { flameGraph, type FlameGraph } from '../../../src/pprof/flame.js'
 import { topTable } from '../../../src/pprof/top.js'
 import { renderFlameHtml } from '../../../src/render/flame-html.js'
 import { renderFlameSvg } from '../../../src/render/flame-svg.js'
+import { escapeMarkup } from '../../../src/render/markup.js'
+import { visible } from '../../../src/render/visible.js'
+import { scaledLabel } from '../../../src/pprof/measurement.js'
 import { cpuProfile as cpu, type ProfileSpec } from './build-profile.js'
 import { fixture, FIXTURES } from './helpers.js'
 
@@ -302,6 +305,35 @@ describe('flame graph page and picture', () => {
     expect(tags.filter((tag) => /^<\/?script|\son\w+\s*=/i.test(tag))).toEqual([])
     const titles = JSON.stringify(new XMLParser().parse(svg))
     for (const name of [HOSTILE[0]!, HOSTILE[1]!, '__proto__', 'main.<!--']) expect(titles).toContain(JSON.stringify(name).slice(1, -1))
+  })
+
+  it("the picture's titles and labels are each escaped whole, for a name drawn once or in many frames, cut at a surrogate or not", () => {
+    // Names that end in half a surrogate pair, start with the other half, carry markup and controls; each under
+    // two callers, so that its frames repeat. A unit of the profile's own is a stranger's text too.
+    const odd = ['main.end\ud83d', '\ude00main.start', 'main.<b>&"x"\u001b', `main.${'\ud83d\ude00'.repeat(30)}`]
+    const locations: ProfileSpec['locations'] = { 1: ['main.a'], 2: ['main.b'] }
+    odd.forEach((name, i) => (locations[i + 3] = [name]))
+    const samples: [number[], number][] = odd.flatMap((_, i) => [
+      [[i + 3, 1], 50 + i],
+      [[i + 3, 2], 40 + i],
+    ])
+    const profile = cpu(locations, samples)
+    profile.sampleTypes[1]!.unit = 'b<&>\ud800its'
+    for (const sampleIndex of [0, 1]) {
+      const g = flameGraph(profile, { minFraction: 0, sampleIndex })
+      const svg = renderFlameSvg(g, { file: 'cpu.pb.gz' })
+      expect(XMLValidator.validate(svg)).toBe(true)
+      const titles = [...svg.matchAll(/<title>(.*?)<\/title>/g)].map((m) => m[1])
+      const labels = [...svg.matchAll(/<text x="[\d.]+" y="\d+">(.*?)<\/text>/g)].map((m) => m[1])
+      const want = Array.from(g.name, (n, i) => {
+        const name = visible(g.names[n]!)
+        const share = ((100 * g.value[i]!) / g.total).toFixed(2)
+        return escapeMarkup(`${name} ${scaledLabel(g.value[i]!, g.unit, 'auto')} (${share}%)`)
+      })
+      expect(titles).toEqual(want)
+      expect(labels.length).toBeGreaterThan(odd.length)
+      for (const label of labels) expect(want.some((title) => title.startsWith(label!.replace(/\.\.$/, '')))).toBe(true)
+    }
   })
 })
 
