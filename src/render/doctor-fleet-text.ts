@@ -63,10 +63,13 @@ export function firstScreen(cluster: ClusterReport, palette: Palette, look: Look
   const causeOf = (row: ScreenRow) => `${row.incidents[0].cause.ruleId}${row.incidents.length > 1 ? ` (${row.incidents.length} incidents)` : ''}`
   const causeWidth = Math.max(0, ...rows.map((row) => causeOf(row).length))
   const countWidth = Math.max(0, ...rows.map((row) => plural(row.nodes, 'node').length))
+  const sinceOf = (row: ScreenRow) => (row.began ? `  since ${absoluteTime(row.began, look.utc)}` : '')
+  // An incident nothing dates (a reading says it holds now, not since when) keeps the names in their column.
+  const sinceWidth = Math.max(0, ...rows.map((row) => sinceOf(row).length))
   const out = rows.map((row) => {
     const { severity } = row.incidents[0]
     const label = severity.toUpperCase().padEnd(9)
-    const since = row.began ? `  since ${absoluteTime(row.began, look.utc)}` : ''
+    const since = sinceOf(row).padEnd(sinceWidth)
     const head = `${causeOf(row).padEnd(causeWidth)}  ${plural(row.nodes, 'node').padEnd(countWidth)}${since}`
     const lone = row.incidents.length === 1 && row.nodes === 1 ? `  ${where(row.incidents[0].nodes)}` : ''
     const text = label.length + head.length + lone.length <= width ? head + lone : head

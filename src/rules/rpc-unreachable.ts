@@ -35,7 +35,7 @@ export default defineRule<RpcUnreachable>({
         evidence: [field(pod, '.status.phase', 'Running'), { kind: 'probe', source: probe.target, text: probe.detail, at: probe.at }],
         // A validator whose RPC is dead cannot be checked for signing: more than an inconvenience.
         severity: validator ? 'error' : 'warning',
-        since: probe.at,
+        // No since: the reading says the RPC fails now, not since when (onsetOf leaves probe times out too).
       },
     ]
   },
