@@ -152,7 +152,15 @@ describe('the real cosmopilot manager v3.0.0 in the test cluster: the specific c
     const log = () => manager!.output().join('\n')
     // Without the chart's PriorityClasses the manager's first failure is the init Pod's PriorityClass.
     await waitUntil('the manager to be refused the init Pod for its PriorityClass', 60_000, () => /no PriorityClass with name real-v3-default/.test(log()), 500)
-    withoutPriorityClasses = await doctorJson(['init-refused'])
+    // Read until doctor sees the refusal, a few seconds at most: once (CI, load ~8) a doctor run right after the line
+    // reached the log file found nothing to report (exit 0), while every run by hand found it at once.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      withoutPriorityClasses = await doctorJson(['init-refused'])
+      if (withoutPriorityClasses.findings.some((f) => f.ruleId === 'priority-class-missing')) break
+      if (attempt === 0)
+        process.stderr.write(`[real-operator] doctor's first read found: ${JSON.stringify(withoutPriorityClasses.findings.map((f) => f.ruleId))}\n`)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
     await createPriorityClasses(kube, RELEASE)
     // The manager does not watch PriorityClasses: a change to the node brings its next reconcile now, not after the backoff.
     await kube.patch(chainNode('init-refused'), { metadata: { annotations: { 'chainnode.test/touched': String(Date.now()) } } })
@@ -188,6 +196,7 @@ describe('the real cosmopilot manager v3.0.0 in the test cluster: the specific c
   it("without the chart's PriorityClasses: priority-class-missing names the class and how to recreate it", (ctx) => {
     skipWithout(ctx)
     const { code, findings } = withoutPriorityClasses!
+    expect(findings.map((f) => f.ruleId)).toContain('priority-class-missing')
     expect(code).toBe(1)
     const missing = findings.find((f) => f.ruleId === 'priority-class-missing')
     expect(missing).toMatchObject({ severity: 'error', data: { priorityClass: 'real-v3-default', why: 'classes-absent', releaseName: RELEASE } })
