@@ -13,11 +13,10 @@ export interface PortForwardHandle {
 
 /**
  * One local connection carried byte for byte over a port-forward of its own, as kubectl port-forward carries each
- * connection it accepts. What the local side writes before the upgrade waits for it.
+ * connection it accepts. The local side is read from once the forward is upgraded (it is paused until then).
  */
 class ForwardedConnection implements TunnelPort {
   ended = false
-  private waiting: Buffer[] | undefined = []
 
   constructor(
     private readonly tunnel: Tunnel<ForwardedConnection>,
@@ -30,16 +29,11 @@ class ForwardedConnection implements TunnelPort {
     return !this.ended
   }
 
-  write(bytes: Buffer): void {
-    if (this.ended) return
-    if (this.waiting) this.waiting.push(bytes)
-    else this.tunnel.send(this.index, bytes)
-  }
-
   upgraded(): void {
-    const waiting = this.waiting ?? []
-    this.waiting = undefined
-    for (const bytes of waiting) this.tunnel.send(this.index, bytes)
+    this.local.on('data', (bytes: Buffer) => {
+      if (!this.ended) this.tunnel.send(this.index, bytes)
+    })
+    this.local.resume()
   }
 
   data(payload: Buffer): void {
@@ -83,26 +77,20 @@ export async function openPortForward(
   const tunnels = new Set<Tunnel<ForwardedConnection>>()
   const listener = net.createServer((socket) => {
     socket.on('error', () => socket.destroy())
-    const opening = Tunnel.open<ForwardedConnection>(
+    socket.pause()
+    Tunnel.open<ForwardedConnection>(
       { server, credentials, namespace, pod, ports: [podPort] },
       (tunnel, index) => new ForwardedConnection(tunnel, index, socket, errors),
-    )
-    // Bytes written before the tunnel object exists wait with the connection's own queue.
-    const early: Buffer[] = []
-    const onEarly = (chunk: Buffer) => early.push(chunk)
-    socket.on('data', onEarly)
-    opening.then(
+    ).then(
       (tunnel) => {
-        tunnels.add(tunnel)
-        const [forwarded] = tunnel.streams
-        socket.off('data', onEarly)
-        for (const chunk of early) forwarded.write(chunk)
-        socket.on('data', (chunk: Buffer) => forwarded.write(chunk))
-        socket.on('close', () => {
-          forwarded.ended = true
+        const done = () => {
           tunnel.destroy()
           tunnels.delete(tunnel)
-        })
+        }
+        // A connection already gone while its forward opened ends that forward at once.
+        if (socket.destroyed) return done()
+        tunnels.add(tunnel)
+        socket.on('close', done)
         tunnel.hold()
       },
       (error: Error) => {
